@@ -1,0 +1,3 @@
+module stax
+
+go 1.26.8
