@@ -153,13 +153,13 @@ type Reason uint8
 
 // The reasons a game ends.
 const (
-	NotOver     Reason = iota
-	ByRules            // the position itself ends the game (see the game's Detail)
-	ByRepetition       // the same position occurred rep times
-	ByPlyCap           // the ply cap was reached
-	ByResignation      // a player resigned
-	ByTime             // a player ran out of time
-	ByForfeit          // a player forfeited (illegal move, crash, abandonment)
+	NotOver       Reason = iota
+	ByRules              // the position itself ends the game (see the game's Detail)
+	ByRepetition         // the same position occurred rep times
+	ByPlyCap             // the ply cap was reached
+	ByResignation        // a player resigned
+	ByTime               // a player ran out of time
+	ByForfeit            // a player forfeited (illegal move, crash, abandonment)
 )
 
 var reasonNames = [...]string{"not over", "rules", "repetition", "ply cap", "resignation", "time", "forfeit"}

@@ -1,0 +1,19 @@
+// Package games names every game stax plays, in one explicit list.
+package games
+
+import (
+	"stax/game"
+	"stax/games/pogo"
+)
+
+// Registry returns the games stax plays, in display order.
+func Registry() game.Registry {
+	return game.Registry{
+		pogo.Info,
+	}
+}
+
+// Load parses a game spec such as "pogo(u=false)" and returns its variant.
+func Load(spec string) (game.Game, error) {
+	return Registry().Load(spec)
+}
