@@ -1,0 +1,177 @@
+// Package search implements game-independent players for stax games: a
+// uniformly random baseline, a one-ply greedy baseline, alpha-beta search
+// and Monte Carlo tree search. They see a game only through game.State and
+// an Evaluator, so every game plays with every player.
+//
+// A search is bounded by Limits (time, nodes, depth), stops promptly when
+// its context is cancelled, and reports its progress through a callback; it
+// never prints.
+//
+// Scores are from the point of view of the player to move at the root. A
+// proven win in n plies scores WinScore-n and a proven loss -(WinScore-n);
+// heuristic scores stay well inside ±WinScore/2.
+//
+// Games with more than two sides (four-player Diam without teams) are
+// searched with the paranoid reduction by alpha-beta (the player to move
+// against a coalition of all the others) and with a reward per player by
+// MCTS. In a team game the root player's partners count as the root player.
+//
+// Repetition and the ply cap are rules of game.History, not of the position.
+// A Player that implements HistorySetter can be told the positions that
+// preceded the one it is asked to play; alpha-beta scores a position that
+// repeats one on the current line or in that history as a draw.
+package search
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"stax/game"
+)
+
+// Limits bounds one search; zero fields mean no bound of that kind. A
+// Player given all-zero Limits uses its own default budget.
+type Limits struct {
+	Time  time.Duration
+	Nodes int64
+	Depth int
+}
+
+// IsZero reports whether no bound is set.
+func (l Limits) IsZero() bool { return l.Time == 0 && l.Nodes == 0 && l.Depth == 0 }
+
+// Progress is reported during a search (for engine "info" lines and UIs).
+type Progress struct {
+	Depth   int
+	Score   int
+	Nodes   int64
+	Elapsed time.Duration
+	PV      []game.Move
+}
+
+// Result is a search's answer. Score is from the point of view of the
+// player to move.
+type Result struct {
+	Move    game.Move
+	Score   int
+	PV      []game.Move
+	Depth   int
+	Nodes   int64
+	Elapsed time.Duration
+}
+
+// WinScore is the score of a win on the spot: a proven win in n plies
+// scores WinScore-n, a proven loss -(WinScore-n); heuristic scores stay well
+// inside ±WinScore/2.
+const WinScore = 1_000_000
+
+// maxHeuristic bounds the scores of evaluation functions.
+const maxHeuristic = WinScore / 4
+
+// IsMate reports whether score is a proven win or loss.
+func IsMate(score int) bool { return score > WinScore/2 || score < -WinScore/2 }
+
+// Player chooses moves. Play never modifies s (it clones), honours ctx
+// cancellation promptly (returns the best move found so far if it has one,
+// else ctx.Err()), calls report (may be nil) from the calling goroutine or
+// serialised, and never prints.
+type Player interface {
+	Play(ctx context.Context, s game.State, lim Limits, report func(Progress)) (Result, error)
+}
+
+// HistorySetter is implemented by players that take the game's earlier
+// positions into account (for repetition). SetHistory gives the hashes of
+// the positions before the one the next Play call receives, oldest first;
+// it holds for that call only.
+type HistorySetter interface {
+	SetHistory(hashes []uint64)
+}
+
+// Evaluator scores positions that are not over. Evaluate returns the value
+// of s for player p (0-based): positive is good for p. Scores must stay
+// within ±WinScore/4. In a two-side game Evaluate(s, p) should be
+// -Evaluate(s, q) for opponents p and q.
+type Evaluator interface {
+	Evaluate(s game.State, p int) int
+}
+
+// EvalFunc adapts a function to the Evaluator interface.
+type EvalFunc func(s game.State, p int) int
+
+// Evaluate calls f(s, p).
+func (f EvalFunc) Evaluate(s game.State, p int) int { return f(s, p) }
+
+// Zero is the Evaluator that scores every position 0.
+var Zero Evaluator = EvalFunc(func(game.State, int) int { return 0 })
+
+// ErrNoMoves is returned by Play for a position without legal moves.
+var ErrNoMoves = errNoMoves{}
+
+type errNoMoves struct{}
+
+func (errNoMoves) Error() string { return "search: the position has no legal moves" }
+
+// sides tells which players play with the root player.
+type sides struct {
+	players int
+	root    int
+	teams   game.Teams
+}
+
+func newSides(s game.State) sides {
+	g := s.Game()
+	sd := sides{players: g.Players(), root: s.ToMove()}
+	if t, ok := g.(game.Teams); ok {
+		sd.teams = t
+	}
+	return sd
+}
+
+// friend reports whether p plays on the root player's side.
+func (sd sides) friend(p int) bool {
+	if p == sd.root {
+		return true
+	}
+	return sd.teams != nil && sd.teams.SameTeam(p, sd.root)
+}
+
+// exact reports whether the game is a contest of two sides, so that the
+// paranoid reduction is exact and scores do not depend on the root player.
+func (sd sides) exact() bool {
+	if sd.players == 2 {
+		return true
+	}
+	for p := 0; p < sd.players; p++ {
+		if p != sd.root && sd.friend(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// outcomeValue returns +1, -1 or 0: the outcome for the root's side.
+// In a non-team game of more than two, any other player's win is a loss.
+func (sd sides) outcomeValue(o game.Outcome) int {
+	return o.Value(sd.root)
+}
+
+// deadline returns the time a search must stop by, or the zero time.
+func deadline(ctx context.Context, start time.Time, lim Limits) time.Time {
+	var d time.Time
+	if lim.Time > 0 {
+		d = start.Add(lim.Time)
+	}
+	if cd, ok := ctx.Deadline(); ok && (d.IsZero() || cd.Before(d)) {
+		d = cd
+	}
+	return d
+}
+
+// expClamp returns e^x for x <= 0, clamped below to avoid denormals.
+func expClamp(x float64) float64 {
+	if x < -40 {
+		return 0
+	}
+	return math.Exp(x)
+}
