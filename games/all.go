@@ -3,6 +3,7 @@ package games
 
 import (
 	"stax/game"
+	"stax/games/diam"
 	"stax/games/pogo"
 )
 
@@ -10,6 +11,7 @@ import (
 func Registry() game.Registry {
 	return game.Registry{
 		pogo.Info,
+		diam.Info,
 	}
 }
 

@@ -14,6 +14,9 @@ var variants = []string{
 	"pogo(u=false)",
 	"pogo(first=black,maxplies=30)",
 	"pogo(rep=2)",
+	"diam(drop=any)",
+	"diam(players=4,maxplies=40)",
+	"diam(players=4,teams=true,drop=any)",
 }
 
 func TestConformance(t *testing.T) {
