@@ -65,3 +65,66 @@ func TestSomeoneCanMove(t *testing.T) {
 		}
 	}
 }
+
+// perftMakeAll counts leaves like perft but makes and unmakes every move
+// of the last ply too, to measure make and unmake themselves.
+func (b *board) perftMakeAll(g *Game, depth int) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	var buf [32]game.Move
+	moves := b.gen(g, buf[:0])
+	if len(moves) == 0 {
+		if !b.someoneElseMoves(g) {
+			return 0
+		}
+		moves = append(moves, Pass)
+	}
+	var n uint64
+	for _, m := range moves {
+		u := b.make(g, m)
+		if b.won == 0 {
+			n += b.perftMakeAll(g, depth-1)
+		} else if depth == 1 {
+			n++
+		}
+		b.unmake(u)
+	}
+	return n
+}
+
+func TestPerftMakeAll(t *testing.T) {
+	g, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pos := range []string{"-/-/-/-/-/-/-/- 1", "y/rg/-/b/brg/-/r/- 1", "ryry/gbgb/bgbg/ryry/-/-/-/- 2"} {
+		s, err := g.Parse(pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for d := 1; d <= 4; d++ {
+			b := s.board
+			if got, want := b.perftMakeAll(g, d), s.Perft(d); got != want {
+				t.Errorf("%q depth %d: %d, Perft %d", pos, d, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkPerftMakeAll measures perft without bulk counting: every leaf
+// is made and unmade.
+func BenchmarkPerftMakeAll(b *testing.B) {
+	g, err := New(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := g.NewStart()
+	b.ReportAllocs()
+	var n uint64
+	for b.Loop() {
+		bd := s.board
+		n = bd.perftMakeAll(g, 5)
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "leaves/s")
+}
