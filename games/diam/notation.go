@@ -89,9 +89,6 @@ func (g *Game) Parse(str string) (*State, error) {
 	return s, nil
 }
 
-// CellName returns the notation of cell (0..7): "1" to "8".
-func CellName(cell int) string { return strconv.Itoa(cell&7 + 1) }
-
 // FormatMove writes a move: "r@3" places red on cell 3, "3:2+" moves the
 // piece at level 2 of cell 3 and all above it clockwise to cell 4, and
 // "pass" passes.
