@@ -40,6 +40,7 @@ func commands() []command {
 		{"games", "", "list the games, their options and defaults", runGames},
 		{"moves", "<spec> [--pos S]", "list the legal moves of a position", runMoves},
 		{"perft", "<spec> <depth> [--pos S] [--divide]", "count the leaves of the move tree to each depth", runPerft},
+		{"engine", "[--level L]", "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
 	}
 }
 

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"runtime"
+
+	"stax/ai"
+	"stax/engine"
+	"stax/games"
+)
+
+// engineConfig is the configuration of the built-in engine: every game,
+// the ai levels and the random and greedy baselines.
+func engineConfig(level string) engine.Config {
+	return engine.Config{
+		Name:       "stax",
+		Author:     "the stax developers",
+		Registry:   games.Registry(),
+		NewPlayer:  ai.New,
+		Levels:     ai.Levels,
+		Extra:      []string{"random", "greedy"},
+		Level:      level,
+		MaxThreads: runtime.NumCPU(),
+	}
+}
+
+func runEngine(e *env, args []string) error {
+	fs := newFlags(e, "engine")
+	level := fs.String("level", "medium", "the level played until setoption name level changes it")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		return &usageError{"stax engine takes no arguments; it reads protocol commands from standard input"}
+	}
+	srv := engine.NewServer(engineConfig(*level))
+	if !slices.Contains(srv.Levels(), *level) {
+		return &usageError{fmt.Sprintf("level %q: want one of %s", *level, strings.Join(srv.Levels(), ", "))}
+	}
+	return srv.Run(context.Background(), e.stdin, e.stdout)
+}

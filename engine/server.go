@@ -1,0 +1,545 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"stax/game"
+	"stax/search"
+)
+
+// Config says what a Server plays with and how it introduces itself.
+type Config struct {
+	// Name and Author are sent in the id lines.
+	Name, Author string
+	// Registry lists the games newgame accepts.
+	Registry game.Registry
+	// NewPlayer returns a fresh player for a variant and level.
+	NewPlayer func(g game.Game, level string) (search.Player, error)
+	// Levels lists the levels offered for a variant, weakest first; nil
+	// offers only Level.
+	Levels func(g game.Game) []string
+	// Extra lists levels NewPlayer accepts beyond Levels (e.g. random and
+	// greedy baselines).
+	Extra []string
+	// Level is the level used until setoption name level changes it.
+	Level string
+	// MaxThreads bounds the threads option (at least 1).
+	MaxThreads int
+}
+
+// infiniteTime is the time budget of go infinite: longer than any session.
+const infiniteTime = 100 * 365 * 24 * time.Hour
+
+// Server answers the engine protocol for one session. It is not safe for
+// concurrent use: call Run once.
+type Server struct {
+	cfg Config
+
+	outMu sync.Mutex // guards out
+	out   *bufio.Writer
+
+	g       game.Game
+	hist    *game.History // nil: no position
+	level   string
+	threads int
+	hash    int
+	player  search.Player // for g and level; nil until needed
+
+	cur *searchJob // the running search, nil when idle
+}
+
+// searchJob is one go command in progress.
+type searchJob struct {
+	cancel   context.CancelFunc
+	done     chan struct{}
+	infinite bool
+}
+
+// NewServer returns a server for cfg.
+func NewServer(cfg Config) *Server {
+	if cfg.Name == "" {
+		cfg.Name = "stax"
+	}
+	if cfg.MaxThreads < 1 {
+		cfg.MaxThreads = 1
+	}
+	return &Server{cfg: cfg, level: cfg.Level, threads: 1, hash: 16}
+}
+
+// Run reads commands from r and writes answers to w until quit, the end of
+// the input, or the cancellation of ctx. It returns an error only when
+// reading or writing fails; bad commands are answered with error lines.
+func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer) error {
+	s.out = bufio.NewWriter(w)
+	lines := make(chan string)
+	readErr := make(chan error, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-done:
+				return
+			}
+		}
+		readErr <- sc.Err()
+	}()
+	defer s.stopSearch()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case line, ok := <-lines:
+			if !ok {
+				s.stopSearch()
+				err := <-readErr
+				if errors.Is(err, bufio.ErrTooLong) {
+					s.send("error line too long")
+				}
+				return err
+			}
+			if quit := s.handle(ctx, line); quit {
+				return nil
+			}
+		}
+	}
+}
+
+// send writes one line and flushes it.
+func (s *Server) send(format string, args ...any) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	fmt.Fprintf(s.out, format, args...)
+	s.out.WriteByte('\n')
+	s.out.Flush()
+}
+
+// commandNames lists the commands, for the error about an unknown one.
+var commandNames = []string{"stax", "isready", "setoption", "newgame", "position", "go", "stop", "legal", "show", "quit"}
+
+// handle runs one command line and reports whether it was quit.
+func (s *Server) handle(ctx context.Context, line string) (quit bool) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return false
+	}
+	cmd, args := fields[0], fields[1:]
+	switch cmd {
+	case "isready":
+		s.send("readyok")
+		return false
+	case "stop":
+		s.stopSearch()
+		return false
+	case "quit":
+		s.stopSearch()
+		return true
+	}
+	// Any other command waits for a running search to end (and stops an
+	// infinite one), so that its bestmove comes before the command's answer.
+	s.waitSearch()
+	var err error
+	switch cmd {
+	case "stax":
+		s.hello()
+	case "setoption":
+		err = s.setOption(args)
+	case "newgame":
+		err = s.newGame(args)
+	case "position":
+		err = s.position(line, args)
+	case "go":
+		err = s.goSearch(ctx, args)
+	case "legal":
+		err = s.legal()
+	case "show":
+		err = s.show()
+	default:
+		err = fmt.Errorf("unknown command %q; want one of %s", cmd, strings.Join(commandNames, ", "))
+	}
+	if err != nil {
+		s.send("error %s", oneLine(err.Error()))
+	}
+	return false
+}
+
+// oneLine keeps a message on one protocol line.
+func oneLine(msg string) string {
+	return strings.Join(strings.Fields(msg), " ")
+}
+
+// Levels lists the levels offered for any game of the registry, weakest
+// first, then the extra ones.
+func (s *Server) Levels() []string {
+	var out []string
+	add := func(l string) {
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	if s.cfg.Levels != nil {
+		for _, info := range s.cfg.Registry {
+			if g, err := info.Load(nil); err == nil {
+				for _, l := range s.cfg.Levels(g) {
+					add(l)
+				}
+			}
+		}
+	}
+	if s.cfg.Level != "" {
+		add(s.cfg.Level)
+	}
+	for _, l := range s.cfg.Extra {
+		add(l)
+	}
+	return out
+}
+
+// levelsFor lists the levels valid for g.
+func (s *Server) levelsFor(g game.Game) []string {
+	var out []string
+	if s.cfg.Levels != nil {
+		out = append(out, s.cfg.Levels(g)...)
+	} else if s.cfg.Level != "" {
+		out = append(out, s.cfg.Level)
+	}
+	return append(out, s.cfg.Extra...)
+}
+
+func (s *Server) hello() {
+	s.send("id name %s", s.cfg.Name)
+	if s.cfg.Author != "" {
+		s.send("id author %s", s.cfg.Author)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "option name level type combo default %s", s.cfg.Level)
+	for _, l := range s.Levels() {
+		b.WriteString(" var " + l)
+	}
+	s.send("%s", b.String())
+	s.send("option name threads type spin default 1 min 1 max %d", s.cfg.MaxThreads)
+	s.send("option name hash type spin default 16 min 1 max 4096")
+	s.send("option name games type string default %s", strings.Join(s.cfg.Registry.Names(), ","))
+	s.send("staxok")
+}
+
+// setOption handles setoption name N value V.
+func (s *Server) setOption(args []string) error {
+	if len(args) < 2 || args[0] != "name" {
+		return errors.New("setoption: want setoption name <name> value <value>")
+	}
+	i := slices.Index(args, "value")
+	if i < 2 || i == len(args)-1 {
+		return errors.New("setoption: want setoption name <name> value <value>")
+	}
+	name := strings.ToLower(strings.Join(args[1:i], " "))
+	value := strings.Join(args[i+1:], " ")
+	switch name {
+	case "level":
+		if s.g != nil {
+			if valid := s.levelsFor(s.g); !slices.Contains(valid, value) {
+				return fmt.Errorf("setoption level: unknown level %q for %s; want one of %s", value, game.SpecOf(s.g), strings.Join(valid, ", "))
+			}
+			p, err := s.cfg.NewPlayer(s.g, value)
+			if err != nil {
+				return fmt.Errorf("setoption level: %v", err)
+			}
+			s.player = p
+		} else if valid := s.Levels(); !slices.Contains(valid, value) {
+			return fmt.Errorf("setoption level: unknown level %q; want one of %s", value, strings.Join(valid, ", "))
+		}
+		s.level = value
+	case "threads":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > s.cfg.MaxThreads {
+			return fmt.Errorf("setoption threads: %q: want an integer from 1 to %d", value, s.cfg.MaxThreads)
+		}
+		s.threads = n
+	case "hash":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > 4096 {
+			return fmt.Errorf("setoption hash: %q: want an integer from 1 to 4096 (megabytes)", value)
+		}
+		s.hash = n
+	default:
+		return fmt.Errorf("setoption: unknown option %q; want level, threads or hash", name)
+	}
+	return nil
+}
+
+// newGame handles newgame <spec>.
+func (s *Server) newGame(args []string) error {
+	if len(args) != 1 {
+		return errors.New("newgame: want newgame <spec>, e.g. newgame diam(players=4) (a spec has no spaces)")
+	}
+	g, err := s.cfg.Registry.Load(args[0])
+	if err != nil {
+		return fmt.Errorf("newgame: %v", err)
+	}
+	s.g = g
+	s.hist = game.NewHistory(g, nil)
+	s.player = nil
+	if valid := s.levelsFor(g); !slices.Contains(valid, s.level) {
+		old := s.level
+		s.level = s.cfg.Level
+		s.send("info string level %s is not available for %s; playing %s", old, game.SpecOf(g), s.level)
+	}
+	return nil
+}
+
+// position handles position startpos [moves ...] and position pos <position
+// string> [moves ...]. On an error the engine has no position until the
+// next good position command.
+func (s *Server) position(line string, args []string) error {
+	if s.g == nil {
+		return errors.New("position: no game; send newgame <spec> first")
+	}
+	s.hist = nil
+	if len(args) == 0 {
+		return errors.New("position: want position startpos [moves ...] or position pos <position> [moves ...]")
+	}
+	var start game.State
+	var moves []string
+	mi := slices.Index(args, "moves")
+	switch args[0] {
+	case "startpos":
+		if mi != -1 && mi != 1 || mi == -1 && len(args) > 1 {
+			return fmt.Errorf("position: unexpected %q after startpos; want moves", args[1])
+		}
+		start = s.g.Start()
+	case "pos", "fen":
+		end := len(args)
+		if mi != -1 {
+			end = mi
+		}
+		if end == 1 {
+			return errors.New("position pos: missing the position string")
+		}
+		st, err := s.g.ParseState(strings.Join(args[1:end], " "))
+		if err != nil {
+			return fmt.Errorf("position: %v", err)
+		}
+		start = st
+	default:
+		return fmt.Errorf("position: unexpected %q; want startpos or pos", args[0])
+	}
+	if mi != -1 {
+		moves = args[mi+1:]
+	}
+	h := game.NewHistory(s.g, start)
+	for i, m := range moves {
+		if err := h.Play(m); err != nil {
+			return fmt.Errorf("position: move %d (%s): %v", i+1, m, err)
+		}
+	}
+	s.hist = h
+	return nil
+}
+
+// legal answers legal m1 m2 ... for the current position.
+func (s *Server) legal() error {
+	if s.hist == nil {
+		return errors.New("legal: no position; send newgame and position first")
+	}
+	st := s.hist.State()
+	var b strings.Builder
+	b.WriteString("legal")
+	if !s.hist.Over() {
+		for _, m := range st.Legal(nil) {
+			b.WriteString(" " + st.FormatMove(m))
+		}
+	}
+	s.send("%s", b.String())
+	return nil
+}
+
+// show describes the current position in info string lines.
+func (s *Server) show() error {
+	if s.hist == nil {
+		return errors.New("show: no position; send newgame and position first")
+	}
+	st := s.hist.State()
+	s.send("info string game %s", game.SpecOf(s.g))
+	s.send("info string position %s", st)
+	if o := s.hist.Outcome(); o.Over() {
+		s.send("info string result %s %s", o.ResultString(), o.Describe(s.g))
+	} else {
+		s.send("info string tomove %d %s", st.ToMove()+1, s.g.PlayerName(st.ToMove()))
+	}
+	return nil
+}
+
+// goSearch handles go [movetime MS] [depth D] [nodes N] [infinite]: it
+// starts the search in a goroutine that sends info lines and bestmove.
+func (s *Server) goSearch(ctx context.Context, args []string) error {
+	var lim search.Limits
+	infinite := false
+	for i := 0; i < len(args); i++ {
+		key := args[i]
+		if key == "infinite" {
+			infinite = true
+			continue
+		}
+		if key != "movetime" && key != "depth" && key != "nodes" {
+			return fmt.Errorf("go: unknown parameter %q; want movetime MS, depth D, nodes N or infinite", key)
+		}
+		if i+1 == len(args) {
+			return fmt.Errorf("go: %s needs a value", key)
+		}
+		i++
+		n, err := strconv.ParseInt(args[i], 10, 64)
+		if err != nil || n < 1 {
+			return fmt.Errorf("go: %s %q: want a positive integer", key, args[i])
+		}
+		switch key {
+		case "movetime":
+			if n > int64(infiniteTime/time.Millisecond) {
+				n = int64(infiniteTime / time.Millisecond)
+			}
+			lim.Time = time.Duration(n) * time.Millisecond
+		case "depth":
+			lim.Depth = int(min(n, 1000))
+		case "nodes":
+			lim.Nodes = n
+		}
+	}
+	if infinite && lim.Time == 0 {
+		lim.Time = infiniteTime
+	}
+	if s.hist == nil {
+		return errors.New("go: no position; send newgame and position first")
+	}
+	if o := s.hist.Outcome(); o.Over() {
+		s.send("info string game over: %s", o.Describe(s.g))
+		s.send("bestmove none")
+		return nil
+	}
+	if s.player == nil {
+		p, err := s.cfg.NewPlayer(s.g, s.level)
+		if err != nil {
+			return fmt.Errorf("go: %v", err)
+		}
+		s.player = p
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	job := &searchJob{cancel: cancel, done: make(chan struct{}), infinite: infinite}
+	s.cur = job
+	go s.run(sctx, job, s.player, s.hist.State().Clone(), lim, infinite)
+	return nil
+}
+
+// run is the search goroutine of one go command.
+func (s *Server) run(ctx context.Context, job *searchJob, p search.Player, st game.State, lim search.Limits, infinite bool) {
+	defer close(job.done)
+	start := time.Now()
+	var res search.Result
+	var err error
+	var last search.Progress
+	reported := false
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("internal error: %v", r)
+			}
+		}()
+		res, err = p.Play(ctx, st.Clone(), lim, func(pr search.Progress) {
+			last, reported = pr, true
+			s.sendInfo(st, pr.Depth, pr.Score, pr.Nodes, pr.Elapsed, pr.PV)
+		})
+	}()
+	if infinite {
+		<-ctx.Done()
+	}
+	legal := st.Legal(nil)
+	move := res.Move
+	if err != nil || !slices.Contains(legal, move) {
+		if err != nil {
+			s.send("info string search ended without a move: %s", oneLine(err.Error()))
+		} else {
+			s.send("info string search returned an illegal move; playing the first legal one")
+		}
+		move = legal[0]
+	} else if !reported || last.Depth != res.Depth || last.Nodes != res.Nodes || last.Score != res.Score || !slices.Equal(last.PV, res.PV) {
+		el := res.Elapsed
+		if el == 0 {
+			el = time.Since(start)
+		}
+		s.sendInfo(st, res.Depth, res.Score, res.Nodes, el, res.PV)
+	}
+	s.send("bestmove %s", st.FormatMove(move))
+}
+
+// sendInfo writes an info line; the pv is cut at its first illegal move.
+func (s *Server) sendInfo(st game.State, depth, score int, nodes int64, el time.Duration, pv []game.Move) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d score %s nodes %d", depth, FormatScore(score), nodes)
+	if el > 0 {
+		fmt.Fprintf(&b, " nps %d", int64(float64(nodes)/el.Seconds()))
+	} else {
+		b.WriteString(" nps 0")
+	}
+	fmt.Fprintf(&b, " time %d", el.Milliseconds())
+	if len(pv) > 0 {
+		b.WriteString(" pv")
+		c := st.Clone()
+		for _, m := range pv {
+			if c.Terminal() || !slices.Contains(c.Legal(nil), m) {
+				break
+			}
+			b.WriteString(" " + c.FormatMove(m))
+			c.Apply(m)
+		}
+	}
+	s.send("%s", b.String())
+}
+
+// FormatScore writes a search score for an info line: a proven win in n
+// plies as "win n", a proven loss as "loss n", and anything else as the
+// integer, from the point of view of the player to move.
+func FormatScore(score int) string {
+	switch {
+	case score > search.WinScore/2:
+		return fmt.Sprintf("win %d", search.WinScore-score)
+	case score < -search.WinScore/2:
+		return fmt.Sprintf("loss %d", search.WinScore+score)
+	}
+	return strconv.Itoa(score)
+}
+
+// waitSearch waits for the running search, if any, to end; an infinite
+// search is stopped.
+func (s *Server) waitSearch() {
+	if s.cur == nil {
+		return
+	}
+	if s.cur.infinite {
+		s.cur.cancel()
+	}
+	<-s.cur.done
+	s.cur.cancel()
+	s.cur = nil
+}
+
+// stopSearch cancels the running search, if any, and waits until its
+// bestmove line has been sent.
+func (s *Server) stopSearch() {
+	if s.cur == nil {
+		return
+	}
+	s.cur.cancel()
+	<-s.cur.done
+	s.cur = nil
+}
