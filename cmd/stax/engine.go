@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
-	"runtime"
 
 	"stax/ai"
 	"stax/engine"
