@@ -71,10 +71,11 @@ type board struct {
 
 // undo is what unmake needs to take back a move.
 type undo struct {
-	m     game.Move
-	k     uint8 // the number of pieces a step moved
-	mover uint8
-	hash  uint64
+	m                      game.Move
+	k                      uint8 // the number of pieces a step moved
+	mover                  uint8
+	won, wonLevel, wonCell uint8
+	hash                   uint64
 }
 
 // State is a Diam position. It implements game.State, game.Undoer and
@@ -237,7 +238,7 @@ func (b *board) gen(g *Game, dst []game.Move) []game.Move {
 
 // make plays m, which must be legal, and returns what unmake needs.
 func (b *board) make(g *Game, m game.Move) undo {
-	u := undo{m: m, mover: b.toMove, hash: b.hash}
+	u := undo{m: m, mover: b.toMove, won: b.won, wonLevel: b.wonLevel, wonCell: b.wonCell, hash: b.hash}
 	switch m & kindMask {
 	case kindPlace:
 		c, cell := int(m>>3&3), int(m&7)
@@ -273,8 +274,7 @@ func (b *board) make(g *Game, m game.Move) undo {
 	return u
 }
 
-// unmake takes back the move make returned u for. Moves are only made in
-// positions without a diam, so none stands after it.
+// unmake takes back the move make returned u for.
 func (b *board) unmake(u undo) {
 	m := u.m
 	switch m & kindMask {
@@ -296,7 +296,7 @@ func (b *board) unmake(u undo) {
 		b.h[s] = uint8(l + k)
 		b.h[d] = uint8(hd)
 	}
-	b.won = 0
+	b.won, b.wonLevel, b.wonCell = u.won, u.wonLevel, u.wonCell
 	b.toMove = u.mover
 	b.hash = u.hash
 }
