@@ -93,6 +93,9 @@ func (p *parser) record() (*Record, error) {
 		if err != nil {
 			return nil, &SyntaxError{Line: p.i + 1, Msg: err.Error()}
 		}
+		if t.Name == TagResult && !isResult(t.Value) {
+			return nil, &SyntaxError{Line: p.i + 1, Msg: fmt.Sprintf("Result tag %q: want 1-0, 0-1, 1/2-1/2, one field per player such as 1-0-1-0, or * for a game in progress", t.Value)}
+		}
 		if r.Has(t.Name) {
 			return nil, &SyntaxError{Line: p.i + 1, Msg: fmt.Sprintf("tag %s given twice", t.Name)}
 		}
@@ -135,15 +138,18 @@ func (p *parser) moves(r *Record) error {
 		tok := func(start, end int) error {
 			w := line[start:end]
 			// A move number: 12. or 12... alone, or stuck to the move.
-			digits := 0
-			for digits < len(w) && w[digits] >= '0' && w[digits] <= '9' {
-				digits++
-			}
-			dots := digits
-			for dots < len(w) && w[dots] == '.' {
-				dots++
-			}
-			if dots > digits {
+			for {
+				digits := 0
+				for digits < len(w) && w[digits] >= '0' && w[digits] <= '9' {
+					digits++
+				}
+				dots := digits
+				for dots < len(w) && w[dots] == '.' {
+					dots++
+				}
+				if dots == digits {
+					break
+				}
 				w = w[dots:]
 			}
 			if w == "" {
@@ -209,7 +215,9 @@ func (p *parser) moves(r *Record) error {
 	if result != "" {
 		switch tag := r.Get(TagResult); {
 		case !r.Has(TagResult):
-			r.Set(TagResult, result)
+			if result != "*" {
+				r.Set(TagResult, result)
+			}
 		case tag != result:
 			return &SyntaxError{Line: resultLine, Msg: fmt.Sprintf("the result token %s disagrees with the Result tag %q", result, tag)}
 		}

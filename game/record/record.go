@@ -153,7 +153,7 @@ func (r *Record) String() string {
 		word(m)
 	}
 	res := r.Get(TagResult)
-	if res == "" {
+	if !isResult(res) {
 		res = "*"
 	}
 	word(res)
