@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"stax/engine/internal/enginetest"
+	"stax/game"
+	"stax/games"
+)
+
+// progs holds the programs built by TestMain.
+var progs enginetest.Programs
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "stax-engine-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	progs, err = enginetest.Build(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func startClient(t *testing.T, argv ...string) *Client {
+	t.Helper()
+	c, err := Start(argv, 5*time.Second)
+	if err != nil {
+		t.Fatalf("Start(%q): %v", argv, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestSubprocessGames drives stax engine as a subprocess through whole
+// games of every game, 4-player Diam included, checking every bestmove
+// against the rules.
+func TestSubprocessGames(t *testing.T) {
+	c := startClient(t, progs.Stax, "engine", "--level", "random")
+	if c.Name != "stax" || c.Author == "" || len(c.Options) < 3 {
+		t.Errorf("handshake: name %q author %q options %q", c.Name, c.Author, c.Options)
+	}
+	for _, spec := range loadable(t) {
+		t.Run(spec, func(t *testing.T) {
+			g, _ := games.Load(spec)
+			h := game.NewHistory(g, nil)
+			newgame := spec
+			for !h.Over() {
+				if err := c.Setup(newgame, nil, "startpos", h.Notation(), 5*time.Second); err != nil {
+					t.Fatalf("ply %d: setup: %v", h.Ply(), err)
+				}
+				newgame = ""
+				res, err := c.Go("movetime 5", 5*time.Second)
+				if err != nil {
+					t.Fatalf("ply %d: go: %v", h.Ply(), err)
+				}
+				if err := h.Play(res.Move); err != nil {
+					t.Fatalf("ply %d: bestmove %q: %v", h.Ply(), res.Move, err)
+				}
+			}
+			if err := c.Setup("", nil, "startpos", h.Notation(), 5*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if res, err := c.Go("", 5*time.Second); err != nil || res.Move != "none" {
+				t.Errorf("go after the end = %q, %v; want none", res.Move, err)
+			}
+			t.Logf("%s: %d plies, %s", spec, h.Ply(), h.Outcome().Describe(g))
+		})
+	}
+}
+
+// TestSubprocessLevels plays one move at each named level through a
+// subprocess, from a position string with a move list.
+func TestSubprocessLevels(t *testing.T) {
+	c := startClient(t, progs.Stax, "engine")
+	for i, level := range []string{"beginner", "easy", "medium", "hard", "strongest", "greedy"} {
+		spec := []string{"pogo", "diam(players=4)"}[i%2]
+		pos := map[string]string{"pogo": "bb,bb,bb/-,-,-/ww,ww,ww w", "diam(players=4)": "r/-/-/-/-/-/-/- 2"}[spec]
+		opts := map[string]string{"level": level}
+		if err := c.Setup(spec, opts, pos, nil, 5*time.Second); err != nil {
+			t.Fatalf("%s: %v", level, err)
+		}
+		res, err := c.Go("movetime 50", 5*time.Second)
+		if err != nil {
+			t.Fatalf("%s: %v", level, err)
+		}
+		g, _ := games.Load(spec)
+		s, _ := g.ParseState(pos)
+		if _, err := s.ParseMove(res.Move); err != nil {
+			t.Errorf("%s: bestmove %q: %v", level, res.Move, err)
+		}
+	}
+}
+
+func TestSetupRefused(t *testing.T) {
+	c := startClient(t, progs.Stax, "engine")
+	err := c.Setup("chess", nil, "startpos", nil, 5*time.Second)
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != Refused || !strings.Contains(f.Detail, "unknown game") {
+		t.Errorf("Setup(chess) = %v; want an engine error naming the unknown game", err)
+	}
+}
+
+// TestClientFaults checks that each misbehaviour of an engine is reported
+// as its kind of Fault, promptly.
+func TestClientFaults(t *testing.T) {
+	tests := []struct {
+		mode   string
+		kind   FaultKind
+		detail string
+	}{
+		{"crash", Crashed, "simulated crash"},
+		{"hang", TimedOut, "no bestmove within 300ms"},
+		{"garbage", Garbled, "I am a chess engine"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.mode, func(t *testing.T) {
+			c := startClient(t, progs.Bad, "-mode", tc.mode)
+			if err := c.Setup("pogo", nil, "startpos", nil, 5*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			res, err := c.Go("movetime 10", 300*time.Millisecond)
+			var f *Fault
+			if !errors.As(err, &f) || f.Kind != tc.kind || !strings.Contains(f.Detail, tc.detail) {
+				t.Fatalf("Go = %q, %v; want a %v fault mentioning %q", res.Move, err, tc.kind, tc.detail)
+			}
+			if el := time.Since(start); el > 2*time.Second {
+				t.Errorf("the fault took %v to detect", el)
+			}
+			if err := c.Kill(); err != nil {
+				t.Error(err)
+			}
+			if c.Alive() {
+				t.Error("the engine is still running after Kill")
+			}
+		})
+	}
+	t.Run("illegal", func(t *testing.T) {
+		c := startClient(t, progs.Bad, "-mode", "illegal", "-after", "1")
+		if err := c.Setup("pogo", nil, "startpos", nil, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range []bool{true, false} {
+			res, err := c.Go("movetime 10", time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			legal := slices.Contains(legalMoves(t, "pogo"), res.Move)
+			if legal != want {
+				t.Errorf("go %d: bestmove %q legal %v; want %v", i+1, res.Move, legal, want)
+			}
+		}
+	})
+	t.Run("silent", func(t *testing.T) {
+		_, err := Start([]string{progs.Bad, "-mode", "silent"}, 300*time.Millisecond)
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != TimedOut || !strings.Contains(f.Detail, "no staxok") {
+			t.Errorf("Start = %v; want a time fault for the missing staxok", err)
+		}
+	})
+	t.Run("missing program", func(t *testing.T) {
+		_, err := Start([]string{"/nonexistent/engine"}, time.Second)
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != Crashed || !strings.Contains(f.Detail, "cannot start") {
+			t.Errorf("Start = %v; want a crash fault saying it cannot start", err)
+		}
+	})
+	t.Run("exits at once", func(t *testing.T) {
+		_, err := Start([]string{"/bin/sh", "-c", "echo oops >&2; exit 4"}, time.Second)
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != Crashed || !strings.Contains(f.Detail, "exit status 4") || !strings.Contains(f.Detail, "oops") {
+			t.Errorf("Start = %v; want a crash fault with the exit status and stderr", err)
+		}
+	})
+}
+
+// legalMoves returns the legal moves at the start of spec, in notation.
+func legalMoves(t *testing.T, spec string) []string {
+	g, err := games.Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.Start()
+	var out []string
+	for _, m := range s.Legal(nil) {
+		out = append(out, s.FormatMove(m))
+	}
+	return out
+}
+
+func TestSplitCommand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+		err  bool
+	}{
+		{"stax engine", []string{"stax", "engine"}, false},
+		{"  ./my engine  --level 3 ", []string{"./my", "engine", "--level", "3"}, false},
+		{`"/path with space/eng" -x 'a b' c\ d`, []string{"/path with space/eng", "-x", "a b", "c d"}, false},
+		{`a "" b`, []string{"a", "", "b"}, false},
+		{`'unclosed`, nil, true},
+		{`trailing\`, nil, true},
+		{"   ", nil, true},
+	}
+	for _, tc := range tests {
+		got, err := SplitCommand(tc.in)
+		if (err != nil) != tc.err || !slices.Equal(got, tc.want) {
+			t.Errorf("SplitCommand(%q) = %q, %v; want %q, error %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+// Package enginetest builds the programs that the engine and match tests
+// run as subprocesses: the stax command and a misbehaving engine.
+package enginetest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Programs holds the paths of the built programs.
+type Programs struct {
+	Stax string // the stax command
+	Bad  string // engine/testdata/badengine
+}
+
+// Build compiles the programs into dir. It finds the module root from the
+// go command, so it works from any package's tests.
+func Build(dir string) (Programs, error) {
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goCmd); err != nil {
+		goCmd = "go"
+	}
+	out, err := exec.Command(goCmd, "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		return Programs{}, fmt.Errorf("go list -m: %v", err)
+	}
+	root := strings.TrimSpace(string(out))
+	p := Programs{Stax: filepath.Join(dir, "stax"), Bad: filepath.Join(dir, "badengine")}
+	for _, b := range []struct{ out, pkg string }{{p.Stax, "./cmd/stax"}, {p.Bad, "./engine/testdata/badengine"}} {
+		cmd := exec.Command(goCmd, "build", "-o", b.out, b.pkg)
+		cmd.Dir = root
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return Programs{}, fmt.Errorf("go build %s: %v\n%s", b.pkg, err, msg)
+		}
+	}
+	return p, nil
+}

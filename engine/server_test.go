@@ -1,0 +1,361 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"stax/ai"
+	"stax/game"
+	"stax/games"
+	"stax/search"
+)
+
+// session drives a Server in-process through pipes.
+type session struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan string
+	done  chan error
+}
+
+func testConfig() Config {
+	return Config{
+		Name: "stax", Author: "the stax developers", Registry: games.Registry(),
+		NewPlayer: ai.New, Levels: ai.Levels, Extra: []string{"random", "greedy"},
+		Level: "random", MaxThreads: 2,
+	}
+}
+
+func startSession(t *testing.T, cfg Config) *session {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &session{t: t, in: inW, lines: make(chan string, 1024), done: make(chan error, 1)}
+	go func() {
+		s.done <- NewServer(cfg).Run(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+		close(s.lines)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		select {
+		case <-s.done:
+		case <-time.After(5 * time.Second):
+			t.Error("server did not end after its input closed")
+		}
+	})
+	return s
+}
+
+func (s *session) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatalf("send %q: %v", line, err)
+	}
+}
+
+// next returns the next line the server sent.
+func (s *session) next() string {
+	s.t.Helper()
+	select {
+	case l, ok := <-s.lines:
+		if !ok {
+			s.t.Fatal("server output ended")
+		}
+		return l
+	case <-time.After(10 * time.Second):
+		s.t.Fatal("no answer from the server within 10s")
+	}
+	return ""
+}
+
+// until returns the first line starting with prefix and the lines before.
+func (s *session) until(prefix string) (string, []string) {
+	s.t.Helper()
+	var before []string
+	for {
+		l := s.next()
+		if strings.HasPrefix(l, prefix) {
+			return l, before
+		}
+		before = append(before, l)
+	}
+}
+
+// sync sends isready and returns the lines answered before readyok.
+func (s *session) sync() []string {
+	s.t.Helper()
+	s.send("isready")
+	_, before := s.until("readyok")
+	return before
+}
+
+func TestHandshake(t *testing.T) {
+	s := startSession(t, testConfig())
+	s.send("stax")
+	_, lines := s.until("staxok")
+	want := []string{"id name stax", "id author the stax developers", "option name level type combo default random", "option name threads type spin default 1 min 1 max 2", "option name hash"}
+	if len(lines) < len(want) {
+		t.Fatalf("handshake = %q; want at least %d lines", lines, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("handshake line %d = %q; want prefix %q", i, lines[i], w)
+		}
+	}
+	if !strings.Contains(lines[2], "var medium") || !strings.Contains(lines[2], "var greedy") {
+		t.Errorf("level option %q does not list medium and greedy", lines[2])
+	}
+	if got := s.sync(); len(got) != 0 {
+		t.Errorf("isready answered %q before readyok", got)
+	}
+}
+
+// TestErrors checks that each bad command gets exactly one error line and
+// that the engine goes on.
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup []string
+		cmd   string
+		want  string
+	}{
+		{"unknown command", nil, "uci", `error unknown command "uci"`},
+		{"newgame without spec", nil, "newgame", "error newgame: want newgame <spec>"},
+		{"newgame two words", nil, "newgame pogo diam", "error newgame: want newgame <spec>"},
+		{"unknown game", nil, "newgame chess", `error newgame: game spec "chess": unknown game`},
+		{"bad option", nil, "newgame pogo(u=maybe)", "error newgame: game spec"},
+		{"teams with two players", nil, "newgame diam(teams=true)", "error newgame: game spec"},
+		{"position before newgame", nil, "position startpos", "error position: no game"},
+		{"position without args", []string{"newgame pogo"}, "position", "error position: want position startpos"},
+		{"position junk", []string{"newgame pogo"}, "position here", `error position: unexpected "here"`},
+		{"startpos junk", []string{"newgame pogo"}, "position startpos 1a1-a2", `error position: unexpected "1a1-a2" after startpos`},
+		{"missing position string", []string{"newgame pogo"}, "position pos moves 1a1-a2", "error position pos: missing the position string"},
+		{"bad position string", []string{"newgame pogo"}, "position pos bb,bb/ww w", "error position: pogo position"},
+		{"bad move", []string{"newgame pogo"}, "position startpos moves 1a1-a2 9z9", "error position: move 2 (9z9)"},
+		{"illegal move", []string{"newgame pogo"}, "position startpos moves 1a1-b2", "error position: move 1 (1a1-b2)"},
+		{"move after the end", []string{"newgame pogo"}, "position pos bbw,bbw,bbw/-,-,-/w,w,w b moves 1a1-a2", "error position: move 1"},
+		{"diam bad move", []string{"newgame diam(players=4)"}, "position startpos moves r@1 r@2", "error position: move 2 (r@2)"},
+		{"go without game", nil, "go", "error go: no position"},
+		{"go after a bad position", []string{"newgame pogo", "position startpos moves zz"}, "go", "error go: no position"},
+		{"go unknown parameter", []string{"newgame pogo", "position startpos"}, "go wtime 100", `error go: unknown parameter "wtime"`},
+		{"go bad movetime", []string{"newgame pogo", "position startpos"}, "go movetime soon", `error go: movetime "soon"`},
+		{"go negative depth", []string{"newgame pogo", "position startpos"}, "go depth -1", `error go: depth "-1"`},
+		{"go missing value", []string{"newgame pogo", "position startpos"}, "go nodes", "error go: nodes needs a value"},
+		{"setoption syntax", nil, "setoption level hard", "error setoption: want setoption name"},
+		{"setoption no value", nil, "setoption name level value", "error setoption: want setoption name"},
+		{"unknown option", nil, "setoption name ponder value true", `error setoption: unknown option "ponder"`},
+		{"unknown level", nil, "setoption name level value grandmaster", `error setoption level: unknown level "grandmaster"`},
+		{"threads zero", nil, "setoption name threads value 0", `error setoption threads: "0"`},
+		{"hash not a number", nil, "setoption name hash value lots", `error setoption hash: "lots"`},
+		{"legal without position", nil, "legal", "error legal: no position"},
+		{"show without position", nil, "show", "error show: no position"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startSession(t, testConfig())
+			for _, c := range tc.setup {
+				s.send(c)
+			}
+			s.sync()
+			s.send(tc.cmd)
+			got := s.sync()
+			if len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
+				t.Errorf("%q answered %q; want one line starting %q", tc.cmd, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestGood(t *testing.T) {
+	tests := []struct {
+		name string
+		cmds []string
+		want []string // prefixes of the lines answered, in order
+	}{
+		{"options", []string{"setoption name level value greedy", "setoption name threads value 2", "setoption name hash value 64", "setoption name Level value easy"}, nil},
+		{"legal at start", []string{"newgame pogo", "position startpos", "legal"}, []string{"legal 1a1-b1 1a1-a2 "}},
+		{"position string with moves", []string{"newgame pogo", "position pos bb,bb,bb/-,-,-/ww,ww,ww w moves 1a1-a2", "show"},
+			[]string{"info string game pogo", "info string position bb,bb,bb/w,-,-/w,ww,ww b", "info string tomove 2 Black"}},
+		{"diam 4 players", []string{"newgame diam(players=4)", "position startpos moves r@1 g@5 y@2", "show"},
+			[]string{"info string game diam(players=4)", "info string position r/y/-/-/g/-/-/- 4", "info string tomove 4 Blue"}},
+		{"game over", []string{"newgame pogo", "position pos bbw,bbw,bbw/-,-,-/w,w,w b", "go movetime 10"},
+			[]string{"info string game over: White wins", "bestmove none"}},
+		{"game over legal", []string{"newgame pogo", "position pos bbw,bbw,bbw/-,-,-/w,w,w b", "legal"}, []string{"legal"}},
+		{"level kept for the next game", []string{"setoption name level value greedy", "newgame diam", "position startpos", "go"}, []string{"info depth 1", "bestmove "}},
+		{"depth", []string{"newgame pogo", "position startpos", "go depth 1"}, []string{"info depth 1 score 0 nodes 1 nps", "bestmove "}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startSession(t, testConfig())
+			for _, c := range tc.cmds {
+				s.send(c)
+			}
+			var got []string
+			if last := tc.cmds[len(tc.cmds)-1]; strings.HasPrefix(last, "go") {
+				l, before := s.until("bestmove")
+				got = append(before, l)
+			} else {
+				got = s.sync()
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("answered %q; want %d lines starting %q", got, len(tc.want), tc.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tc.want[i]) {
+					t.Errorf("line %d = %q; want prefix %q", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestInfiniteAndStop(t *testing.T) {
+	s := startSession(t, testConfig())
+	s.send("newgame diam(players=4)")
+	s.send("position startpos")
+	s.send("go infinite")
+	// The search answers isready while it runs, and holds its bestmove
+	// until stop.
+	for range 3 {
+		if got := s.sync(); len(got) > 1 || len(got) == 1 && !strings.HasPrefix(got[0], "info depth") {
+			t.Fatalf("during go infinite, isready answered %q", got)
+		}
+	}
+	s.send("stop")
+	l, _ := s.until("bestmove ")
+	if _, err := game.Registry(games.Registry()).Load("diam(players=4)"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(l, "bestmove ") || len(strings.Fields(l)) != 2 {
+		t.Errorf("after stop: %q; want bestmove <move>", l)
+	}
+	// A command other than isready and stop ends an infinite search too.
+	s.send("go infinite")
+	s.send("show")
+	l, _ = s.until("bestmove ")
+	if l2 := s.next(); !strings.HasPrefix(l2, "info string game") {
+		t.Errorf("after the bestmove: %q; want the answer to show", l2)
+	}
+	s.send("quit")
+}
+
+// misbehaving players, for TestBadPlayer.
+type panicPlayer struct{}
+
+func (panicPlayer) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	panic("evaluation table missing")
+}
+
+type failPlayer struct{}
+
+func (failPlayer) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	return search.Result{}, errors.New("out of ideas")
+}
+
+type wrongPlayer struct{}
+
+func (wrongPlayer) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	report(search.Progress{Depth: 1, Score: search.WinScore - 3, Nodes: 5, Elapsed: time.Millisecond, PV: []game.Move{1<<31 + 7}})
+	return search.Result{Move: 1<<31 + 7}, nil
+}
+
+// TestBadPlayer checks that a player that panics, fails or returns an
+// illegal move still yields a legal bestmove, with a note.
+func TestBadPlayer(t *testing.T) {
+	for _, p := range []search.Player{panicPlayer{}, failPlayer{}, wrongPlayer{}} {
+		t.Run(fmt.Sprintf("%T", p), func(t *testing.T) {
+			cfg := testConfig()
+			cfg.NewPlayer = func(game.Game, string) (search.Player, error) { return p, nil }
+			s := startSession(t, cfg)
+			s.send("newgame pogo")
+			s.send("position startpos")
+			s.send("go movetime 10")
+			l, before := s.until("bestmove")
+			if l != "bestmove 1a1-b1" {
+				t.Errorf("bestmove = %q; want the first legal move 1a1-b1", l)
+			}
+			if len(before) == 0 || !strings.HasPrefix(before[len(before)-1], "info string search") {
+				t.Errorf("lines before bestmove %q; want an info string note", before)
+			}
+		})
+	}
+}
+
+func TestFormatScore(t *testing.T) {
+	tests := []struct {
+		score int
+		want  string
+	}{
+		{0, "0"}, {-37, "-37"}, {search.WinScore - 5, "win 5"}, {-(search.WinScore - 2), "loss 2"},
+	}
+	for _, tc := range tests {
+		if got := FormatScore(tc.score); got != tc.want {
+			t.Errorf("FormatScore(%d) = %q; want %q", tc.score, got, tc.want)
+		}
+	}
+}
+
+// specs lists a variant of every game, 4-player Diam included.
+var specs = []string{"pogo", "pogo(u=false)", "diam", "diam(players=4)", "diam(players=4,teams=true)", "diam(drop=any)", "pisola", "pisola(roofs=true)"}
+
+// loadable returns the specs of games the registry knows.
+func loadable(t *testing.T) []string {
+	var out []string
+	for _, sp := range specs {
+		if _, err := games.Load(sp); err == nil {
+			out = append(out, sp)
+		} else {
+			t.Logf("skipping %s: %v", sp, err)
+		}
+	}
+	return out
+}
+
+// TestWholeGamesInProcess plays every game to its end, the engine choosing
+// every move, and checks each bestmove against the rules.
+func TestWholeGamesInProcess(t *testing.T) {
+	for _, spec := range loadable(t) {
+		t.Run(spec, func(t *testing.T) {
+			s := startSession(t, testConfig())
+			g, _ := games.Load(spec)
+			h := game.NewHistory(g, nil)
+			s.send("newgame " + spec)
+			for !h.Over() {
+				line := "position startpos"
+				if h.Ply() > 0 {
+					line += " moves " + strings.Join(h.Notation(), " ")
+				}
+				s.send(line)
+				s.send("go movetime 5")
+				l, before := s.until("bestmove ")
+				for _, b := range before {
+					if !strings.HasPrefix(b, "info ") {
+						t.Fatalf("ply %d: unexpected %q", h.Ply(), b)
+					}
+				}
+				if err := h.Play(strings.TrimPrefix(l, "bestmove ")); err != nil {
+					t.Fatalf("ply %d: %q: %v", h.Ply(), l, err)
+				}
+			}
+			s.send("position startpos moves " + strings.Join(h.Notation(), " "))
+			s.send("go")
+			if l, _ := s.until("bestmove"); l != "bestmove none" {
+				t.Errorf("after the end: %q; want bestmove none", l)
+			}
+			t.Logf("%s: %d plies, %s", spec, h.Ply(), h.Outcome().Describe(g))
+		})
+	}
+}

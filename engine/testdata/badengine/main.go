@@ -1,0 +1,83 @@
+// Command badengine speaks the stax engine protocol like stax engine at the
+// random level, until its fault: from the go command numbered -after + 1
+// (counted from 1 in each process) it crashes, hangs, answers an illegal
+// move or prints garbage. The engine tests use it to check that matches
+// survive misbehaving engines.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"stax/ai"
+	"stax/engine"
+	"stax/games"
+)
+
+// lockedWriter serialises the writes of the server and of the faults.
+type lockedWriter struct {
+	mu sync.Mutex // guards w
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func main() {
+	mode := flag.String("mode", "crash", "the fault: crash, hang, illegal, garbage, silent (never finishes the handshake) or none")
+	after := flag.Int("after", 0, "the number of go commands answered properly first")
+	flag.Parse()
+
+	out := &lockedWriter{w: os.Stdout}
+	pr, pw := io.Pipe()
+	srv := engine.NewServer(engine.Config{
+		Name: "badengine-" + *mode, Registry: games.Registry(),
+		NewPlayer: ai.New, Levels: ai.Levels, Level: "random",
+	})
+	done := make(chan struct{})
+	go func() {
+		srv.Run(context.Background(), pr, out)
+		close(done)
+	}()
+	sc := bufio.NewScanner(os.Stdin)
+	gos := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "stax" && *mode == "silent" {
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "go") {
+			gos++
+			if gos > *after {
+				switch *mode {
+				case "crash":
+					fmt.Fprintln(os.Stderr, "badengine: simulated crash")
+					os.Exit(3)
+				case "hang":
+					for {
+						time.Sleep(time.Hour)
+					}
+				case "illegal":
+					fmt.Fprintln(out, "bestmove 1a1-c3")
+					continue
+				case "garbage":
+					fmt.Fprintln(out, "Hello! I am a chess engine. e2e4?")
+					continue
+				}
+			}
+		}
+		fmt.Fprintln(pw, line)
+	}
+	pw.Close()
+	<-done
+}
