@@ -32,7 +32,9 @@ func FuzzServer(f *testing.F) {
 		in := "newgame pogo\nposition startpos\n" + strings.ReplaceAll(cmd, "\r", "\n") + "\nisready\n"
 		done := make(chan error, 1)
 		var out strings.Builder
-		go func() { done <- NewServer(testConfig()).Run(context.Background(), strings.NewReader(in), &lockedBuilder{b: &out}) }()
+		go func() {
+			done <- NewServer(testConfig()).Run(context.Background(), strings.NewReader(in), &lockedBuilder{b: &out})
+		}()
 		select {
 		case err := <-done:
 			if err != nil && err != io.EOF {
