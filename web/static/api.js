@@ -1,0 +1,154 @@
+// api.js talks to the stax server: the JSON API over HTTP and a game's
+// websocket (docs/server.md).
+
+// request sends a JSON request and returns the decoded answer, or throws an
+// Error carrying the server's message.
+async function request(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  const text = await res.text();
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const msg = (data && data.error) || text || res.statusText;
+    const err = new Error(msg);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// listGames returns the games the server plays with their options.
+export const listGames = () => request("GET", "/api/games").then((d) => d.games);
+
+// variant returns the players, names, start and levels of a spec.
+export const variant = (spec) => request("GET", "/api/variant?spec=" + encodeURIComponent(spec));
+
+// createGame creates a game (see POST /api/games).
+export const createGame = (body) => request("POST", "/api/games", body);
+
+// joinGame turns an invite into a token for its seat.
+export const joinGame = (id, invite, name) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/join`, { invite, name: name || undefined });
+
+// getGame returns a game's state.
+export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
+
+// recentGames returns the most recently updated games.
+export const recentGames = (limit = 20, status = "") =>
+  request("GET", `/api/recent?limit=${limit}` + (status ? "&status=" + status : "")).then((d) => d.games || []);
+
+// recordURL is where a game's record is downloaded.
+export const recordURL = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+
+// Tokens and invites are kept per game in localStorage.
+const tokenKey = (id) => "stax.token." + id;
+const invitesKey = (id) => "stax.invites." + id;
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+// token returns the stored token of a game, or "".
+export function token(id) {
+  const s = storage();
+  return (s && s.getItem(tokenKey(id))) || "";
+}
+
+// saveToken stores the token of a game.
+export function saveToken(id, tok) {
+  const s = storage();
+  if (s && tok) s.setItem(tokenKey(id), tok);
+}
+
+// invites returns the invitations the creator of a game made, [{seat, link}].
+export function invites(id) {
+  const s = storage();
+  try {
+    return JSON.parse((s && s.getItem(invitesKey(id))) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+// saveInvites stores the invitations of a game.
+export function saveInvites(id, list) {
+  const s = storage();
+  if (s && list && list.length) s.setItem(invitesKey(id), JSON.stringify(list));
+}
+
+// Connection is a game's websocket that reconnects after it drops. on is
+// {hello(seats), state(state), error(err), status(text)}.
+export class Connection {
+  constructor(id, tok, on) {
+    this.id = id;
+    this.token = tok;
+    this.on = on;
+    this.closed = false;
+    this.retry = 0;
+    this.ws = null;
+    this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    let url = `${proto}//${location.host}/ws/games/${encodeURIComponent(this.id)}`;
+    if (this.token) url += "?token=" + encodeURIComponent(this.token);
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.on.status && this.on.status("connected");
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      switch (msg.type) {
+        case "hello":
+          this.on.hello && this.on.hello(msg.seats || []);
+          break;
+        case "state":
+          this.on.state && this.on.state(msg.state);
+          break;
+        case "error":
+          this.on.error && this.on.error(msg);
+          break;
+      }
+    };
+    ws.onclose = () => {
+      if (this.closed) return;
+      this.on.status && this.on.status("reconnecting");
+      const delay = Math.min(5000, 300 * 2 ** this.retry++);
+      setTimeout(() => !this.closed && this.open(), delay);
+    };
+  }
+
+  // send sends one message; it reports whether the socket was open.
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  // close closes the socket for good.
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close(1000);
+  }
+}

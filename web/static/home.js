@@ -1,0 +1,231 @@
+// home.js is the home page: choose a game, its options and who plays each
+// seat, then start.
+
+import { createGame, listGames, saveInvites, saveToken, variant } from "./api.js";
+import { clear, h, navigate } from "./dom.js";
+import { render } from "./render.js";
+import { recentList } from "./recent.js";
+
+// Options shown under "More options" rather than at once.
+const ADVANCED = new Set(["rep", "maxplies"]);
+
+// buildSpec writes a spec with the options that differ from the defaults.
+export function buildSpec(info, values) {
+  const parts = [];
+  for (const o of info.options || []) {
+    const v = values[o.key];
+    if (v !== undefined && v !== "" && v !== o.default) parts.push(`${o.key}=${v}`);
+  }
+  return parts.length ? `${info.name}(${parts.join(",")})` : info.name;
+}
+
+// homePage draws the home page into root.
+export function homePage(root) {
+  document.title = "stax – stacking games";
+  let alive = true;
+  const form = h("form", { class: "new-game", "data-testid": "new-game", novalidate: true });
+  const errorBox = h("p", { class: "error", role: "alert", "data-testid": "home-error", hidden: true });
+  const recentBox = h("section", { class: "recent-home" });
+  root.append(
+    h("h1", {}, "Play a stacking game"),
+    h("p", { class: "lead" }, "Pogo, Pisola and Diam: against the computer, a friend on another device, or on this one."),
+    form,
+    errorBox,
+    recentBox,
+  );
+
+  const showError = (msg) => {
+    errorBox.textContent = msg;
+    errorBox.hidden = !msg;
+  };
+
+  let games = [];
+  let info = null; // the chosen game
+  let values = {}; // its option values
+  let current = null; // the variant of the chosen options
+  let seatChoices = []; // per seat: "you", "ai:<level>" or "invite"
+
+  const gameBox = h("fieldset", { class: "games" }, h("legend", {}, "Game"));
+  const optBox = h("fieldset", { class: "options" }, h("legend", {}, "Options"));
+  const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
+  const nameInput = h("input", { type: "text", id: "player-name", maxlength: 40, autocomplete: "nickname", placeholder: "optional", "data-testid": "player-name" });
+  const startBtn = h("button", { type: "submit", class: "primary", "data-testid": "start" }, "Start the game");
+  form.append(
+    gameBox,
+    optBox,
+    seatBox,
+    h("p", { class: "name-row" }, h("label", { for: "player-name" }, "Your name "), nameInput),
+    h("p", {}, startBtn),
+  );
+
+  const drawGames = () => {
+    for (const e of [...gameBox.querySelectorAll(".game-card")]) e.remove();
+    for (const g of games) {
+      const checked = info && info.name === g.name;
+      const card = h(
+        "label",
+        { class: "game-card" + (checked ? " checked" : "") },
+        h("input", {
+          type: "radio",
+          name: "game",
+          value: g.name,
+          checked,
+          "data-testid": "game-" + g.name,
+          onchange: () => chooseGame(g),
+        }),
+        h("span", { class: "game-title" }, g.title),
+        h("span", { class: "game-preview" }, preview(g)),
+        h("span", { class: "game-summary" }, g.summary || ""),
+        h("a", { href: "/rules/" + g.name, "data-link": "", class: "rules-link" }, "Rules"),
+      );
+      gameBox.append(card);
+    }
+  };
+
+  const preview = (g) => {
+    try {
+      return render(g.name, g.default.start, { label: g.title + " starting position" });
+    } catch {
+      return "";
+    }
+  };
+
+  const chooseGame = (g) => {
+    info = g;
+    values = {};
+    for (const o of g.options || []) values[o.key] = o.default;
+    seatChoices = [];
+    drawGames();
+    drawOptions();
+    refreshVariant();
+  };
+
+  const optionInput = (o) => {
+    const id = "opt-" + o.key;
+    const onchange = (ev) => {
+      const t = ev.target;
+      values[o.key] = t.type === "checkbox" ? String(t.checked) : t.value;
+      refreshVariant();
+    };
+    let input;
+    if (o.kind === "bool") {
+      input = h("input", { type: "checkbox", id, checked: values[o.key] === "true", "data-testid": id, onchange });
+      return h("div", { class: "option bool" }, input, h("label", { for: id }, " " + o.key), h("small", {}, o.doc || ""));
+    }
+    if (o.choices && o.choices.length) {
+      input = h("select", { id, "data-testid": id, onchange }, o.choices.map((c) => h("option", { value: c, selected: c === values[o.key] }, c)));
+    } else {
+      input = h("input", { type: "number", id, min: o.min, max: o.max, value: values[o.key], "data-testid": id, onchange });
+    }
+    return h("div", { class: "option" }, h("label", { for: id }, o.key + " "), input, h("small", {}, o.doc || ""));
+  };
+
+  const drawOptions = () => {
+    clear(optBox).append(h("legend", {}, "Options"));
+    const opts = info.options || [];
+    const basic = opts.filter((o) => !ADVANCED.has(o.key));
+    const adv = opts.filter((o) => ADVANCED.has(o.key));
+    if (!basic.length) optBox.append(h("p", { class: "muted" }, "No options."));
+    basic.forEach((o) => optBox.append(optionInput(o)));
+    if (adv.length) optBox.append(h("details", {}, h("summary", {}, "More options"), adv.map(optionInput)));
+  };
+
+  let reqNo = 0;
+  const refreshVariant = async () => {
+    const spec = buildSpec(info, values);
+    const n = ++reqNo;
+    try {
+      const v = await variant(spec);
+      if (!alive || n !== reqNo) return;
+      current = { ...v, spec: v.spec || spec };
+      showError("");
+      startBtn.disabled = false;
+      drawSeats();
+    } catch (err) {
+      if (!alive || n !== reqNo) return;
+      current = null;
+      startBtn.disabled = true;
+      showError(err.message);
+    }
+  };
+
+  const drawSeats = () => {
+    clear(seatBox).append(h("legend", {}, "Players"));
+    const levels = current.levels && current.levels.length ? current.levels : info.levels || [];
+    const defaultAI = "ai:" + (levels.includes("easy") ? "easy" : levels[0] || "random");
+    if (seatChoices.length !== current.players) {
+      seatChoices = [];
+      for (let i = 0; i < current.players; i++) seatChoices.push(i === 0 ? "you" : defaultAI);
+    }
+    current.playerNames.forEach((pname, i) => {
+      const id = "seat-" + i;
+      const opts = [h("option", { value: "you" }, "You (this device)")];
+      for (const l of levels) opts.push(h("option", { value: "ai:" + l }, "Computer – " + l));
+      opts.push(h("option", { value: "ai:random" }, "Computer – random moves"));
+      opts.push(h("option", { value: "invite" }, "A person (invitation link)"));
+      const sel = h("select", { id, "data-testid": id, onchange: (ev) => (seatChoices[i] = ev.target.value) }, opts);
+      sel.value = seatChoices[i];
+      seatBox.append(h("div", { class: "seat-row" }, h("label", { for: id }, seatLabel(info.name, current.players, i, pname)), sel));
+    });
+    if (current.players === 2) {
+      seatBox.append(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            "data-testid": "swap-seats",
+            onclick: () => {
+              seatChoices.reverse();
+              drawSeats();
+            },
+          },
+          "Swap sides",
+        ),
+      );
+    }
+    seatBox.append(h("p", { class: "muted small" }, current.playerNames[0] + " moves first."));
+  };
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    if (!current) return;
+    const seats = seatChoices.map((c) => {
+      if (c === "you") return { kind: "human" };
+      if (c === "invite") return { kind: "human", invite: true };
+      return { kind: "ai", level: c.slice(3) };
+    });
+    startBtn.disabled = true;
+    showError("");
+    try {
+      const res = await createGame({ spec: current.spec, name: nameInput.value.trim() || undefined, seats });
+      saveToken(res.id, res.token);
+      saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
+      navigate("/game/" + res.id);
+    } catch (err) {
+      showError("Could not start the game: " + err.message);
+      startBtn.disabled = false;
+    }
+  });
+
+  listGames()
+    .then((gs) => {
+      if (!alive) return;
+      games = gs || [];
+      if (games.length) chooseGame(games[0]);
+    })
+    .catch((err) => showError("Could not load the games: " + err.message));
+  recentList(recentBox, 5);
+  return () => {
+    alive = false;
+  };
+}
+
+// seatLabel names a seat with its colours, e.g. "Player 1 (red, yellow)".
+export function seatLabel(game, players, i, pname) {
+  if (game !== "diam") return pname;
+  const cols = players === 4 ? [["red"], ["green"], ["yellow"], ["blue"]][i] : [["red", "yellow"], ["green", "blue"]][i];
+  if (!cols || pname.toLowerCase() === cols.join(" ").toLowerCase()) return pname;
+  if (cols.length === 1 && pname.toLowerCase() === cols[0]) return pname;
+  return `${pname} (${cols.join(", ")})`;
+}

@@ -1,0 +1,62 @@
+// recent.js lists recent games, finished or in play.
+
+import { recentGames, token } from "./api.js";
+import { clear, h, timeAgo } from "./dom.js";
+
+// seatText describes a seat of a summary, e.g. "alice" or "computer (hard)".
+function seatText(s) {
+  if (s.kind === "ai") return "computer (" + (s.level || "?") + ")";
+  if (!s.joined) return "open seat";
+  return s.name || "person";
+}
+
+// recentList fills box with up to limit recent games; status filters.
+export async function recentList(box, limit = 20, status = "") {
+  clear(box);
+  const heading = h("h2", {}, "Recent games");
+  box.append(heading);
+  let games;
+  try {
+    games = await recentGames(limit, status);
+  } catch (err) {
+    box.append(h("p", { class: "error" }, "Could not load the games: " + err.message));
+    return;
+  }
+  if (!games.length) {
+    box.append(h("p", { class: "muted" }, "No games yet."));
+    return;
+  }
+  const list = h("ul", { class: "recent", "data-testid": "recent-list" });
+  for (const g of games) {
+    const mine = token(g.id) ? h("span", { class: "badge" }, "yours") : null;
+    const result = g.status === "finished" && g.outcome ? g.outcome.description || g.outcome.result : "in play";
+    list.append(
+      h(
+        "li",
+        { "data-testid": "recent-" + g.id },
+        h("a", { href: "/game/" + g.id, "data-link": "" }, g.title || g.spec),
+        " ",
+        h("span", { class: "spec" }, g.spec),
+        mine,
+        h("br"),
+        h("span", { class: "small" }, (g.seats || []).map(seatText).join(" vs "), " · ", `${g.ply} moves`, " · ", result, " · ", timeAgo(g.updated)),
+      ),
+    );
+  }
+  box.append(list);
+}
+
+// recentPage shows the recent games with a filter.
+export function recentPage(root) {
+  document.title = "Recent games – stax";
+  const box = h("section");
+  const filter = h(
+    "select",
+    { id: "recent-filter", onchange: () => recentList(box, 50, filter.value) },
+    h("option", { value: "" }, "all"),
+    h("option", { value: "playing" }, "in play"),
+    h("option", { value: "finished" }, "finished"),
+  );
+  root.append(h("p", { class: "filter" }, h("label", { for: "recent-filter" }, "Show "), filter), box);
+  recentList(box, 50);
+}
