@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -397,5 +398,41 @@ func TestReplayErrors(t *testing.T) {
 				t.Errorf("Replay = %v (ply %d), want ply %d and %q", err, re.Ply, tt.ply, tt.want)
 			}
 		})
+	}
+}
+
+// TestDocExamples parses every example record in docs/records.md and
+// replays those of registered games.
+func TestDocExamples(t *testing.T) {
+	data, err := os.ReadFile("../../docs/records.md")
+	if err != nil {
+		t.Skip(err)
+	}
+	blocks := strings.Split(string(data), "```")
+	n := 0
+	for i := 1; i < len(blocks); i += 2 {
+		b := blocks[i]
+		if !strings.HasPrefix(b, "\n[") {
+			continue
+		}
+		n++
+		r, err := record.Parse(b)
+		if err != nil {
+			t.Errorf("example %d: %v\n%s", n, err, b)
+			continue
+		}
+		if r.String() != strings.TrimPrefix(b, "\n") {
+			t.Errorf("example %d is not in canonical form:\n%s\nwant\n%s", n, b, r.String())
+		}
+		if _, err := r.Game(games.Registry()); err != nil {
+			t.Logf("example %d not replayed: %v", n, err)
+			continue
+		}
+		if _, err := r.Replay(games.Registry()); err != nil {
+			t.Errorf("example %d: %v", n, err)
+		}
+	}
+	if n < 5 {
+		t.Errorf("found %d examples in docs/records.md, want at least 5", n)
 	}
 }
