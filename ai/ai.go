@@ -8,11 +8,15 @@
 package ai
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"stax/game"
+	"stax/games/diam"
+	"stax/games/pogo"
 	"stax/search"
 )
 
@@ -57,14 +61,115 @@ func NewSeeded(g game.Game, level string, seed uint64) (search.Player, error) {
 		level, g.Info().Name, strings.Join(valid, ", "))
 }
 
-// newLevel builds the player of a listed level.
+// levelSpec is a level's recipe: an algorithm, a budget and a dose of
+// randomness.
+type levelSpec struct {
+	algo  string        // "alphabeta" or "mcts"
+	depth int           // alpha-beta depth bound (0: none)
+	time  time.Duration // time budget (0: none)
+	temp  float64       // softmax temperature over root moves, in evaluation units
+	eps   float64       // probability of a random move
+}
+
+// Level recipes by game name; a missing game uses "default".
+var levelTable = map[string]map[string]levelSpec{
+	"default": {
+		"beginner":  {algo: "alphabeta", depth: 1, temp: 60, eps: 0.15},
+		"easy":      {algo: "alphabeta", depth: 2, temp: 25, eps: 0.03},
+		"medium":    {algo: "alphabeta", depth: 4, temp: 6},
+		"hard":      {algo: "alphabeta", time: 250 * time.Millisecond},
+		"strongest": {algo: "alphabeta", time: 1500 * time.Millisecond},
+	},
+}
+
+// spec returns the recipe of level for g.
+func spec(g game.Game, level string) levelSpec {
+	if t, ok := levelTable[g.Info().Name]; ok {
+		if sp, ok := t[level]; ok {
+			return sp
+		}
+	}
+	return levelTable["default"][level]
+}
+
+// Budget returns the search limits the named level uses for g (zero for
+// the baselines and unknown levels).
+func Budget(g game.Game, level string) search.Limits {
+	sp := spec(g, level)
+	return search.Limits{Time: sp.time, Depth: sp.depth}
+}
+
+// newLevel builds the player of a listed level. The player's default
+// budget is the level's, so Play with all-zero Limits plays at the level's
+// strength; explicit limits override it.
 func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) search.Player {
-	gr := search.NewGreedy(ev, seed)
-	gr.Temperature = 50
-	return gr
+	sp := spec(g, level)
+	lim := search.Limits{Time: sp.time, Depth: sp.depth}
+	switch sp.algo {
+	case "mcts":
+		m := search.NewMCTS(ev, seed)
+		m.Default = lim
+		return &capped{Player: m, lim: lim}
+	}
+	bits := 14
+	switch {
+	case sp.time >= time.Second:
+		bits = 20
+	case sp.time > 0:
+		bits = 18
+	}
+	ab := search.NewAlphaBeta(ev, bits, seed)
+	ab.Default = lim
+	ab.RootTemperature = sp.temp
+	ab.Epsilon = sp.eps
+	return &capped{Player: ab, lim: lim}
+}
+
+// capped is a level's player: its budget caps the limits it is given, so
+// a level never plays stronger (or slower) than its name says, while
+// tighter limits are honoured.
+type capped struct {
+	search.Player
+	lim search.Limits
+}
+
+// Play searches within the tighter of lim and the level's budget.
+func (c *capped) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	return c.Player.Play(ctx, s, tighter(lim, c.lim), report)
+}
+
+// SetHistory passes the game's earlier positions to the search.
+func (c *capped) SetHistory(hashes []uint64) {
+	if h, ok := c.Player.(search.HistorySetter); ok {
+		h.SetHistory(hashes)
+	}
+}
+
+// tighter returns, field by field, the smaller non-zero bound.
+func tighter(a, b search.Limits) search.Limits {
+	pick := func(x, y int64) int64 {
+		switch {
+		case x == 0:
+			return y
+		case y == 0:
+			return x
+		}
+		return min(x, y)
+	}
+	return search.Limits{
+		Time:  time.Duration(pick(int64(a.Time), int64(b.Time))),
+		Nodes: pick(a.Nodes, b.Nodes),
+		Depth: int(pick(int64(a.Depth), int64(b.Depth))),
+	}
 }
 
 // Evaluator returns the evaluation function the levels of g use.
 func Evaluator(g game.Game) search.Evaluator {
+	switch g.(type) {
+	case *pogo.Game:
+		return pogoEval{}
+	case *diam.Game:
+		return diamEval{}
+	}
 	return search.Zero
 }

@@ -1,0 +1,564 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"stax/game"
+)
+
+// AlphaBeta is a negamax alpha-beta player with iterative deepening, a
+// transposition table keyed by the game's hash (kept between moves),
+// move ordering by the table's move, killer moves and a history table, and
+// principal variation search.
+//
+// The search is written for two sides: the side of the root player (with
+// partners in a team game) and everyone else. With two players or two
+// teams it is exact; in four-player Diam without teams it is the paranoid
+// reduction, in which the other three players are assumed to play together
+// against the root player.
+//
+// Weak levels are made from it with RootTemperature (exact scores for
+// every root move, then a softmax pick) and Epsilon (a random move now and
+// then).
+type AlphaBeta struct {
+	// Eval scores positions at the horizon.
+	Eval Evaluator
+	// Default is the budget used when Play gets all-zero Limits.
+	Default Limits
+	// RootTemperature, when positive, makes the search score every root
+	// move exactly and pick among them by a softmax of temperature
+	// RootTemperature (in evaluation units), never a proven loss when
+	// something else exists.
+	RootTemperature float64
+	// Epsilon is the probability of playing a uniformly random move
+	// instead of searching.
+	Epsilon float64
+
+	rng     *rand.Rand
+	tt      []ttEntry
+	ttMask  uint64
+	history []uint64
+	hist    [2][histSize]int32
+	killers [maxPly][2]game.Move
+
+	// Per search.
+	sd       sides
+	rootKey  uint64
+	s        game.State
+	undoer   game.Undoer
+	stack    []game.State // for states without Undo
+	moves    [][]game.Move
+	scores   [][]int32
+	path     []uint64
+	nodes    int64
+	maxNodes int64
+	stopAt   time.Time
+	ctx      context.Context
+	stopped  bool
+	repeats  bool
+	moverAt  [maxPly + 1]int
+}
+
+const (
+	maxPly   = 128
+	histSize = 1 << 12
+	inf      = WinScore + 1
+)
+
+type ttFlag uint8
+
+const (
+	ttExact ttFlag = iota + 1
+	ttLower
+	ttUpper
+)
+
+type ttEntry struct {
+	key   uint64
+	move  game.Move
+	score int32
+	depth int8
+	flag  ttFlag
+}
+
+// NewAlphaBeta returns an alpha-beta player using eval, with a
+// transposition table of 2^ttBits entries, seeded with seed.
+func NewAlphaBeta(eval Evaluator, ttBits int, seed uint64) *AlphaBeta {
+	if eval == nil {
+		eval = Zero
+	}
+	ttBits = max(8, min(ttBits, 28))
+	return &AlphaBeta{
+		Eval:    eval,
+		Default: Limits{Time: time.Second},
+		rng:     rand.New(rand.NewPCG(seed, 0xab)),
+		tt:      make([]ttEntry, 1<<ttBits),
+		ttMask:  1<<ttBits - 1,
+	}
+}
+
+// SetHistory records the hashes of the positions before the next one
+// searched; a position repeating one of them scores as a draw.
+func (a *AlphaBeta) SetHistory(hashes []uint64) {
+	a.history = append(a.history[:0], hashes...)
+}
+
+// ClearTable empties the transposition table and the ordering tables.
+func (a *AlphaBeta) ClearTable() {
+	clear(a.tt)
+	a.hist = [2][histSize]int32{}
+	a.killers = [maxPly][2]game.Move{}
+}
+
+// Play searches s within lim and returns the best move found.
+func (a *AlphaBeta) Play(ctx context.Context, s game.State, lim Limits, report func(Progress)) (Result, error) {
+	defer func() { a.history = a.history[:0] }()
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	if lim.IsZero() {
+		lim = a.Default
+	}
+	root := s.Legal(nil)
+	if len(root) == 0 {
+		return Result{}, ErrNoMoves
+	}
+	if a.Epsilon > 0 && a.rng.Float64() < a.Epsilon {
+		m := root[a.rng.IntN(len(root))]
+		return Result{Move: m, PV: []game.Move{m}, Depth: 1, Nodes: 1, Elapsed: time.Since(start)}, nil
+	}
+	a.prepare(ctx, s, start, lim)
+	maxDepth := maxPly - 1
+	if lim.Depth > 0 {
+		maxDepth = min(lim.Depth, maxDepth)
+	}
+
+	// Root ordering: the table's move first, then the generator's order;
+	// later iterations put the previous best first.
+	rootScores := make([]int, len(root))
+	if e := &a.tt[(s.Hash()^a.rootKey)&a.ttMask]; e.key == s.Hash()^a.rootKey && e.move != game.NoMove {
+		moveToFront(root, rootScores, e.move)
+	}
+	var res Result
+	res.Move = root[0]
+	for depth := 1; depth <= maxDepth; depth++ {
+		best, score, done := a.searchRoot(root, rootScores, depth)
+		if !done && best == game.NoMove {
+			break
+		}
+		res.Move, res.Score, res.Depth = best, score, depth
+		if !done {
+			break
+		}
+		res.PV = a.pv(best, depth)
+		res.Nodes, res.Elapsed = a.nodes, time.Since(start)
+		if report != nil {
+			report(Progress{Depth: depth, Score: score, Nodes: a.nodes, Elapsed: res.Elapsed, PV: append([]game.Move(nil), res.PV...)})
+		}
+		if IsMate(score) && WinScore-abs(score) <= depth && a.RootTemperature <= 0 {
+			break // proven within the horizon: deeper search changes nothing
+		}
+		if len(root) == 1 && a.RootTemperature <= 0 && depth >= 2 {
+			break
+		}
+		if lim.Time > 0 && time.Since(start) > lim.Time/2 {
+			break // the next iteration would not finish
+		}
+	}
+	if a.RootTemperature > 0 && res.Depth > 0 {
+		i := softPick(a.rng, rootScores, a.RootTemperature)
+		if root[i] != res.Move {
+			res.Move, res.Score = root[i], rootScores[i]
+			res.PV = []game.Move{root[i]}
+		}
+	}
+	if len(res.PV) == 0 || res.PV[0] != res.Move {
+		res.PV = []game.Move{res.Move}
+	}
+	res.Nodes, res.Elapsed = a.nodes, time.Since(start)
+	return res, nil
+}
+
+func moveToFront(moves []game.Move, scores []int, m game.Move) {
+	for i, x := range moves {
+		if x == m {
+			copy(moves[1:i+1], moves[:i])
+			copy(scores[1:i+1], scores[:i])
+			moves[0] = m
+			return
+		}
+	}
+}
+
+// prepare sets up the per-search state.
+func (a *AlphaBeta) prepare(ctx context.Context, s game.State, start time.Time, lim Limits) {
+	a.ctx = ctx
+	a.sd = newSides(s)
+	a.rootKey = 0
+	if !a.sd.exact() {
+		a.rootKey = mix(uint64(a.sd.root) + 1)
+	}
+	a.s = s.Clone()
+	a.undoer, _ = a.s.(game.Undoer)
+	a.stack = a.stack[:0]
+	if a.moves == nil {
+		n := s.Game().MaxMoves()
+		a.moves = make([][]game.Move, maxPly+1)
+		a.scores = make([][]int32, maxPly+1)
+		for i := range a.moves {
+			a.moves[i] = make([]game.Move, 0, n)
+			a.scores[i] = make([]int32, 0, n)
+		}
+	}
+	a.path = append(a.path[:0], a.history...)
+	a.nodes = 0
+	a.maxNodes = lim.Nodes
+	a.stopAt = deadline(ctx, start, lim)
+	a.stopped = false
+	a.repeats = s.Game().Repetition() > 0
+	for i := range a.hist {
+		for j := range a.hist[i] {
+			a.hist[i][j] /= 8
+		}
+	}
+	a.killers = [maxPly][2]game.Move{}
+}
+
+func mix(x uint64) uint64 {
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// searchRoot searches every root move to depth and reorders root by score.
+// It returns the best move and its score, and whether the iteration
+// finished; an unfinished iteration still returns a move when one was
+// proven better than the previous best (or NoMove).
+func (a *AlphaBeta) searchRoot(root []game.Move, rootScores []int, depth int) (game.Move, int, bool) {
+	exactAll := a.RootTemperature > 0
+	alpha, beta := -inf, inf
+	best := game.NoMove
+	bestScore := -inf
+	a.path = append(a.path, a.s.Hash())
+	defer func() { a.path = a.path[:len(a.path)-1] }()
+	for i, m := range root {
+		c := a.apply(m, 0)
+		var v int
+		friend := a.sd.friend(c.ToMove())
+		lo := alpha
+		if exactAll {
+			lo = -inf
+		}
+		if i == 0 || exactAll {
+			v = a.child(c, friend, depth-1, 1, lo, beta)
+		} else {
+			v = a.child(c, friend, depth-1, 1, alpha, alpha+1)
+			if v > alpha && !a.stopped {
+				v = a.child(c, friend, depth-1, 1, alpha, beta)
+			}
+		}
+		a.unapply()
+		if a.stopped {
+			return best, bestScore, false
+		}
+		rootScores[i] = v
+		if !exactAll && i > 0 && v <= alpha {
+			rootScores[i] = alpha - 1 // an upper bound only
+		}
+		if v > bestScore {
+			best, bestScore = m, v
+			if v > alpha {
+				alpha = v
+			}
+		}
+	}
+	// Stable sort of root moves by score, best first.
+	for i := 1; i < len(root); i++ {
+		for j := i; j > 0 && rootScores[j] > rootScores[j-1]; j-- {
+			root[j], root[j-1] = root[j-1], root[j]
+			rootScores[j], rootScores[j-1] = rootScores[j-1], rootScores[j]
+		}
+	}
+	a.store(a.s.Hash()^a.rootKey, best, bestScore, depth, ttExact, 0)
+	return best, bestScore, true
+}
+
+// child returns the value of position c for the side to move at its
+// parent, given whether c's mover plays on the root's side.
+func (a *AlphaBeta) child(c game.State, childFriend bool, depth, ply, alpha, beta int) int {
+	parentFriend := a.sd.friend(a.parentMover(ply))
+	if childFriend == parentFriend {
+		return a.node(c, childFriend, depth, ply, alpha, beta)
+	}
+	return -a.node(c, childFriend, depth, ply, -beta, -alpha)
+}
+
+// movers holds, by ply, the player to move at that ply of the current line.
+func (a *AlphaBeta) parentMover(ply int) int { return a.moverAt[ply-1] }
+
+// apply plays m at ply and returns the resulting state.
+func (a *AlphaBeta) apply(m game.Move, ply int) game.State {
+	cur := a.current()
+	a.moverAt[ply] = cur.ToMove()
+	if a.undoer != nil {
+		cur.Apply(m)
+		return cur
+	}
+	c := cur.Clone()
+	c.Apply(m)
+	a.stack = append(a.stack, c)
+	return c
+}
+
+func (a *AlphaBeta) unapply() {
+	if a.undoer != nil {
+		a.undoer.Undo()
+		return
+	}
+	a.stack = a.stack[:len(a.stack)-1]
+}
+
+func (a *AlphaBeta) current() game.State {
+	if n := len(a.stack); n > 0 {
+		return a.stack[n-1]
+	}
+	return a.s
+}
+
+// checkStop sets a.stopped when a limit is reached.
+func (a *AlphaBeta) checkStop() {
+	if a.maxNodes > 0 && a.nodes >= a.maxNodes {
+		a.stopped = true
+		return
+	}
+	if a.nodes&1023 != 0 {
+		return
+	}
+	if !a.stopAt.IsZero() && time.Now().After(a.stopAt) {
+		a.stopped = true
+	}
+	if a.ctx.Err() != nil {
+		a.stopped = true
+	}
+}
+
+// node returns the value of s for its mover's side (friend tells whether
+// that is the root's side), searched to depth.
+func (a *AlphaBeta) node(s game.State, friend bool, depth, ply, alpha, beta int) int {
+	a.nodes++
+	a.checkStop()
+	if a.stopped {
+		return 0
+	}
+	h := s.Hash()
+	if s.Terminal() {
+		v := a.sd.outcomeValue(s.Outcome()) * (WinScore - ply)
+		if !friend {
+			v = -v
+		}
+		return v
+	}
+	if a.repeats {
+		for i := len(a.path) - 1; i >= 0; i-- {
+			if a.path[i] == h {
+				return 0
+			}
+		}
+	}
+	if ply >= maxPly-1 || depth <= 0 {
+		v := a.Eval.Evaluate(s, a.sd.root)
+		v = max(-maxHeuristic, min(maxHeuristic, v))
+		if !friend {
+			v = -v
+		}
+		return v
+	}
+	key := h ^ a.rootKey
+	e := &a.tt[key&a.ttMask]
+	ttMove := game.NoMove
+	if e.key == key {
+		ttMove = e.move
+		if int(e.depth) >= depth {
+			v := fromTT(int(e.score), ply)
+			switch {
+			case e.flag == ttExact,
+				e.flag == ttLower && v >= beta,
+				e.flag == ttUpper && v <= alpha:
+				return v
+			}
+		}
+	}
+
+	moves := s.Legal(a.moves[ply][:0])
+	a.moves[ply] = moves
+	a.order(ply, moves, ttMove, friend)
+	a.path = append(a.path, h)
+	a.moverAt[ply] = s.ToMove()
+	origAlpha := alpha
+	best, bestMove := -inf, game.NoMove
+	sideIdx := 0
+	if !friend {
+		sideIdx = 1
+	}
+	for i := range moves {
+		a.pickNext(ply, i)
+		m := moves[i]
+		c := a.apply(m, ply)
+		cf := a.sd.friend(c.ToMove())
+		var v int
+		if i == 0 {
+			v = a.child(c, cf, depth-1, ply+1, alpha, beta)
+		} else {
+			v = a.child(c, cf, depth-1, ply+1, alpha, alpha+1)
+			if v > alpha && v < beta && !a.stopped {
+				v = a.child(c, cf, depth-1, ply+1, alpha, beta)
+			}
+		}
+		a.unapply()
+		if a.stopped {
+			a.path = a.path[:len(a.path)-1]
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, m
+			if v > alpha {
+				alpha = v
+			}
+			if alpha >= beta {
+				if k := &a.killers[ply]; k[0] != m {
+					k[1], k[0] = k[0], m
+				}
+				a.hist[sideIdx][histIndex(m)] += int32(depth * depth)
+				break
+			}
+		}
+	}
+	a.path = a.path[:len(a.path)-1]
+	flag := ttExact
+	switch {
+	case best <= origAlpha:
+		flag = ttUpper
+	case best >= beta:
+		flag = ttLower
+	}
+	a.store(key, bestMove, best, depth, flag, ply)
+	return best
+}
+
+func histIndex(m game.Move) int {
+	return int(uint32(m) * 0x9E3779B1 >> (32 - 12))
+}
+
+// order scores the moves for ordering: the table move, then killers, then
+// by the history table.
+func (a *AlphaBeta) order(ply int, moves []game.Move, ttMove game.Move, friend bool) {
+	sc := a.scores[ply][:0]
+	side := 0
+	if !friend {
+		side = 1
+	}
+	k := a.killers[ply]
+	for _, m := range moves {
+		var v int32
+		switch m {
+		case ttMove:
+			v = 1 << 30
+		case k[0]:
+			v = 1 << 29
+		case k[1]:
+			v = 1<<29 - 1
+		default:
+			v = a.hist[side][histIndex(m)]
+		}
+		sc = append(sc, v)
+	}
+	a.scores[ply] = sc
+}
+
+// pickNext moves the best-scored of moves[i:] to position i.
+func (a *AlphaBeta) pickNext(ply, i int) {
+	moves, sc := a.moves[ply], a.scores[ply]
+	b := i
+	for j := i + 1; j < len(moves); j++ {
+		if sc[j] > sc[b] {
+			b = j
+		}
+	}
+	moves[i], moves[b] = moves[b], moves[i]
+	sc[i], sc[b] = sc[b], sc[i]
+}
+
+// store writes an entry, preferring deeper results for the same slot.
+func (a *AlphaBeta) store(key uint64, m game.Move, score, depth int, flag ttFlag, ply int) {
+	e := &a.tt[key&a.ttMask]
+	if e.key == key && int(e.depth) > depth && flag != ttExact {
+		return
+	}
+	*e = ttEntry{key: key, move: m, score: int32(toTT(score, ply)), depth: int8(min(depth, 127)), flag: flag}
+}
+
+// toTT converts a mate score from distance-from-root to
+// distance-from-node; fromTT converts back.
+func toTT(v, ply int) int {
+	switch {
+	case v > WinScore/2:
+		return v + ply
+	case v < -WinScore/2:
+		return v - ply
+	}
+	return v
+}
+
+func fromTT(v, ply int) int {
+	switch {
+	case v > WinScore/2:
+		return v - ply
+	case v < -WinScore/2:
+		return v + ply
+	}
+	return v
+}
+
+// pv follows the table from the root after playing first.
+func (a *AlphaBeta) pv(first game.Move, depth int) []game.Move {
+	pv := []game.Move{first}
+	c := a.s.Clone()
+	c.Apply(first)
+	seen := map[uint64]bool{a.s.Hash(): true}
+	var buf []game.Move
+	for len(pv) < depth && !c.Terminal() {
+		h := c.Hash()
+		if seen[h] {
+			break
+		}
+		seen[h] = true
+		e := &a.tt[(h^a.rootKey)&a.ttMask]
+		if e.key != h^a.rootKey || e.move == game.NoMove {
+			break
+		}
+		buf = c.Legal(buf[:0])
+		legal := false
+		for _, m := range buf {
+			if m == e.move {
+				legal = true
+				break
+			}
+		}
+		if !legal {
+			break
+		}
+		pv = append(pv, e.move)
+		c.Apply(e.move)
+	}
+	return pv
+}
