@@ -1,0 +1,299 @@
+package solve
+
+import (
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+)
+
+// Values stored per position: 0 is undecided (a draw once the solve is
+// over), unreachable marks a position whose side to move already tops
+// every stack, and any other v is decided in v-1 plies: a loss when v-1 is
+// even, a win when it is odd.
+const (
+	undecided   = 0
+	unreachable = 255
+	maxDistance = 253
+)
+
+// moveSet holds the destinations of a k-piece block from each square, as
+// lists and masks, and the number of moves of a stack by its height.
+type moveSet struct {
+	list  [4][numSquares][]uint8
+	mask  [4][numSquares]uint16
+	count [4][numSquares]uint8 // count[k][sq]: destinations for 1..k pieces
+}
+
+// newMoveSet builds the destinations by RULES.md: k pieces go to squares at
+// Manhattan distance k, and three pieces also to distance 1 when u is set.
+func newMoveSet(u bool) *moveSet {
+	ms := &moveSet{}
+	for k := 1; k <= 3; k++ {
+		for from := 0; from < numSquares; from++ {
+			for to := 0; to < numSquares; to++ {
+				d := abs(from%3-to%3) + abs(from/3-to/3)
+				if d == k || (k == 3 && u && d == 1) {
+					ms.list[k][from] = append(ms.list[k][from], uint8(to))
+					ms.mask[k][from] |= 1 << to
+				}
+			}
+			ms.count[k][from] = ms.count[k-1][from] + uint8(len(ms.list[k][from]))
+		}
+	}
+	return ms
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// tops returns the squares topped by White and by Black.
+func tops(p *pos) (white, black uint16) {
+	for sq := 0; sq < numSquares; sq++ {
+		h := p.h[sq]
+		if h == 0 {
+			continue
+		}
+		if p.b[sq]>>(h-1)&1 != 0 {
+			black |= 1 << sq
+		} else {
+			white |= 1 << sq
+		}
+	}
+	return white, black
+}
+
+// Progress reports how far a solve has come.
+type Progress struct {
+	// Phase is "count" while the moves of every position are counted, then
+	// "retrograde" while values spread back from the ends of the game.
+	Phase string
+	// Done and Total measure the phase: positions counted, or positions
+	// decided out of all positions.
+	Done, Total int64
+	// Depth is the distance being spread during the retrograde phase.
+	Depth int
+}
+
+// solver holds the state of one retrograde analysis.
+type solver struct {
+	x       *indexer
+	ms      *moveSet
+	val     []uint8
+	counter []uint16
+	workers int
+}
+
+// retro solves every position of x under the moves ms, using the given
+// number of workers (0: one per CPU), and returns the value of each
+// canonical position.
+func retro(x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uint8, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	s := &solver{x: x, ms: ms, workers: workers,
+		val: make([]uint8, x.total), counter: make([]uint16, x.total)}
+	total := int64(x.total)
+	progress(Progress{Phase: "count", Total: total})
+	decided := s.parallel(func(w int) int64 { return s.count(w) })
+	progress(Progress{Phase: "count", Done: total, Total: total})
+	outbox := make([][][]uint32, workers)
+	for w := range outbox {
+		outbox[w] = make([][]uint32, workers)
+	}
+	for d := 0; ; d++ {
+		if d > maxDistance {
+			return nil, fmt.Errorf("solve: distances beyond %d plies do not fit the table", maxDistance)
+		}
+		progress(Progress{Phase: "retrograde", Done: decided, Total: total, Depth: d})
+		n := s.parallel(func(w int) int64 { return s.spread(w, d, outbox[w]) })
+		n += s.parallel(func(w int) int64 {
+			var m int64
+			for from := range outbox {
+				m += s.apply(outbox[from][w], d)
+				outbox[from][w] = outbox[from][w][:0]
+			}
+			return m
+		})
+		if n == 0 {
+			// Every position at distance d+1 comes from one at d: none
+			// were decided, so none lie further.
+			break
+		}
+		decided += n
+	}
+	progress(Progress{Phase: "retrograde", Done: decided, Total: total})
+	return s.val, nil
+}
+
+// parallel runs f on every worker and sums what they return.
+func (s *solver) parallel(f func(w int) int64) int64 {
+	var wg sync.WaitGroup
+	res := make([]int64, s.workers)
+	for w := 0; w < s.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[w] = f(w)
+		}()
+	}
+	wg.Wait()
+	var sum int64
+	for _, r := range res {
+		sum += r
+	}
+	return sum
+}
+
+// owns reports whether worker w owns the positions of canonical layout i.
+// Layouts are dealt out in turn, so that each worker's share is spread
+// over the whole index.
+func (s *solver) owns(w int, i int) bool { return i%s.workers == w }
+
+// count sets, for worker w's positions, the counter of unresolved moves
+// (times the size of the position's orbit), and the value of those that
+// are over. It returns the number of positions it decided.
+func (s *solver) count(w int) int64 {
+	x := s.x
+	var decided int64
+	for i := range x.canon {
+		if !s.owns(w, i) {
+			continue
+		}
+		cl := &x.canon[i]
+		var p pos
+		p.h = x.layoutHeights(cl.layout)
+		for j := uint32(0); j < cl.count; j++ {
+			c := uint16(j)
+			if cl.list != nil {
+				c = cl.list[j]
+			}
+			x.split(&p, x.colourWord[c])
+			idx := cl.base + j
+			white, black := tops(&p)
+			switch {
+			case white == 0:
+				s.val[idx] = 1 // lost in 0 plies
+				decided++
+			case black == 0:
+				s.val[idx] = unreachable
+			default:
+				n := 0
+				for m := white; m != 0; m &= m - 1 {
+					sq := bits.TrailingZeros16(m)
+					n += int(s.ms.count[min(p.h[sq], 3)][sq])
+				}
+				s.counter[idx] = uint16(n * x.orbit(&p, cl, c))
+			}
+		}
+	}
+	return decided
+}
+
+// spread takes worker w's positions decided at distance d and passes the
+// news to each of their predecessors: a loss makes them won at d+1, a win
+// takes one unresolved move off their counter. Predecessors owned by
+// another worker are posted to out; the rest are updated at once. It
+// returns the number of positions decided.
+func (s *solver) spread(w int, d int, out [][]uint32) int64 {
+	x := s.x
+	want := uint8(d + 1)
+	loss := d%2 == 0
+	var decided int64
+	for i := range x.canon {
+		if !s.owns(w, i) {
+			continue
+		}
+		cl := &x.canon[i]
+		vals := s.val[cl.base : cl.base+cl.count]
+		var p pos
+		hs := x.layoutHeights(cl.layout)
+		for j, v := range vals {
+			if v != want {
+				continue
+			}
+			c := uint16(j)
+			if cl.list != nil {
+				c = cl.list[j]
+			}
+			p.h = hs
+			x.split(&p, x.colourWord[c])
+			weight := uint32(1)
+			if !loss {
+				weight = uint32(x.orbit(&p, cl, c))
+			}
+			decided += s.unmoves(&p, w, d, weight, out)
+		}
+	}
+	return decided
+}
+
+// unmoves visits every predecessor of p (White to move): Black, who moved
+// last, takes back a block from a square it tops. Each predecessor, with
+// colours swapped so that White is to move, is updated or posted.
+func (s *solver) unmoves(p *pos, w int, d int, weight uint32, out [][]uint32) int64 {
+	x := s.x
+	_, black := tops(p)
+	var decided int64
+	for m := black; m != 0; m &= m - 1 {
+		to := bits.TrailingZeros16(m)
+		ht := p.h[to]
+		bt := p.b[to]
+		for k := uint8(1); k <= min(ht, 3); k++ {
+			base := ht - k
+			block := bt >> base
+			p.h[to] = base
+			p.b[to] = bt & (1<<base - 1)
+			for _, from := range s.ms.list[k][to] {
+				hf, bf := p.h[from], p.b[from]
+				p.h[from] = hf + k
+				p.b[from] = bf | block<<hf
+				idx, cl := x.index(p, true)
+				if o := int(cl.ordinal) % s.workers; o == w {
+					decided += s.update(idx, d, weight)
+				} else {
+					out[o] = append(out[o], idx|weight<<28)
+				}
+				p.h[from], p.b[from] = hf, bf
+			}
+		}
+		p.h[to], p.b[to] = ht, bt
+	}
+	return decided
+}
+
+// apply performs the updates posted to a worker.
+func (s *solver) apply(msgs []uint32, d int) int64 {
+	var decided int64
+	for _, m := range msgs {
+		decided += s.update(m&(1<<28-1), d, m>>28)
+	}
+	return decided
+}
+
+// update tells position idx that one of its moves leads to a position
+// decided at distance d, seen from weight symmetric images. It returns 1
+// if that decides idx.
+func (s *solver) update(idx uint32, d int, weight uint32) int64 {
+	if s.val[idx] != undecided {
+		return 0
+	}
+	if d%2 == 0 {
+		s.val[idx] = uint8(d + 2) // won in d+1 plies
+		return 1
+	}
+	c := s.counter[idx] - uint16(weight)
+	s.counter[idx] = c
+	if c == 0 {
+		s.val[idx] = uint8(d + 2) // lost in d+1 plies
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,294 @@
+package solve
+
+import (
+	"fmt"
+	"math/bits"
+
+	"stax/game"
+	"stax/games/pogo"
+)
+
+// Pieces is the number of pieces each side has in Pogo.
+const Pieces = 6
+
+// Verdict is the value of a position or a move for the player concerned:
+// a win or a loss in a number of plies under perfect play (the winner
+// hurrying, the loser holding out), or a draw.
+type Verdict struct {
+	// Result is game.Win, game.Loss or game.Draw.
+	Result game.Result
+	// Plies is the distance to the end of the game under perfect play; 0
+	// for a draw.
+	Plies int
+}
+
+// String writes the verdict as "win in 5", "loss in 4" or "draw".
+func (v Verdict) String() string {
+	if v.Result == game.Draw {
+		return "draw"
+	}
+	return fmt.Sprintf("%s in %d", v.Result, v.Plies)
+}
+
+// Better reports whether v is better than w for the player it belongs to:
+// a win beats a draw beats a loss, a quicker win beats a slower one and a
+// slower loss a quicker one.
+func (v Verdict) Better(w Verdict) bool {
+	rank := func(v Verdict) int {
+		switch v.Result {
+		case game.Win:
+			return 1000 - v.Plies
+		case game.Loss:
+			return -1000 + v.Plies
+		}
+		return 0
+	}
+	return rank(v) > rank(w)
+}
+
+// Next returns the verdict of a move for the player who makes it, given
+// the verdict of the position it leads to for the opponent.
+func (v Verdict) Next() Verdict {
+	switch v.Result {
+	case game.Win:
+		return Verdict{Result: game.Loss, Plies: v.Plies + 1}
+	case game.Loss:
+		return Verdict{Result: game.Win, Plies: v.Plies + 1}
+	}
+	return v
+}
+
+// verdictOf decodes a stored value.
+func verdictOf(v uint8) Verdict {
+	switch {
+	case v == undecided:
+		return Verdict{Result: game.Draw}
+	case v == unreachable:
+		return Verdict{Result: game.Win}
+	case (v-1)%2 == 0:
+		return Verdict{Result: game.Loss, Plies: int(v - 1)}
+	}
+	return Verdict{Result: game.Win, Plies: int(v - 1)}
+}
+
+// Table holds the value of every Pogo position of one variant: whether
+// the side to move wins, loses or draws, and in how many plies.
+type Table struct {
+	u   bool
+	x   *indexer
+	ms  *moveSet
+	val []uint8
+}
+
+// indexers caches the index tables, which depend only on the number of
+// pieces.
+var indexers [Pieces + 1]*indexer
+
+func indexerFor(n int) *indexer {
+	if indexers[n] == nil {
+		indexers[n] = newIndexer(n)
+	}
+	return indexers[n]
+}
+
+// Solve computes the table of the variant with or without the U-shaped
+// move, using the given number of workers (0: one per CPU), reporting its
+// progress to progress (which may be nil).
+func Solve(u bool, workers int, progress func(Progress)) (*Table, error) {
+	return solveN(Pieces, u, workers, progress)
+}
+
+// solveN solves the game with n pieces a side, a smaller game with the
+// same rules that the tests solve in full.
+func solveN(n int, u bool, workers int, progress func(Progress)) (*Table, error) {
+	x := indexerFor(n)
+	ms := newMoveSet(u)
+	val, err := retro(x, ms, workers, progress)
+	if err != nil {
+		return nil, err
+	}
+	return &Table{u: u, x: x, ms: ms, val: val}, nil
+}
+
+// U reports whether the table is of the variant with the U-shaped move.
+func (t *Table) U() bool { return t.u }
+
+// Positions returns the number of positions the table stores: one per
+// class of positions equal under the symmetries of the square.
+func (t *Table) Positions() int { return len(t.val) }
+
+// fromState converts a Pogo position into the solver's form with White to
+// move.
+func fromState(s *pogo.State) pos {
+	var p pos
+	swap := s.ToMove() == pogo.Black
+	for sq := 0; sq < numSquares; sq++ {
+		h := s.Height(sq)
+		p.h[sq] = uint8(h)
+		for l := 0; l < h; l++ {
+			c := s.Piece(sq, l)
+			if swap {
+				c ^= 1
+			}
+			p.b[sq] |= uint16(c) << l
+		}
+	}
+	return p
+}
+
+// Verdict returns the value of s for the side to move. A position whose
+// side to move tops every stack is a finished game they have won: a win in
+// 0; one where they top nothing is a loss in 0.
+func (t *Table) Verdict(s *pogo.State) Verdict {
+	p := fromState(s)
+	idx, _ := t.x.index(&p, false)
+	return verdictOf(t.val[idx])
+}
+
+// MoveVerdict is a legal move with its value for the player who makes it.
+type MoveVerdict struct {
+	Move    game.Move
+	Verdict Verdict
+	// Refutations counts the opponent's replies, in the position the move
+	// leads to, that lose for them: the ways an imperfect opponent can go
+	// wrong.
+	Refutations int
+}
+
+// Moves returns every legal move of s with its verdict, in the order of
+// s.Legal.
+func (t *Table) Moves(s *pogo.State) []MoveVerdict {
+	var out []MoveVerdict
+	c := s.Copy()
+	for _, m := range s.Legal(nil) {
+		c.Apply(m)
+		v := t.Verdict(c).Next()
+		out = append(out, MoveVerdict{Move: m, Verdict: v, Refutations: t.losingMoves(c)})
+		c.Undo()
+	}
+	return out
+}
+
+// losingMoves counts the moves of s that lose for the side to move.
+func (t *Table) losingMoves(s *pogo.State) int {
+	p := fromState(s)
+	n := 0
+	t.successors(&p, func(idx uint32) {
+		if verdictOf(t.val[idx]).Result == game.Win {
+			n++
+		}
+	})
+	return n
+}
+
+// successors calls f with the index of the position after each legal move
+// of p (White to move), seen from the opponent's side.
+func (t *Table) successors(p *pos, f func(idx uint32)) {
+	white, black := tops(p)
+	if white == 0 || black == 0 {
+		return
+	}
+	for m := white; m != 0; m &= m - 1 {
+		from := bits.TrailingZeros16(m)
+		hf, bf := p.h[from], p.b[from]
+		for k := uint8(1); k <= min(hf, 3); k++ {
+			base := hf - k
+			block := bf >> base
+			p.h[from] = base
+			p.b[from] = bf & (1<<base - 1)
+			for _, to := range t.ms.list[k][from] {
+				ht, bt := p.h[to], p.b[to]
+				p.h[to] = ht + k
+				p.b[to] = bt | block<<ht
+				idx, _ := t.x.index(p, true)
+				f(idx)
+				p.h[to], p.b[to] = ht, bt
+			}
+		}
+		p.h[from], p.b[from] = hf, bf
+	}
+}
+
+// Stats summarises a table over every arrangement of the pieces with White
+// to move, symmetric images counted separately.
+type Stats struct {
+	Positions   int64 // all arrangements: C(20,8) * C(12,6) for Pogo
+	Wins        int64 // won by the side to move
+	Losses      int64 // lost by the side to move (including those already over)
+	Draws       int64
+	Unreachable int64 // the side to move already tops every stack
+	// LongestWin is the greatest distance of a win, and LongestWinAt one
+	// position (White to move) that needs it.
+	LongestWin   int
+	LongestWinAt string
+}
+
+// Stats counts the table's wins, losses, draws and unreachable positions.
+func (t *Table) Stats() Stats {
+	x := t.x
+	st := Stats{Positions: int64(x.size)}
+	var longest uint32
+	for i := range x.canon {
+		cl := &x.canon[i]
+		var p pos
+		p.h = x.layoutHeights(cl.layout)
+		for j := uint32(0); j < cl.count; j++ {
+			idx := cl.base + j
+			c := uint16(j)
+			if cl.list != nil {
+				c = cl.list[j]
+				x.split(&p, x.colourWord[c])
+			}
+			n := int64(x.orbit(&p, cl, c))
+			v := t.val[idx]
+			switch verdictOf(v).Result {
+			case game.Draw:
+				st.Draws += n
+			case game.Loss:
+				st.Losses += n
+			default:
+				if v == unreachable {
+					st.Unreachable += n
+					continue
+				}
+				st.Wins += n
+				if d := int(v - 1); d > st.LongestWin {
+					st.LongestWin, longest = d, idx
+				}
+			}
+		}
+	}
+	if st.LongestWin > 0 {
+		st.LongestWinAt = t.positionString(longest)
+	}
+	return st
+}
+
+// positionString writes the position of index idx, White to move.
+func (t *Table) positionString(idx uint32) string {
+	p := t.x.decode(idx)
+	return posString(&p)
+}
+
+// posString writes p as a position string with White to move.
+func posString(p *pos) string {
+	var b []byte
+	for r := 2; r >= 0; r-- {
+		for f := 0; f < 3; f++ {
+			sq := 3*r + f
+			if f > 0 {
+				b = append(b, ',')
+			}
+			if p.h[sq] == 0 {
+				b = append(b, '-')
+			}
+			for l := uint8(0); l < p.h[sq]; l++ {
+				b = append(b, "wb"[p.b[sq]>>l&1])
+			}
+		}
+		if r > 0 {
+			b = append(b, '/')
+		}
+	}
+	return string(b) + " w"
+}
