@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"stax/ai"
+	"stax/engine/match"
+	"stax/games"
+)
+
+// engineFlags collects repeated --engine flags.
+type engineFlags []match.Engine
+
+func (f *engineFlags) String() string { return "" }
+
+func (f *engineFlags) Set(s string) error {
+	e, err := match.ParseEngine(s)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, e)
+	return nil
+}
+
+func runMatch(e *env, args []string) error {
+	fs := newFlags(e, "match")
+	var engines engineFlags
+	fs.Var(&engines, "engine", "an engine, NAME=CMD: CMD is stax:LEVEL or a command speaking the engine protocol (repeat the flag)")
+	spec := fs.String("game", "", "the game spec, e.g. pogo or diam(players=4)")
+	n := fs.Int("games", 10, "the number of games")
+	conc := fs.Int("concurrency", 1, "the number of games played at once")
+	movetime := fs.Int("movetime", 100, "the time per move in milliseconds (0: each engine's own budget)")
+	timeout := fs.Int("timeout", 0, "the time in milliseconds after which a move is lost (default movetime + max(1000, movetime), or 30000 with movetime 0)")
+	openings := fs.Int("openings", 2, "the number of random plies that start each opening; each opening is played with every seat rotation")
+	seed := fs.Uint64("seed", 1, "the seed of the random openings")
+	out := fs.String("out", "", "append every game to this file in the record format")
+	sprt := fs.String("sprt", "", "ELO0,ELO1[,ALPHA,BETA]: stop a two-engine match when a sequential probability ratio test decides")
+	quiet := fs.Bool("quiet", false, "print no progress")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) != 0:
+		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	case *spec == "":
+		return &usageError{"missing --game, e.g. --game pogo"}
+	case len(engines) == 0:
+		return &usageError{"missing --engine, e.g. --engine hard=stax:hard --engine easy=stax:easy"}
+	case *n < 1:
+		return &usageError{"--games: want at least 1"}
+	case *conc < 1:
+		return &usageError{"--concurrency: want at least 1"}
+	case *movetime < 0 || *timeout < 0 || *openings < 0:
+		return &usageError{"--movetime, --timeout and --openings cannot be negative"}
+	}
+	g, err := games.Load(*spec)
+	if err != nil {
+		return err
+	}
+	cfg := match.Config{
+		Game: g, Engines: engines, Games: *n, Concurrency: *conc,
+		MoveTime: time.Duration(*movetime) * time.Millisecond, Timeout: time.Duration(*timeout) * time.Millisecond,
+		Openings: *openings, Seed: *seed, NewPlayer: ai.New,
+	}
+	if *sprt != "" {
+		t, err := parseSPRT(*sprt)
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		cfg.SPRT = t
+	}
+	if *out != "" {
+		f, err := os.OpenFile(*out, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Size() > 0 {
+			io.WriteString(f, "\n")
+		}
+		cfg.Records = f
+	}
+	if !*quiet {
+		cfg.Progress = progressPrinter(e.stderr, ttyWriter(e.stderr))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := match.Run(ctx, cfg)
+	if rep != nil {
+		if cfg.Progress != nil && ttyWriter(e.stderr) {
+			fmt.Fprintln(e.stderr)
+		}
+		rep.Write(e.stdout)
+	}
+	return err
+}
+
+// parseSPRT parses ELO0,ELO1[,ALPHA,BETA].
+func parseSPRT(s string) (*match.SPRT, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 && len(parts) != 4 {
+		return nil, fmt.Errorf("--sprt %q: want ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,20", s)
+	}
+	var v [4]float64
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return nil, fmt.Errorf("--sprt %q: %q is not a number", s, p)
+		}
+		v[i] = x
+	}
+	t := &match.SPRT{Elo0: v[0], Elo1: v[1], Alpha: v[2], Beta: v[3]}
+	if t.Elo1 <= t.Elo0 {
+		return nil, fmt.Errorf("--sprt %q: want ELO0 < ELO1", s)
+	}
+	if len(parts) == 4 && (t.Alpha <= 0 || t.Alpha >= 0.5 || t.Beta <= 0 || t.Beta >= 0.5) {
+		return nil, fmt.Errorf("--sprt %q: want ALPHA and BETA between 0 and 0.5", s)
+	}
+	return t, nil
+}
+
+// isTerminal reports whether w is a terminal.
+func ttyWriter(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressPrinter returns a Progress callback: a bar redrawn in place on a
+// terminal, else a line every tenth of the match or every ten seconds.
+func progressPrinter(w io.Writer, tty bool) func(match.Status) {
+	var lastLine time.Time
+	lastTenth := 0
+	return func(st match.Status) {
+		var lead strings.Builder
+		for i, name := range st.Table.Names {
+			if i == 3 {
+				lead.WriteString(" ...")
+				break
+			}
+			fmt.Fprintf(&lead, " %s %.1f%%", name, 100*st.Table.Total(i).Mean())
+		}
+		fault := ""
+		if st.Last != nil && st.Last.Fault != "" {
+			fault = "  last fault: " + st.Last.Fault
+		}
+		eta := ""
+		if st.Done > 0 && st.Done < st.Total {
+			left := time.Duration(float64(st.Elapsed) / float64(st.Done) * float64(st.Total-st.Done))
+			eta = " ETA " + left.Round(time.Second).String()
+		}
+		if tty {
+			const width = 30
+			fill := width * st.Done / st.Total
+			if len(fault) > 60 {
+				fault = fault[:60] + "..."
+			}
+			fmt.Fprintf(w, "\r\x1b[K[%s%s] %d/%d%s %s%s", strings.Repeat("#", fill), strings.Repeat(".", width-fill), st.Done, st.Total, lead.String(), eta, fault)
+			return
+		}
+		tenth := 10 * st.Done / st.Total
+		if tenth > lastTenth || time.Since(lastLine) > 10*time.Second || st.Last != nil && st.Last.Fault != "" || st.Done == st.Total {
+			lastTenth, lastLine = tenth, time.Now()
+			fmt.Fprintf(w, "%d/%d games%s%s%s\n", st.Done, st.Total, lead.String(), eta, fault)
+		}
+	}
+}
