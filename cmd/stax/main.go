@@ -42,6 +42,7 @@ func commands() []command {
 		{"perft", "<spec> <depth> [--pos S] [--divide]", "count the leaves of the move tree to each depth", runPerft},
 		{"engine", "[--level L]", "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
 		{"match", "--game SPEC --engine NAME=CMD ... [--games N] [--concurrency C] [--movetime MS] [--openings K] [--out FILE] [--sprt E0,E1]", "play a match between engines and print a cross table with Elo", runMatch},
+		{"play", playUsage, "play a game in the terminal against the computer or another person", runPlay},
 	}
 }
 

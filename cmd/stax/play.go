@@ -1,0 +1,492 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"stax/ai"
+	"stax/game"
+	"stax/game/record"
+	"stax/games"
+	"stax/search"
+)
+
+// playUsage is the argument summary of stax play.
+const playUsage = "<spec> [--white|--black|--seat1..--seat4 human|LEVEL] [--pos S] [--load FILE] [--color auto|always|never]"
+
+// defaultLevel is the level of the seats after the first when no flag or
+// record names their player.
+const defaultLevel = "medium"
+
+// seat is who plays one seat: a human at the prompt, or a computer level.
+type seat struct {
+	human  bool
+	name   string // the human's name, or the level
+	player search.Player
+}
+
+// tag returns the seat's value for a record's Seat tag, e.g. "human" or
+// "stax:hard".
+func (s *seat) tag() string {
+	if s.human {
+		if s.name == "" {
+			return "human"
+		}
+		return "human:" + s.name
+	}
+	return "stax:" + s.name
+}
+
+// describe returns the seat for messages, e.g. "you" or "stax:hard".
+func (s *seat) describe() string {
+	if s.human {
+		if s.name == "" {
+			return "human"
+		}
+		return s.name
+	}
+	return "stax:" + s.name
+}
+
+// player is one game of stax play in progress.
+type player struct {
+	e         *env
+	g         game.Game
+	h         *game.History
+	seats     []*seat
+	in        *bufio.Scanner
+	colour    bool
+	limits    search.Limits
+	hintLevel string
+	hint      search.Player
+	seed      uint64
+	saveFile  string
+	date      string
+	humans    int
+}
+
+func runPlay(e *env, args []string) error {
+	fs := newFlags(e, "play")
+	var seatFlags [game.MaxPlayers]string
+	for i := range seatFlags {
+		fs.StringVar(&seatFlags[i], fmt.Sprintf("seat%d", i+1), "", fmt.Sprintf("who plays seat %d: human, human:NAME or an AI level", i+1))
+	}
+	white := fs.String("white", "", "who plays the first seat of a two-player game (White; player 1 in Diam)")
+	black := fs.String("black", "", "who plays the second seat of a two-player game (Black; player 2 in Diam)")
+	pos := fs.String("pos", "", "start from this position string")
+	load := fs.String("load", "", "resume the game saved in this record file")
+	colour := fs.String("color", "auto", "colour the pieces: auto (when the output is a terminal and NO_COLOR is unset), always or never")
+	moveTime := fs.Duration("time", 0, "thinking time per computer move (default: the level's own budget)")
+	hint := fs.String("hint", "strongest", "the level that answers hint")
+	seed := fs.Uint64("seed", 0, "seed the computer players' randomness, for reproducible games (0: random)")
+	save := fs.String("save", "", "write the game's record to this file when it ends or is quit")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if *white != "" {
+		if seatFlags[0] != "" {
+			return &usageError{"give --white or --seat1, not both"}
+		}
+		seatFlags[0] = *white
+	}
+	if *black != "" {
+		if seatFlags[1] != "" {
+			return &usageError{"give --black or --seat2, not both"}
+		}
+		seatFlags[1] = *black
+	}
+
+	p := &player{e: e, limits: search.Limits{Time: *moveTime}, hintLevel: *hint, seed: *seed,
+		saveFile: *save, date: time.Now().Format("2006.01.02")}
+	switch *colour {
+	case "auto":
+		p.colour = isTerminal(e.stdout) && os.Getenv("NO_COLOR") == ""
+	case "always":
+		p.colour = true
+	case "never":
+	default:
+		return &usageError{fmt.Sprintf("--color=%s: want auto, always or never", *colour)}
+	}
+
+	var rec *record.Record
+	switch {
+	case *load != "":
+		if len(rest) > 0 || *pos != "" {
+			return &usageError{"--load takes the game and position from the record; give no spec and no --pos with it"}
+		}
+		data, err := os.ReadFile(*load)
+		if err != nil {
+			return err
+		}
+		rec, err = record.Parse(string(data))
+		if err != nil {
+			return fmt.Errorf("%s:%w", *load, err)
+		}
+		p.h, err = rec.Replay(games.Registry())
+		if err != nil {
+			return fmt.Errorf("%s: %w", *load, err)
+		}
+		p.g = p.h.Game()
+		if d := rec.Get(record.TagDate); d != "" {
+			p.date = d
+		}
+	case len(rest) == 1:
+		g, start, err := loadPosition(rest[0], *pos)
+		if err != nil {
+			return err
+		}
+		p.g, p.h = g, game.NewHistory(g, start)
+	default:
+		return &usageError{"want one game spec, e.g. stax play pogo --black hard, or --load FILE"}
+	}
+
+	n := p.g.Players()
+	if n != 2 && (*white != "" || *black != "") {
+		return &usageError{fmt.Sprintf("--white and --black name the seats of two-player games; %s has %d players: use --seat1..--seat%d", p.g.Info().Name, n, n)}
+	}
+	for i := n; i < game.MaxPlayers; i++ {
+		if seatFlags[i] != "" {
+			return &usageError{fmt.Sprintf("--seat%d: %s has only %d players", i+1, p.g.Info().Name, n)}
+		}
+	}
+	for i := 0; i < n; i++ {
+		v := seatFlags[i]
+		if v == "" && rec != nil {
+			v = fromSeatTag(rec.Get(record.SeatTag(i)))
+		}
+		if v == "" {
+			v = defaultLevel
+			if i == 0 {
+				v = "human"
+			}
+		}
+		s, err := p.newSeat(i, v)
+		if err != nil {
+			return &usageError{fmt.Sprintf("seat %d: %v", i+1, err)}
+		}
+		p.seats = append(p.seats, s)
+		if s.human {
+			p.humans++
+		}
+	}
+	p.in = bufio.NewScanner(e.stdin)
+	return p.run()
+}
+
+// fromSeatTag turns a record's Seat tag back into a seat flag: "stax:hard"
+// becomes "hard"; "human" and "human:NAME" stay; anything else (another
+// program, a person of the server) is played by a human here.
+func fromSeatTag(v string) string {
+	if level, ok := strings.CutPrefix(v, "stax:"); ok {
+		return level
+	}
+	if v == "" || v == "human" || strings.HasPrefix(v, "human:") {
+		return v
+	}
+	return "human"
+}
+
+// newSeat makes seat i's player from a flag value.
+func (p *player) newSeat(i int, v string) (*seat, error) {
+	if v == "human" || strings.HasPrefix(v, "human:") {
+		_, name, _ := strings.Cut(v, ":")
+		return &seat{human: true, name: name}, nil
+	}
+	pl, err := p.newAI(v, uint64(i+1))
+	if err != nil {
+		return nil, fmt.Errorf("%v (or human)", err)
+	}
+	return &seat{name: v, player: pl}, nil
+}
+
+// newAI returns a player of the given level, seeded when --seed is set.
+func (p *player) newAI(level string, salt uint64) (search.Player, error) {
+	if p.seed != 0 {
+		return ai.NewSeeded(p.g, level, p.seed*0x9e3779b97f4a7c15+salt)
+	}
+	return ai.New(p.g, level)
+}
+
+// isTerminal reports whether w is a character device, such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// errQuit ends the game loop at the player's request.
+var errQuit = errors.New("quit")
+
+// run plays until the game ends, a human quits, or the input ends.
+func (p *player) run() error {
+	out := p.e.stdout
+	fmt.Fprintf(out, "%s: %s", p.g.Info().Title, p.seatsLine())
+	if p.humans > 0 {
+		fmt.Fprint(out, ". Type help for the commands")
+	}
+	fmt.Fprintln(out, ".")
+	if p.h.Ply() > 0 {
+		fmt.Fprintf(out, "Resuming after %d moves: %s\n", p.h.Ply(), strings.Join(p.h.Notation(), " "))
+	}
+	p.show()
+	for !p.h.Over() {
+		s := p.seats[p.h.State().ToMove()]
+		var err error
+		if s.human {
+			err = p.humanTurn()
+		} else {
+			err = p.aiTurn(s)
+		}
+		if errors.Is(err, errQuit) || errors.Is(err, io.EOF) {
+			if errors.Is(err, io.EOF) {
+				fmt.Fprintln(out)
+			}
+			fmt.Fprintln(out, "Game not finished.")
+			return p.autosave()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	o := p.h.Outcome()
+	fmt.Fprintf(out, "Game over: %s. Result %s.\n", o.Describe(p.g), o.ResultString())
+	return p.autosave()
+}
+
+// seatsLine names who plays each seat, e.g. "White (human) vs Black
+// (stax:hard)".
+func (p *player) seatsLine() string {
+	parts := make([]string, len(p.seats))
+	for i, s := range p.seats {
+		parts[i] = fmt.Sprintf("%s (%s)", p.g.PlayerName(i), s.describe())
+	}
+	return strings.Join(parts, " vs ")
+}
+
+// show draws the board and says whose turn it is.
+func (p *player) show() {
+	out := p.e.stdout
+	s := p.h.State()
+	fmt.Fprintln(out)
+	drawBoard(out, s.String(), p.colour)
+	fmt.Fprintf(out, "position: %s\n", s.String())
+	if !p.h.Over() {
+		fmt.Fprintf(out, "move %d, %s to move\n", p.h.Ply()+1, p.g.PlayerName(s.ToMove()))
+	}
+}
+
+// aiTurn lets a computer seat move.
+func (p *player) aiTurn(s *seat) error {
+	st := p.h.State()
+	mover := st.ToMove()
+	if hs, ok := s.player.(search.HistorySetter); ok {
+		hs.SetHistory(p.hashes())
+	}
+	res, err := s.player.Play(context.Background(), st.Clone(), p.limits, nil)
+	if err == nil {
+		err = p.h.PlayMove(res.Move)
+	}
+	if err != nil {
+		p.h.Resign(mover, game.ByForfeit, fmt.Sprintf("stax:%s failed: %v", s.name, err))
+		fmt.Fprintf(p.e.stdout, "%s (stax:%s) could not move: %v\n", p.g.PlayerName(mover), s.name, err)
+		return nil
+	}
+	fmt.Fprintf(p.e.stdout, "%s (stax:%s) plays %s\n", p.g.PlayerName(mover), s.name, st.FormatMove(res.Move))
+	p.show()
+	return nil
+}
+
+// hashes returns the hashes of the positions before the current one,
+// oldest first, for players that count repetitions.
+func (p *player) hashes() []uint64 {
+	s := p.h.Start()
+	out := make([]uint64, 0, p.h.Ply())
+	for _, m := range p.h.Moves() {
+		out = append(out, s.Hash())
+		s.Apply(m)
+	}
+	return out
+}
+
+// humanTurn reads commands until the human moves, resigns or quits.
+func (p *player) humanTurn() error {
+	out := p.e.stdout
+	for {
+		mover := p.h.State().ToMove()
+		fmt.Fprintf(out, "%s> ", p.g.PlayerName(mover))
+		if !p.in.Scan() {
+			if err := p.in.Err(); err != nil {
+				return err
+			}
+			return io.EOF
+		}
+		line := strings.TrimSpace(p.in.Text())
+		cmd, arg, _ := strings.Cut(line, " ")
+		arg = strings.TrimSpace(arg)
+		switch strings.ToLower(cmd) {
+		case "":
+		case "help", "?":
+			p.help()
+		case "moves":
+			p.listMoves()
+		case "board", "show":
+			p.show()
+		case "undo":
+			if p.undo() {
+				p.show()
+			}
+		case "hint":
+			p.giveHint()
+		case "save":
+			if arg == "" {
+				fmt.Fprintln(out, "save needs a file name, e.g. save game.txt")
+				continue
+			}
+			if err := p.save(arg); err != nil {
+				fmt.Fprintf(out, "could not save: %v\n", err)
+				continue
+			}
+			fmt.Fprintf(out, "saved to %s\n", arg)
+		case "resign":
+			p.h.Resign(mover, game.ByResignation, p.g.PlayerName(mover)+" resigned")
+			return nil
+		case "quit", "exit":
+			return errQuit
+		default:
+			if err := p.h.Play(line); err != nil {
+				fmt.Fprintf(out, "%v; type moves to list the legal moves, help for the commands\n", err)
+				continue
+			}
+			fmt.Fprintf(out, "%s plays %s\n", p.g.PlayerName(mover), p.h.Notation()[p.h.Ply()-1])
+			p.show()
+			return nil
+		}
+	}
+}
+
+func (p *player) help() {
+	fmt.Fprint(p.e.stdout, `Commands:
+  <move>     play a move in the game's notation, e.g. `+p.exampleMove()+`
+  moves      list the legal moves
+  undo       take back your last move (and the computer's reply)
+  hint       ask the `+p.hintLevel+` level for a move
+  board      draw the board again
+  save FILE  save the game as a record; stax play --load FILE resumes it
+  resign     give up the game
+  quit       leave without finishing (the game is lost unless saved)
+`)
+}
+
+// exampleMove returns a legal move of the position, for the help text.
+func (p *player) exampleMove() string {
+	s := p.h.State()
+	if ms := s.Legal(nil); len(ms) > 0 {
+		return s.FormatMove(ms[0])
+	}
+	return "a move"
+}
+
+func (p *player) listMoves() {
+	s := p.h.State()
+	ms := s.Legal(nil)
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = s.FormatMove(m)
+	}
+	fmt.Fprintf(p.e.stdout, "%d legal moves: %s\n", len(ms), strings.Join(names, " "))
+}
+
+// undo takes back moves to the previous turn of a human player: with a
+// computer opponent, the human's last move and the computer's replies.
+func (p *player) undo() bool {
+	target := -1
+	s := p.h.Start()
+	for ply, m := range p.h.Moves() {
+		if p.seats[s.ToMove()].human {
+			target = ply
+		}
+		s.Apply(m)
+	}
+	if target < 0 {
+		fmt.Fprintln(p.e.stdout, "nothing to undo")
+		return false
+	}
+	n := p.h.Ply() - target
+	for p.h.Ply() > target {
+		p.h.Undo()
+	}
+	if n == 1 {
+		fmt.Fprintln(p.e.stdout, "took back 1 move")
+	} else {
+		fmt.Fprintf(p.e.stdout, "took back %d moves\n", n)
+	}
+	return true
+}
+
+func (p *player) giveHint() {
+	out := p.e.stdout
+	if p.hint == nil {
+		pl, err := p.newAI(p.hintLevel, 99)
+		if err != nil {
+			fmt.Fprintf(out, "no hint: %v\n", err)
+			return
+		}
+		p.hint = pl
+	}
+	if hs, ok := p.hint.(search.HistorySetter); ok {
+		hs.SetHistory(p.hashes())
+	}
+	st := p.h.State()
+	res, err := p.hint.Play(context.Background(), st.Clone(), p.limits, nil)
+	if err != nil {
+		fmt.Fprintf(out, "no hint: %v\n", err)
+		return
+	}
+	fmt.Fprintf(out, "hint: %s (%s, by stax:%s)\n", st.FormatMove(res.Move), describeScore(res.Score), p.hintLevel)
+}
+
+// describeScore puts a search score in words, from the mover's view.
+func describeScore(score int) string {
+	switch {
+	case search.IsMate(score) && score > 0:
+		return fmt.Sprintf("wins in %d plies", search.WinScore-score)
+	case search.IsMate(score):
+		return fmt.Sprintf("loses in %d plies", search.WinScore+score)
+	}
+	return fmt.Sprintf("score %+d", score)
+}
+
+// record returns the game's record with the date and the seats.
+func (p *player) record() *record.Record {
+	tags := []record.Tag{{Name: record.TagDate, Value: p.date}}
+	for i, s := range p.seats {
+		tags = append(tags, record.Tag{Name: record.SeatTag(i), Value: s.tag()})
+	}
+	return record.FromHistory(p.h, tags...)
+}
+
+func (p *player) save(file string) error {
+	return os.WriteFile(file, []byte(p.record().String()), 0o644)
+}
+
+// autosave writes the record to the --save file, if one was given.
+func (p *player) autosave() error {
+	if p.saveFile == "" {
+		return nil
+	}
+	if err := p.save(p.saveFile); err != nil {
+		return err
+	}
+	fmt.Fprintf(p.e.stdout, "saved to %s\n", p.saveFile)
+	return nil
+}
