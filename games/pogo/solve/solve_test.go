@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -273,6 +274,20 @@ func TestFull(t *testing.T) {
 			checkConsistent(t, tb, 1)
 			g, _ := pogo.New(game.Options{"u": fmt.Sprint(u)})
 			checkNegamax(t, tb, g, 300)
+			for _, s := range randomPositions(g, 20, 3) {
+				best, _, ok := tb.Best(s)
+				if ok && best.Verdict != tb.Verdict(s) {
+					t.Errorf("%s: verdict %v, Best plays %s with %v", s, tb.Verdict(s), s.FormatMove(best.Move), best.Verdict)
+				}
+			}
+			var buf bytes.Buffer
+			if _, err := tb.WriteTo(&buf); err != nil {
+				t.Fatal(err)
+			}
+			if back, err := ReadTable(&buf); err != nil || !bytes.Equal(back.val, tb.val) {
+				t.Errorf("ReadTable after WriteTo: %v", err)
+			}
 		})
 	}
 }
+

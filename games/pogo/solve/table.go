@@ -3,6 +3,7 @@ package solve
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 
 	"stax/game"
 	"stax/games/pogo"
@@ -82,13 +83,18 @@ type Table struct {
 
 // indexers caches the index tables, which depend only on the number of
 // pieces.
-var indexers [Pieces + 1]*indexer
+var indexers struct {
+	sync.Mutex // guards x
+	x          [Pieces + 1]*indexer
+}
 
 func indexerFor(n int) *indexer {
-	if indexers[n] == nil {
-		indexers[n] = newIndexer(n)
+	indexers.Lock()
+	defer indexers.Unlock()
+	if indexers.x[n] == nil {
+		indexers.x[n] = newIndexer(n)
 	}
-	return indexers[n]
+	return indexers.x[n]
 }
 
 // Solve computes the table of the variant with or without the U-shaped
@@ -291,4 +297,23 @@ func posString(p *pos) string {
 		}
 	}
 	return string(b) + " w"
+}
+
+// Best returns the move a perfect player makes in s, with the verdicts of
+// every move: the quickest win, else a draw, else the slowest loss; among
+// moves of equal verdict, the one that leaves the opponent the most
+// replies that lose, so that an imperfect opponent has the most ways to go
+// wrong. It returns false when s has no legal move.
+func (t *Table) Best(s *pogo.State) (MoveVerdict, []MoveVerdict, bool) {
+	moves := t.Moves(s)
+	if len(moves) == 0 {
+		return MoveVerdict{}, nil, false
+	}
+	best := moves[0]
+	for _, m := range moves[1:] {
+		if m.Verdict.Better(best.Verdict) || (m.Verdict == best.Verdict && m.Refutations > best.Refutations) {
+			best = m
+		}
+	}
+	return best, moves, true
 }

@@ -1,0 +1,56 @@
+package solve
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"testing"
+)
+
+// TestFileRoundTrip writes a small game's table and reads it back, and
+// checks that damage of every kind is reported as corruption.
+func TestFileRoundTrip(t *testing.T) {
+	tb, err := solveN(3, false, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.tbl")
+	if err := tb.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.u != tb.u || got.x != tb.x || !bytes.Equal(got.val, tb.val) {
+		t.Fatalf("read back a different table")
+	}
+	var buf bytes.Buffer
+	if _, err := tb.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.Bytes()
+	damaged := map[string][]byte{
+		"empty":     nil,
+		"truncated": good[:len(good)-1],
+		"magic":     append([]byte("STAXPOGX"), good[8:]...),
+		"extra":     append(append([]byte(nil), good...), 0),
+		"flipped": func() []byte {
+			b := append([]byte(nil), good...)
+			b[headerSize+100] ^= 4
+			return b
+		}(),
+		"pieces": func() []byte {
+			b := append([]byte(nil), good...)
+			b[13] = 9
+			return b
+		}(),
+	}
+	for name, b := range damaged {
+		t.Run(name, func(t *testing.T) {
+			if _, err := ReadTable(bytes.NewReader(b)); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("ReadTable = %v; want ErrCorrupt", err)
+			}
+		})
+	}
+}
