@@ -1,0 +1,57 @@
+package record_test
+
+import (
+	"os"
+	"testing"
+
+	"stax/game/record"
+	"stax/games"
+)
+
+func benchText(b *testing.B) string {
+	data, err := os.ReadFile("testdata/pogo.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(data)
+}
+
+func BenchmarkParseAll(b *testing.B) {
+	text := benchText(b)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := record.ParseAll(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkString(b *testing.B) {
+	rs, err := record.ParseAll(benchText(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range rs {
+			_ = r.String()
+		}
+	}
+}
+
+func BenchmarkReplay(b *testing.B) {
+	rs, err := record.ParseAll(benchText(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := games.Registry()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range rs {
+			if _, err := r.Replay(reg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
