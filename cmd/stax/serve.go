@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"stax/games"
+	"stax/server"
+	"stax/server/store/sqlite"
+	"stax/web"
+)
+
+func runServe(e *env, args []string) error {
+	fs := newFlags(e, "serve")
+	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
+	db := fs.String("db", "stax.db", "the SQLite database file (created if missing)")
+	assets := fs.String("assets", "", "serve the UI's static files from this directory instead of the embedded ones")
+	workers := fs.Int("workers", 0, "AI moves computed at once (default: the number of CPUs)")
+	aiDelay := fs.Duration("ai-delay", 300*time.Millisecond, "the least time an AI takes to answer a move")
+	sync := fs.String("sync", "normal", "SQLite synchronous mode: normal or full (see docs/server.md)")
+	level := fs.String("log-level", "info", "debug, info, warn or error")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return &usageError{fmt.Sprintf("--log-level %q: want debug, info, warn or error", *level)}
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, e, log, serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync})
+}
+
+type serveConfig struct {
+	addr, db, assets, sync string
+	workers                int
+	aiDelay                time.Duration
+	ready                  func(addr string) // called with the listening address, for tests
+}
+
+// serve runs the server until ctx is cancelled, then shuts it down
+// gracefully.
+func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
+	st, err := sqlite.Open(c.db, sqlite.Options{Sync: c.sync})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var assets fs.FS = web.FS()
+	if c.assets != "" {
+		if fi, err := os.Stat(c.assets); err != nil || !fi.IsDir() {
+			return fmt.Errorf("--assets %s: not a directory", c.assets)
+		}
+		assets = os.DirFS(c.assets)
+	}
+	srv, err := server.New(server.Config{
+		Store:   st,
+		Games:   games.Registry(),
+		Assets:  assets,
+		Log:     log,
+		Workers: c.workers,
+		AIDelay: c.aiDelay,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	if strings.HasPrefix(c.addr, ":") || strings.HasPrefix(c.addr, "0.0.0.0:") {
+		url = "http://localhost:" + strings.TrimPrefix(c.addr[strings.LastIndex(c.addr, ":"):], ":") + "/"
+	}
+	fmt.Fprintf(e.stdout, "stax serving on %s (database %s); press Ctrl-C to stop\n", url, c.db)
+	log.Info("listening", "addr", ln.Addr().String(), "db", c.db)
+	if c.ready != nil {
+		c.ready(ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = hs.Shutdown(sctx)
+	srv.Close()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,472 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"stax/game"
+	"stax/search"
+	"stax/server/store"
+)
+
+// maxBody bounds a request body.
+const maxBody = 64 << 10
+
+// maxName bounds a player's name, in characters.
+const maxName = 40
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /api/games", s.handleGames)
+	m.HandleFunc("GET /api/variant", s.handleVariant)
+	m.HandleFunc("POST /api/games", s.handleCreate)
+	m.HandleFunc("GET /api/games/{id}", s.handleState)
+	m.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
+	m.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
+	m.HandleFunc("GET /api/recent", s.handleRecent)
+	m.HandleFunc("GET /ws/games/{id}", s.handleWS)
+	m.HandleFunc("GET /healthz", s.handleHealth)
+	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		httpError(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
+	})
+	m.HandleFunc("/", s.handleStatic)
+	s.mux = m
+}
+
+// httpError writes {"error": msg} with the status code.
+func httpError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(b)
+	w.Write([]byte{'\n'})
+}
+
+// readJSON decodes a request body into v, answering 400 on failure.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		httpError(w, http.StatusBadRequest, "bad JSON body: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// lookupError answers the error of Server.get.
+func (s *Server) lookupError(w http.ResponseWriter, id string, err error) {
+	if errors.Is(err, store.ErrNotFound) {
+		httpError(w, http.StatusNotFound, fmt.Sprintf("no game %q", id))
+		return
+	}
+	s.log.Error("load game", "game", id, "err", err)
+	httpError(w, http.StatusInternalServerError, "the game could not be loaded")
+}
+
+func (s *Server) variant(g game.Game) Variant {
+	return Variant{
+		Spec:        game.SpecOf(g).String(),
+		Players:     g.Players(),
+		PlayerNames: playerNames(g),
+		Start:       g.Start().String(),
+		Levels:      s.cfg.Levels(g),
+	}
+}
+
+func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
+	var out struct {
+		Games []GameInfo `json:"games"`
+	}
+	out.Games = []GameInfo{}
+	for _, info := range s.cfg.Games {
+		gi := GameInfo{Name: info.Name, Title: info.Title, Summary: info.Summary, Options: []OptionInfo{}}
+		for _, o := range info.Options {
+			oi := OptionInfo{Key: o.Key, Default: o.Default, Doc: o.Doc, Choices: o.Choices}
+			switch o.Kind {
+			case game.Bool:
+				oi.Kind = "bool"
+			case game.Int:
+				oi.Kind = "int"
+				min, max := o.Min, o.Max
+				oi.Min, oi.Max = &min, &max
+			default:
+				oi.Kind = "choice"
+			}
+			gi.Options = append(gi.Options, oi)
+		}
+		if g, err := info.Load(nil); err == nil {
+			gi.Default = s.variant(g)
+			gi.Levels = gi.Default.Levels
+		}
+		out.Games = append(out.Games, gi)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleVariant(w http.ResponseWriter, r *http.Request) {
+	spec := r.URL.Query().Get("spec")
+	if spec == "" {
+		httpError(w, http.StatusBadRequest, "missing spec; want e.g. /api/variant?spec=diam(players=4)")
+		return
+	}
+	g, err := s.cfg.Games.Load(spec)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, s.variant(g))
+}
+
+// cleanName checks a player's name.
+func cleanName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxName {
+		return "", fmt.Errorf("name: want at most %d characters of UTF-8", maxName)
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return "", errors.New("name: control characters are not allowed")
+		}
+	}
+	return name, nil
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	var req CreateRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	bad := func(format string, args ...any) {
+		httpError(w, http.StatusBadRequest, fmt.Sprintf(format, args...))
+	}
+	if strings.TrimSpace(req.Spec) == "" {
+		bad("missing spec; want a game spec such as pogo or diam(players=4)")
+		return
+	}
+	g, err := s.cfg.Games.Load(req.Spec)
+	if err != nil {
+		bad("%v", err)
+		return
+	}
+	start := ""
+	if p := strings.TrimSpace(req.Position); p != "" && p != "start" {
+		st, err := g.ParseState(p)
+		if err != nil {
+			bad("%v", err)
+			return
+		}
+		start = st.String()
+	}
+	name, err := cleanName(req.Name)
+	if err != nil {
+		bad("%v", err)
+		return
+	}
+	if len(req.Seats) != g.Players() {
+		bad("seats: %s has %d players; want %d seats, e.g. [{\"kind\":\"human\"},{\"kind\":\"ai\",\"level\":\"easy\"}]", game.SpecOf(g), g.Players(), g.Players())
+		return
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	sg := &store.Game{ID: newID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now}
+	sg.End.Resigned = -1
+	resp := &CreateResponse{ID: sg.ID, Seats: []int{}, Invites: []Invite{}}
+	players := make([]search.Player, g.Players())
+	for i, sr := range req.Seats {
+		var st store.Seat
+		switch sr.Kind {
+		case "human":
+			st.Kind = "human"
+			if sr.Level != "" {
+				bad("seat %d: a human seat has no level", i)
+				return
+			}
+			if sr.Invite {
+				inv := newSecret()
+				st.InviteHash = hashSecret(inv)
+				resp.Invites = append(resp.Invites, Invite{Seat: i, Invite: inv, Link: "/game/" + sg.ID + "#invite=" + inv})
+			} else {
+				if resp.Token == "" {
+					resp.Token = newSecret()
+				}
+				st.TokenHash = hashSecret(resp.Token)
+				st.Name = name
+				st.Joined = true
+				resp.Seats = append(resp.Seats, i)
+			}
+		case "ai":
+			st.Kind, st.Level, st.Joined = "ai", sr.Level, true
+			if sr.Invite {
+				bad("seat %d: an AI seat takes no invite", i)
+				return
+			}
+			p, err := s.cfg.NewPlayer(g, sr.Level)
+			if err != nil {
+				bad("seat %d: %v", i, err)
+				return
+			}
+			players[i] = p
+		default:
+			bad("seat %d: kind %q: want human or ai", i, sr.Kind)
+			return
+		}
+		sg.Seats = append(sg.Seats, st)
+	}
+	if err := s.store.Create(r.Context(), sg); err != nil {
+		s.log.Error("create game", "err", err)
+		httpError(w, http.StatusInternalServerError, "the game could not be saved")
+		return
+	}
+	l, err := newLive(sg, g)
+	if err != nil {
+		s.log.Error("create game", "game", sg.ID, "err", err)
+		httpError(w, http.StatusInternalServerError, "the game could not be started")
+		return
+	}
+	l.mu.Lock()
+	for i, p := range players {
+		if p != nil {
+			l.seats[i].player = p
+		}
+	}
+	s.mu.Lock()
+	s.games[l.id] = l
+	s.mu.Unlock()
+	resp.State = l.state()
+	s.scheduleAI(l)
+	l.mu.Unlock()
+	s.log.Info("game created", "game", l.id, "spec", sg.Spec, "seats", len(sg.Seats), "invites", len(resp.Invites))
+	writeJSON(w, http.StatusCreated, resp)
+}
+
+func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	l, err := s.get(r.Context(), id)
+	if err != nil {
+		s.lookupError(w, id, err)
+		return
+	}
+	l.mu.Lock()
+	st := l.state()
+	l.mu.Unlock()
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var req JoinRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	name, err := cleanName(req.Name)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if req.Invite == "" {
+		httpError(w, http.StatusBadRequest, "missing invite; want the code after #invite= in the invitation link")
+		return
+	}
+	l, err := s.get(r.Context(), id)
+	if err != nil {
+		s.lookupError(w, id, err)
+		return
+	}
+	hash := hashSecret(strings.TrimSpace(req.Invite))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := -1
+	for i := range l.seats {
+		if l.seats[i].InviteHash == hash {
+			p = i
+		}
+	}
+	switch {
+	case p < 0:
+		httpError(w, http.StatusForbidden, "the invite does not match any seat of this game")
+		return
+	case l.seats[p].Joined:
+		httpError(w, http.StatusConflict, fmt.Sprintf("seat %d (%s) has already been taken", p, l.g.PlayerName(p)))
+		return
+	}
+	token := newSecret()
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if err := s.store.Join(r.Context(), l.id, p, hashSecret(token), name, now); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			httpError(w, http.StatusConflict, fmt.Sprintf("seat %d (%s) has already been taken", p, l.g.PlayerName(p)))
+			return
+		}
+		s.log.Error("join", "game", l.id, "err", err)
+		httpError(w, http.StatusInternalServerError, "the seat could not be saved")
+		return
+	}
+	st := &l.seats[p]
+	st.TokenHash, st.Name, st.Joined = hashSecret(token), name, true
+	l.updated = now
+	l.msg = nil
+	l.broadcast()
+	s.log.Info("seat joined", "game", l.id, "seat", p)
+	writeJSON(w, http.StatusOK, JoinResponse{Seat: p, Token: token, State: l.state()})
+}
+
+func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	l, err := s.get(r.Context(), id)
+	if err != nil {
+		s.lookupError(w, id, err)
+		return
+	}
+	l.mu.Lock()
+	text := l.record()
+	l.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"stax-%s.txt\"", l.id))
+	io.WriteString(w, text)
+}
+
+func (s *Server) handleRecent(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit := 20
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			httpError(w, http.StatusBadRequest, fmt.Sprintf("limit %q: want an integer from 1 to 100", v))
+			return
+		}
+		limit = n
+	}
+	status := q.Get("status")
+	if status != "" && status != store.Playing && status != store.Finished {
+		httpError(w, http.StatusBadRequest, fmt.Sprintf("status %q: want playing or finished", status))
+		return
+	}
+	gs, err := s.store.Recent(r.Context(), limit, status)
+	if err != nil {
+		s.log.Error("recent games", "err", err)
+		httpError(w, http.StatusInternalServerError, "the games could not be listed")
+		return
+	}
+	out := struct {
+		Games []Summary `json:"games"`
+	}{Games: []Summary{}}
+	for _, sg := range gs {
+		sum := Summary{ID: sg.ID, Spec: sg.Spec, Title: sg.Spec, Seats: []SummarySeat{}, Ply: sg.Ply, Status: sg.Status, Created: sg.Created, Updated: sg.Updated}
+		g, err := s.cfg.Games.Load(sg.Spec)
+		if err == nil {
+			sum.Title = g.Info().Title
+		}
+		for i, st := range sg.Seats {
+			sum.Seats = append(sum.Seats, SummarySeat{Seat: i, Kind: st.Kind, Level: st.Level, Name: st.Name, Joined: st.Joined})
+		}
+		if sg.Status == store.Finished && g != nil {
+			sum.Outcome = storedOutcome(g, sg.End)
+		}
+		out.Games = append(out.Games, sum)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// storedOutcome rebuilds the JSON outcome of a finished game from the
+// store's summary of it, without replaying the moves.
+func storedOutcome(g game.Game, e store.End) *Outcome {
+	o := &Outcome{Result: e.Result, Reason: e.Reason, Detail: e.Detail, Winners: []int{}}
+	parts := strings.Split(e.Result, "-")
+	if g.Players() == 2 && len(parts) == 2 && e.Result != "1/2-1/2" {
+		switch e.Result {
+		case "1-0":
+			o.Winners = []int{0}
+		case "0-1":
+			o.Winners = []int{1}
+		}
+	} else if len(parts) == g.Players() {
+		for i, p := range parts {
+			if p == "1" {
+				o.Winners = append(o.Winners, i)
+			}
+		}
+	}
+	var who string
+	switch len(o.Winners) {
+	case 0:
+		who = "draw"
+	case 1:
+		who = g.PlayerName(o.Winners[0]) + " wins"
+	default:
+		names := make([]string, len(o.Winners))
+		for i, p := range o.Winners {
+			names[i] = g.PlayerName(p)
+		}
+		who = strings.Join(names, " and ") + " win"
+	}
+	why := e.Detail
+	if why == "" && e.Reason != "rules" {
+		why = e.Reason
+	}
+	if why != "" {
+		who += " (" + why + ")"
+	}
+	o.Description = who
+	return o
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	if err := s.store.Ping(r.Context()); err != nil {
+		http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	io.WriteString(w, "ok\n")
+}
+
+// fallbackIndex is served when the server has no UI assets.
+const fallbackIndex = `<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>stax</title>
+<body style="font-family:sans-serif;max-width:40em;margin:2em auto">
+<h1>stax</h1>
+<p>The server is running, but it has no user interface files.
+The API is described in docs/server.md: try <a href="/api/games">/api/games</a>
+and <a href="/api/recent">/api/recent</a>.</p>
+</body></html>
+`
+
+func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if s.cfg.Assets == nil {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, fallbackIndex)
+		return
+	}
+	name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+	if name == "" {
+		name = "index.html"
+	}
+	if fi, err := fs.Stat(s.cfg.Assets, name); err == nil && !fi.IsDir() {
+		http.ServeFileFS(w, r, s.cfg.Assets, name)
+		return
+	}
+	if strings.Contains(path.Base(name), ".") {
+		http.NotFound(w, r)
+		return
+	}
+	// A page route of the UI: let the browser-side router handle it.
+	http.ServeFileFS(w, r, s.cfg.Assets, "index.html")
+}

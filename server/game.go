@@ -1,0 +1,404 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"stax/game"
+	"stax/search"
+	"stax/server/store"
+)
+
+// live is a game the server holds in memory: its history, seats and the
+// connections watching it. Every change goes through its methods, which
+// commit to the store before they change anything others can see.
+type live struct {
+	id   string
+	g    game.Game
+	spec string
+
+	mu      sync.Mutex // guards everything below
+	h       *game.History
+	hashes  []uint64 // hashes of the positions before each move, for the AI
+	notes   []string // the moves played, in canonical notation
+	seats   []seat
+	subs    map[*client]struct{}
+	created time.Time
+	updated time.Time
+	lastAt  time.Time // when the last move was played (or the game created)
+	// resigned is the seat that resigned or forfeited, or -1.
+	resigned int
+	// aiBusy is set while an AI move is scheduled or being chosen.
+	aiBusy bool
+	// The JSON arrays of the moves and positions so far, without the
+	// closing bracket, grown one element per move.
+	movesJSON, positionsJSON []byte
+	// msg is the encoded state message, nil when it must be rebuilt.
+	msg []byte
+	// idle is when the last subscriber left (zero while any is connected).
+	idle time.Time
+}
+
+// seat is one seat of a live game.
+type seat struct {
+	store.Seat
+	connected int           // open connections holding the seat
+	thinking  bool          // the seat's AI is choosing a move
+	player    search.Player // the seat's AI, made on first use
+}
+
+// moveError is a rejected move or message, sent to the client as an error
+// message.
+type moveError struct {
+	code string
+	msg  string
+	move string
+}
+
+func (e *moveError) Error() string { return e.msg }
+
+func newLive(sg *store.Game, g game.Game) (*live, error) {
+	var start game.State
+	if sg.Start != "" {
+		s, err := g.ParseState(sg.Start)
+		if err != nil {
+			return nil, err
+		}
+		start = s
+	}
+	l := &live{
+		id:       sg.ID,
+		g:        g,
+		spec:     sg.Spec,
+		h:        game.NewHistory(g, start),
+		subs:     map[*client]struct{}{},
+		created:  sg.Created,
+		updated:  sg.Updated,
+		lastAt:   sg.Updated,
+		resigned: -1,
+	}
+	if len(sg.Seats) != g.Players() {
+		return nil, fmt.Errorf("game %s has %d seats; %s needs %d", sg.ID, len(sg.Seats), sg.Spec, g.Players())
+	}
+	for _, st := range sg.Seats {
+		l.seats = append(l.seats, seat{Seat: st})
+	}
+	l.movesJSON = append(l.movesJSON, '[')
+	l.positionsJSON = append(l.positionsJSON, '[')
+	l.positionsJSON = appendJSONString(l.positionsJSON, l.h.State().String())
+	for i, m := range sg.Moves {
+		if _, err := l.applyText(m); err != nil {
+			return nil, fmt.Errorf("game %s ply %d: %w", sg.ID, i, err)
+		}
+	}
+	if sg.Status == store.Finished && !l.h.Over() && sg.End.Resigned >= 0 && sg.End.Resigned < g.Players() {
+		l.resign(sg.End.Resigned, reasonOf(sg.End.Reason), sg.End.Detail)
+	}
+	return l, nil
+}
+
+// applyText plays a move given in notation and records it in the JSON
+// caches; it returns the move in canonical notation.
+func (l *live) applyText(text string) (string, error) {
+	st := l.h.State()
+	m, err := st.ParseMove(text)
+	if err != nil {
+		return "", err
+	}
+	note := st.FormatMove(m)
+	hash := st.Hash()
+	if err := l.h.PlayMove(m); err != nil {
+		return "", err
+	}
+	l.hashes = append(l.hashes, hash)
+	l.notes = append(l.notes, note)
+	if len(l.movesJSON) > 1 {
+		l.movesJSON = append(l.movesJSON, ',')
+	}
+	l.movesJSON = appendJSONString(l.movesJSON, note)
+	l.positionsJSON = append(l.positionsJSON, ',')
+	l.positionsJSON = appendJSONString(l.positionsJSON, l.h.State().String())
+	l.msg = nil
+	return note, nil
+}
+
+// undoLast takes back the last move, after its commit failed.
+func (l *live) undoLast() {
+	l.h.Undo()
+	l.hashes = l.hashes[:len(l.hashes)-1]
+	l.notes = l.notes[:len(l.notes)-1]
+	l.movesJSON = trimLastElem(l.movesJSON)
+	l.positionsJSON = trimLastElem(l.positionsJSON)
+	l.msg = nil
+}
+
+// trimLastElem removes the last string element of a JSON array under
+// construction.
+func trimLastElem(b []byte) []byte {
+	// Elements are strings without unescaped quotes inside: find the
+	// opening quote of the last one.
+	i := len(b) - 2
+	for i > 0 && !(b[i] == '"' && b[i-1] != '\\') {
+		i--
+	}
+	b = b[:i]
+	if n := len(b); n > 1 && b[n-1] == ',' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+func (l *live) resign(seat int, reason game.Reason, detail string) {
+	l.h.Resign(seat, reason, detail)
+	l.resigned = seat
+	l.msg = nil
+}
+
+func reasonOf(s string) game.Reason {
+	for r := game.NotOver; r <= game.ByForfeit; r++ {
+		if r.String() == s {
+			return r
+		}
+	}
+	return game.ByForfeit
+}
+
+// end returns the store's record of the game's ending, or nil while it goes
+// on.
+func (l *live) end() *store.End {
+	o := l.h.Outcome()
+	if !o.Over() {
+		return nil
+	}
+	return &store.End{Result: o.ResultString(), Reason: o.Reason.String(), Detail: o.Detail, Resigned: l.resigned}
+}
+
+// outcome returns the JSON outcome, nil while the game goes on.
+func outcomeOf(g game.Game, o game.Outcome) *Outcome {
+	if !o.Over() {
+		return nil
+	}
+	out := &Outcome{
+		Result:      o.ResultString(),
+		Reason:      o.Reason.String(),
+		Detail:      o.Detail,
+		Winners:     o.Winners(),
+		Description: o.Describe(g),
+	}
+	if out.Winners == nil {
+		out.Winners = []int{}
+	}
+	if o.HasScores {
+		out.Scores = append([]int(nil), o.Scores[:o.Players]...)
+	}
+	return out
+}
+
+// state builds the State. The caller holds l.mu.
+func (l *live) state() *State {
+	st := l.h.State()
+	over := l.h.Over()
+	s := &State{
+		ID:          l.id,
+		Spec:        l.spec,
+		Game:        l.g.Info().Name,
+		Title:       l.g.Info().Title,
+		Players:     l.g.Players(),
+		PlayerNames: playerNames(l.g),
+		Start:       l.h.Start().String(),
+		Position:    st.String(),
+		Positions:   json.RawMessage(append(l.positionsJSON[:len(l.positionsJSON):len(l.positionsJSON)], ']')),
+		Moves:       json.RawMessage(append(l.movesJSON[:len(l.movesJSON):len(l.movesJSON)], ']')),
+		Ply:         l.h.Ply(),
+		ToMove:      st.ToMove(),
+		Legal:       []string{},
+		Status:      store.Playing,
+		Outcome:     outcomeOf(l.g, l.h.Outcome()),
+		Created:     l.created,
+		Updated:     l.updated,
+	}
+	if n := len(l.notes); n > 0 {
+		s.LastMove = l.notes[n-1]
+	}
+	if over {
+		s.Status = store.Finished
+	} else {
+		for _, m := range st.Legal(nil) {
+			s.Legal = append(s.Legal, st.FormatMove(m))
+		}
+	}
+	for i := range l.seats {
+		s.Seats = append(s.Seats, l.seatJSON(i))
+	}
+	return s
+}
+
+func (l *live) seatJSON(i int) Seat {
+	st := &l.seats[i]
+	return Seat{
+		Seat:      i,
+		Kind:      st.Kind,
+		Level:     st.Level,
+		Name:      st.Name,
+		Joined:    st.Joined,
+		Connected: st.connected > 0,
+		Thinking:  st.thinking,
+	}
+}
+
+func playerNames(g game.Game) []string {
+	names := make([]string, g.Players())
+	for p := range names {
+		names[p] = g.PlayerName(p)
+	}
+	return names
+}
+
+// stateMsg returns the encoded state message, building it if needed. The
+// caller holds l.mu.
+func (l *live) stateMsg() []byte {
+	if l.msg == nil {
+		st, err := json.Marshal(l.state())
+		if err != nil {
+			panic(err) // the State holds nothing json cannot encode
+		}
+		b := make([]byte, 0, len(st)+32)
+		b = append(b, `{"type":"state","state":`...)
+		b = append(b, st...)
+		b = append(b, '}')
+		l.msg = b
+	}
+	return l.msg
+}
+
+// broadcast sends the state to every subscriber. The caller holds l.mu.
+func (l *live) broadcast() {
+	msg := l.stateMsg()
+	for c := range l.subs {
+		c.send(msg)
+	}
+}
+
+// seatsOf returns the seats whose token hash is hash.
+func (l *live) seatsOf(hash string) []int {
+	var out []int
+	for i := range l.seats {
+		if hash != "" && l.seats[i].TokenHash == hash {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func holds(seats []int, s int) bool {
+	for _, x := range seats {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// play checks and plays a move for a connection holding seats (nil for
+// the server's own AI, which passes aiSeat instead). It commits the move
+// before anyone sees it. The caller holds l.mu.
+func (s *Server) play(ctx context.Context, l *live, seats []int, text string, ply *int) error {
+	if l.h.Over() {
+		return &moveError{code: CodeGameOver, msg: "the game is over: " + l.h.Outcome().Describe(l.g), move: text}
+	}
+	if ply != nil && *ply != l.h.Ply() {
+		return &moveError{code: CodeStale, msg: fmt.Sprintf("the move was sent for ply %d but the game is at ply %d; it was not played", *ply, l.h.Ply()), move: text}
+	}
+	toMove := l.h.State().ToMove()
+	if len(seats) == 0 {
+		return &moveError{code: CodeNotYourSeat, msg: "this connection holds no seat (no token, or a wrong one): spectators cannot move", move: text}
+	}
+	if !holds(seats, toMove) {
+		return &moveError{code: CodeNotYourTurn, msg: fmt.Sprintf("it is %s's turn (seat %d), not yours", l.g.PlayerName(toMove), toMove), move: text}
+	}
+	note, err := l.applyText(text)
+	if err != nil {
+		msg := err.Error()
+		var me *game.MoveError
+		if errors.As(err, &me) && !errors.Is(err, game.ErrIllegalMove) {
+			msg = "illegal move: " + msg
+		}
+		return &moveError{code: CodeIllegalMove, msg: msg, move: text}
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if err := s.store.AppendMove(ctx, l.id, l.h.Ply()-1, note, now, l.end()); err != nil {
+		l.undoLast()
+		s.log.Error("store move", "game", l.id, "move", note, "err", err)
+		return &moveError{code: CodeServer, msg: "the server could not save the move; it was not played", move: text}
+	}
+	l.updated, l.lastAt = now, now
+	l.msg = nil
+	l.broadcast()
+	s.scheduleAI(l)
+	return nil
+}
+
+// resignSeat resigns one of seats for a connection. The caller holds l.mu.
+func (s *Server) resignSeat(ctx context.Context, l *live, seats []int, which *int) error {
+	if l.h.Over() {
+		return &moveError{code: CodeGameOver, msg: "the game is over: " + l.h.Outcome().Describe(l.g)}
+	}
+	if len(seats) == 0 {
+		return &moveError{code: CodeNotYourSeat, msg: "this connection holds no seat (no token, or a wrong one): spectators cannot resign"}
+	}
+	p := seats[0]
+	switch {
+	case which != nil:
+		if !holds(seats, *which) {
+			return &moveError{code: CodeNotYourSeat, msg: fmt.Sprintf("you do not hold seat %d", *which)}
+		}
+		p = *which
+	case holds(seats, l.h.State().ToMove()):
+		p = l.h.State().ToMove()
+	}
+	return s.finish(ctx, l, p, game.ByResignation, l.g.PlayerName(p)+" resigned")
+}
+
+// finish ends the game with seat p resigning or forfeiting. The caller
+// holds l.mu.
+func (s *Server) finish(ctx context.Context, l *live, p int, reason game.Reason, detail string) error {
+	l.h.Resign(p, reason, detail)
+	l.resigned = p
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if err := s.store.Finish(ctx, l.id, *l.end(), now); err != nil {
+		l.h.Undo()
+		l.resigned = -1
+		l.msg = nil
+		s.log.Error("store finish", "game", l.id, "err", err)
+		return &moveError{code: CodeServer, msg: "the server could not save the resignation"}
+	}
+	l.updated = now
+	l.msg = nil
+	l.broadcast()
+	return nil
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, "\"\\<>&") && isPlainASCII(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	enc, _ := json.Marshal(s)
+	return append(b, enc...)
+}
+
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}

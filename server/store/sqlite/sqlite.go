@@ -1,0 +1,495 @@
+// Package sqlite implements store.Store with SQLite (modernc.org/sqlite,
+// no cgo).
+//
+// The database runs in WAL mode. Reads use a small pool of connections;
+// every write goes through one writer goroutine that owns the only writing
+// connection and commits the writes waiting for it together (group commit),
+// so many games' moves share one commit while each caller still returns only
+// after its own write is committed. A failing write is rolled back to its own
+// savepoint and does not affect the others in its group.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"stax/server/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// maxBatch bounds the writes one commit takes.
+const maxBatch = 512
+
+// Options tune a Store.
+type Options struct {
+	// Sync is SQLite's synchronous setting: "normal" (the default: a commit
+	// survives a killed process, and reaches the disk at the next
+	// checkpoint) or "full" (every commit is flushed to the disk).
+	Sync string
+	// Readers is the number of reading connections (default 4).
+	Readers int
+}
+
+// Store is a SQLite store.Store.
+type Store struct {
+	r, w *sql.DB
+	ops  chan *op
+	// mu guards shut: writers hold it for reading while they queue an op,
+	// Close for writing while it stops the writer, so no op is queued after
+	// the writer's last drain.
+	mu     sync.RWMutex
+	shut   bool
+	done   chan struct{}
+	closed chan struct{}
+}
+
+// op is one write waiting for the writer.
+type op struct {
+	fn  func(ctx context.Context, tx *sql.Tx) error
+	ctx context.Context
+	err chan error
+}
+
+// Open opens (creating it if needed) and migrates the database at path.
+func Open(path string, opt Options) (*Store, error) {
+	sync := strings.ToUpper(opt.Sync)
+	if sync == "" {
+		sync = "NORMAL"
+	}
+	if sync != "NORMAL" && sync != "FULL" {
+		return nil, fmt.Errorf("sqlite: sync %q: want normal or full", opt.Sync)
+	}
+	if opt.Readers <= 0 {
+		opt.Readers = 4
+	}
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(" + sync + ")", "busy_timeout(10000)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:" + path + "?" + q.Encode()
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxIdleTime(0)
+	if err := migrate(w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(opt.Readers)
+	r.SetMaxIdleConns(opt.Readers)
+	s := &Store{r: r, w: w, ops: make(chan *op, maxBatch), done: make(chan struct{}), closed: make(chan struct{})}
+	go s.writer()
+	return s, nil
+}
+
+// migrate applies the embedded migrations newer than the database's
+// user_version, each in its own transaction.
+func migrate(db *sql.DB) error {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	var have int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&have); err != nil {
+		return err
+	}
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		num, _, _ := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with a number", base)
+		}
+		if v <= have {
+			continue
+		}
+		text, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		tx, err := db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(string(text)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", base, err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", v)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		have = v
+	}
+	return nil
+}
+
+// writer runs the writes: it takes every op waiting (up to maxBatch), runs
+// each inside its own savepoint of one transaction, commits, and answers
+// each op.
+func (s *Store) writer() {
+	defer close(s.closed)
+	batch := make([]*op, 0, maxBatch)
+	for {
+		select {
+		case o := <-s.ops:
+			batch = append(batch[:0], o)
+		case <-s.done:
+			// Finish whatever is still queued, then stop.
+			for {
+				select {
+				case o := <-s.ops:
+					s.commit([]*op{o})
+				default:
+					return
+				}
+			}
+		}
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case o := <-s.ops:
+				batch = append(batch, o)
+			default:
+				break fill
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+func (s *Store) commit(batch []*op) {
+	ctx := context.Background()
+	errs := make([]error, len(batch))
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		for _, o := range batch {
+			o.err <- err
+		}
+		return
+	}
+	for i, o := range batch {
+		if err := o.ctx.Err(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT op"); err != nil {
+			errs[i] = err
+			continue
+		}
+		if err := o.fn(ctx, tx); err != nil {
+			errs[i] = err
+			tx.ExecContext(ctx, "ROLLBACK TO op")
+		}
+		tx.ExecContext(ctx, "RELEASE op")
+	}
+	if err := tx.Commit(); err != nil {
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+		}
+	}
+	for i, o := range batch {
+		o.err <- errs[i]
+	}
+}
+
+// write queues fn for the writer and waits until it is committed.
+func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	o := &op{fn: fn, ctx: ctx, err: make(chan error, 1)}
+	s.mu.RLock()
+	if s.shut {
+		s.mu.RUnlock()
+		return errors.New("sqlite: store closed")
+	}
+	select {
+	case s.ops <- o:
+		s.mu.RUnlock()
+	case <-ctx.Done():
+		s.mu.RUnlock()
+		return ctx.Err()
+	}
+	// Once queued, the op is always answered (the writer drains the queue
+	// when closing), and it must be awaited: returning early would hide
+	// whether it committed.
+	return <-o.err
+}
+
+// isConstraint reports whether err is a SQLite constraint violation.
+func isConstraint(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Create implements store.Store.
+func (s *Store) Create(ctx context.Context, g *store.Game) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		status := g.Status
+		if status == "" {
+			status = store.Playing
+		}
+		result := g.End.Result
+		if result == "" {
+			result = "*"
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO games (id, spec, start, status, result, reason, detail, resigned, ply, created, updated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, g.Spec, g.Start, status, result, g.End.Reason, g.End.Detail, g.End.Resigned, len(g.Moves), ms(g.Created), ms(g.Updated))
+		if err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("game %s: %w: the id exists", g.ID, store.ErrConflict)
+			}
+			return fmt.Errorf("create game %s: %w", g.ID, err)
+		}
+		for i, st := range g.Seats {
+			_, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, joined)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+				g.ID, i, st.Kind, st.Level, st.Name, st.TokenHash, st.InviteHash, boolInt(st.Joined))
+			if err != nil {
+				return fmt.Errorf("create game %s seat %d: %w", g.ID, i, err)
+			}
+		}
+		for i, m := range g.Moves {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)`, g.ID, i, m, ms(g.Created)); err != nil {
+				return fmt.Errorf("create game %s move %d: %w", g.ID, i, err)
+			}
+		}
+		return nil
+	})
+}
+
+// AppendMove implements store.Store.
+func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)`, id, ply, move, ms(at)); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
+			}
+			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
+		}
+		var err error
+		if end != nil {
+			_, err = tx.ExecContext(ctx, `UPDATE games SET ply = ?, updated = ?, status = ?, result = ?, reason = ?, detail = ?, resigned = ? WHERE id = ?`,
+				ply+1, ms(at), store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id)
+		} else {
+			_, err = tx.ExecContext(ctx, `UPDATE games SET ply = ?, updated = ? WHERE id = ?`, ply+1, ms(at), id)
+		}
+		if err != nil {
+			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
+		}
+		return nil
+	})
+}
+
+// Join implements store.Store.
+func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name string, at time.Time) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE seats SET token_hash = ?, name = ?, joined = 1
+			WHERE game_id = ? AND seat = ? AND joined = 0`, tokenHash, name, id, seat)
+		if err != nil {
+			return fmt.Errorf("game %s join seat %d: %w", id, seat, err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fmt.Errorf("game %s seat %d: %w: the seat has been taken", id, seat, store.ErrConflict)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE games SET updated = ? WHERE id = ?`, ms(at), id)
+		return err
+	})
+}
+
+// Finish implements store.Store.
+func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET updated = ?, status = ?, result = ?, reason = ?, detail = ?, resigned = ?
+			WHERE id = ? AND status != ?`, ms(at), store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id, store.Finished)
+		if err != nil {
+			return fmt.Errorf("game %s finish: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fmt.Errorf("game %s: %w: it is finished or does not exist", id, store.ErrConflict)
+		}
+		return nil
+	})
+}
+
+const gameCols = `id, spec, start, status, result, reason, detail, resigned, ply, created, updated`
+
+func scanGame(sc interface{ Scan(...any) error }) (*store.Game, error) {
+	var g store.Game
+	var created, updated int64
+	err := sc.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Result, &g.End.Reason, &g.End.Detail, &g.End.Resigned, &g.Ply, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	g.Created, g.Updated = fromMS(created), fromMS(updated)
+	return &g, nil
+}
+
+// Get implements store.Store.
+func (s *Store) Get(ctx context.Context, id string) (*store.Game, error) {
+	g, err := scanGame(s.r.QueryRowContext(ctx, `SELECT `+gameCols+` FROM games WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("game %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	if err := s.fill(ctx, []*store.Game{g}, true); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// fill loads the seats (and moves) of games.
+func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
+	for _, g := range gs {
+		rows, err := s.r.QueryContext(ctx, `SELECT kind, level, name, token_hash, invite_hash, joined FROM seats WHERE game_id = ? ORDER BY seat`, g.ID)
+		if err != nil {
+			return fmt.Errorf("game %s seats: %w", g.ID, err)
+		}
+		for rows.Next() {
+			var st store.Seat
+			var joined int
+			if err := rows.Scan(&st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &joined); err != nil {
+				rows.Close()
+				return fmt.Errorf("game %s seats: %w", g.ID, err)
+			}
+			st.Joined = joined != 0
+			g.Seats = append(g.Seats, st)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("game %s seats: %w", g.ID, err)
+		}
+		if !moves {
+			continue
+		}
+		rows, err = s.r.QueryContext(ctx, `SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply`, g.ID)
+		if err != nil {
+			return fmt.Errorf("game %s moves: %w", g.ID, err)
+		}
+		g.Moves = make([]string, 0, g.Ply)
+		for rows.Next() {
+			var ply int
+			var m string
+			if err := rows.Scan(&ply, &m); err != nil {
+				rows.Close()
+				return fmt.Errorf("game %s moves: %w", g.ID, err)
+			}
+			if ply != len(g.Moves) {
+				rows.Close()
+				return fmt.Errorf("game %s moves: ply %d missing", g.ID, len(g.Moves))
+			}
+			g.Moves = append(g.Moves, m)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("game %s moves: %w", g.ID, err)
+		}
+		g.Ply = len(g.Moves)
+	}
+	return nil
+}
+
+func (s *Store) list(ctx context.Context, query string, args ...any) ([]*store.Game, error) {
+	rows, err := s.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list games: %w", err)
+	}
+	defer rows.Close()
+	var gs []*store.Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list games: %w", err)
+		}
+		gs = append(gs, g)
+	}
+	return gs, rows.Err()
+}
+
+// Unfinished implements store.Store.
+func (s *Store) Unfinished(ctx context.Context) ([]*store.Game, error) {
+	gs, err := s.list(ctx, `SELECT `+gameCols+` FROM games WHERE status = ? ORDER BY created`, store.Playing)
+	if err != nil {
+		return nil, err
+	}
+	return gs, s.fill(ctx, gs, true)
+}
+
+// Recent implements store.Store.
+func (s *Store) Recent(ctx context.Context, limit int, status string) ([]*store.Game, error) {
+	var gs []*store.Game
+	var err error
+	if status == "" {
+		gs, err = s.list(ctx, `SELECT `+gameCols+` FROM games ORDER BY updated DESC, id LIMIT ?`, limit)
+	} else {
+		gs, err = s.list(ctx, `SELECT `+gameCols+` FROM games WHERE status = ? ORDER BY updated DESC, id LIMIT ?`, status, limit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return gs, s.fill(ctx, gs, false)
+}
+
+// Ping implements store.Store.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	return s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// Close implements store.Store: it waits for queued writes, then closes
+// the database.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.shut {
+		s.mu.Unlock()
+		return nil
+	}
+	s.shut = true
+	s.mu.Unlock()
+	close(s.done)
+	<-s.closed
+	err1 := s.r.Close()
+	err2 := s.w.Close()
+	return errors.Join(err1, err2)
+}

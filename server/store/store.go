@@ -1,0 +1,108 @@
+// Package store declares how the server keeps games: the [Store] interface
+// and the records it reads and writes. Package store/sqlite implements it
+// with SQLite; another database can implement it too.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned for a game id the store does not hold.
+var ErrNotFound = errors.New("no such game")
+
+// ErrConflict is returned when a write clashes with what the store holds:
+// a move at a ply that was already played, a seat that was already joined,
+// a game id that exists.
+var ErrConflict = errors.New("conflict")
+
+// The values of Game.Status.
+const (
+	Playing  = "playing"
+	Finished = "finished"
+)
+
+// Seat is one seat of a stored game.
+type Seat struct {
+	// Kind is "human" or "ai".
+	Kind string
+	// Level is an AI seat's level.
+	Level string
+	// Name is the name a human player gave, possibly empty.
+	Name string
+	// TokenHash is the hex SHA-256 of the seat's token, empty when the seat
+	// has none yet.
+	TokenHash string
+	// InviteHash is the hex SHA-256 of the seat's invite, empty when it
+	// had none.
+	InviteHash string
+	// Joined reports whether a player holds the seat (always true for AI
+	// seats and for seats the creator kept).
+	Joined bool
+}
+
+// End says how a game finished.
+type End struct {
+	// Result is the PGN-style result, e.g. "1-0".
+	Result string
+	// Reason is the game.Reason in words, e.g. "rules" or "resignation".
+	Reason string
+	// Detail says how the game ended in words.
+	Detail string
+	// Resigned is the seat that resigned or forfeited, or -1. The server
+	// needs it to restore such an ending, which the moves alone do not
+	// show.
+	Resigned int
+}
+
+// Game is a stored game.
+type Game struct {
+	ID string
+	// Spec is the canonical game spec, e.g. "pogo(u=false)".
+	Spec string
+	// Start is the starting position string, empty for the game's start.
+	Start string
+	Seats []Seat
+	// Moves holds the moves in notation. Recent leaves it nil.
+	Moves []string
+	// Ply is the number of moves played.
+	Ply int
+	// Status is Playing or Finished.
+	Status string
+	// End says how a finished game ended; its Resigned is -1 otherwise.
+	End     End
+	Created time.Time
+	Updated time.Time
+}
+
+// Store keeps games. Its methods are safe for concurrent use. A method that
+// writes returns only once the write is committed.
+type Store interface {
+	// Create stores a new game with its seats (and moves, if any).
+	Create(ctx context.Context, g *Game) error
+	// Get returns a game with its seats and moves, or ErrNotFound.
+	Get(ctx context.Context, id string) (*Game, error)
+	// AppendMove stores the move played at ply (0-based: the number of
+	// moves before it); end, when not nil, finishes the game in the same
+	// transaction. A move already stored at that ply is ErrConflict.
+	AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *End) error
+	// Join gives an open seat to a player: it sets the seat's token hash
+	// and name and marks it joined (the invite hash stays, so that a
+	// second use of the invite can be told apart from a wrong one). A seat
+	// already joined is ErrConflict.
+	Join(ctx context.Context, id string, seat int, tokenHash, name string, at time.Time) error
+	// Finish ends a game for a reason the moves do not show (resignation,
+	// forfeit).
+	Finish(ctx context.Context, id string, end End, at time.Time) error
+	// Unfinished returns every game still being played, with seats and
+	// moves.
+	Unfinished(ctx context.Context) ([]*Game, error)
+	// Recent returns up to limit games, most recently updated first, with
+	// seats but without moves; status filters them when not empty.
+	Recent(ctx context.Context, limit int, status string) ([]*Game, error)
+	// Ping checks that the store answers.
+	Ping(ctx context.Context) error
+	// Close releases the store; pending writes are finished first.
+	Close() error
+}

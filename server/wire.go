@@ -1,0 +1,174 @@
+package server
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// The JSON objects of the API, as docs/server.md describes them.
+
+// State is the full state of a game: the answer to GET /api/games/{id} and
+// the body of every websocket state message.
+type State struct {
+	ID          string          `json:"id"`
+	Spec        string          `json:"spec"`
+	Game        string          `json:"game"`
+	Title       string          `json:"title"`
+	Players     int             `json:"players"`
+	PlayerNames []string        `json:"playerNames"`
+	Seats       []Seat          `json:"seats"`
+	Start       string          `json:"start"`
+	Position    string          `json:"position"`
+	Positions   json.RawMessage `json:"positions"`
+	Moves       json.RawMessage `json:"moves"`
+	LastMove    string          `json:"lastMove"`
+	Ply         int             `json:"ply"`
+	ToMove      int             `json:"toMove"`
+	Legal       []string        `json:"legal"`
+	Status      string          `json:"status"`
+	Outcome     *Outcome        `json:"outcome"`
+	Created     time.Time       `json:"created"`
+	Updated     time.Time       `json:"updated"`
+}
+
+// Seat describes one seat of a game.
+type Seat struct {
+	Seat      int    `json:"seat"`
+	Kind      string `json:"kind"`
+	Level     string `json:"level,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Joined    bool   `json:"joined"`
+	Connected bool   `json:"connected"`
+	Thinking  bool   `json:"thinking,omitempty"`
+}
+
+// Outcome describes how a finished game ended.
+type Outcome struct {
+	Result      string `json:"result"`
+	Reason      string `json:"reason"`
+	Detail      string `json:"detail"`
+	Winners     []int  `json:"winners"`
+	Scores      []int  `json:"scores,omitempty"`
+	Description string `json:"description"`
+}
+
+// Summary is one game of the recent games list.
+type Summary struct {
+	ID      string        `json:"id"`
+	Spec    string        `json:"spec"`
+	Title   string        `json:"title"`
+	Seats   []SummarySeat `json:"seats"`
+	Ply     int           `json:"ply"`
+	Status  string        `json:"status"`
+	Outcome *Outcome      `json:"outcome"`
+	Created time.Time     `json:"created"`
+	Updated time.Time     `json:"updated"`
+}
+
+// SummarySeat is a seat in a Summary.
+type SummarySeat struct {
+	Seat   int    `json:"seat"`
+	Kind   string `json:"kind"`
+	Level  string `json:"level,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Joined bool   `json:"joined"`
+}
+
+// GameInfo describes one game the server plays.
+type GameInfo struct {
+	Name    string       `json:"name"`
+	Title   string       `json:"title"`
+	Summary string       `json:"summary"`
+	Options []OptionInfo `json:"options"`
+	Levels  []string     `json:"levels"`
+	Default Variant      `json:"default"`
+}
+
+// OptionInfo describes one option of a game.
+type OptionInfo struct {
+	Key     string   `json:"key"`
+	Kind    string   `json:"kind"`
+	Default string   `json:"default"`
+	Min     *int     `json:"min,omitempty"`
+	Max     *int     `json:"max,omitempty"`
+	Choices []string `json:"choices,omitempty"`
+	Doc     string   `json:"doc"`
+}
+
+// Variant describes one variant of a game.
+type Variant struct {
+	Spec        string   `json:"spec"`
+	Players     int      `json:"players"`
+	PlayerNames []string `json:"playerNames"`
+	Start       string   `json:"start"`
+	Levels      []string `json:"levels,omitempty"`
+}
+
+// CreateRequest is the body of POST /api/games.
+type CreateRequest struct {
+	Spec     string        `json:"spec"`
+	Position string        `json:"position"`
+	Name     string        `json:"name"`
+	Seats    []SeatRequest `json:"seats"`
+}
+
+// SeatRequest asks for one seat in a CreateRequest.
+type SeatRequest struct {
+	Kind   string `json:"kind"`
+	Level  string `json:"level,omitempty"`
+	Invite bool   `json:"invite,omitempty"`
+}
+
+// CreateResponse answers POST /api/games.
+type CreateResponse struct {
+	ID      string   `json:"id"`
+	Token   string   `json:"token,omitempty"`
+	Seats   []int    `json:"seats"`
+	Invites []Invite `json:"invites"`
+	State   *State   `json:"state"`
+}
+
+// Invite is the invitation to one open seat.
+type Invite struct {
+	Seat   int    `json:"seat"`
+	Invite string `json:"invite"`
+	Link   string `json:"link"`
+}
+
+// JoinRequest is the body of POST /api/games/{id}/join.
+type JoinRequest struct {
+	Invite string `json:"invite"`
+	Name   string `json:"name"`
+}
+
+// JoinResponse answers POST /api/games/{id}/join.
+type JoinResponse struct {
+	Seat  int    `json:"seat"`
+	Token string `json:"token"`
+	State *State `json:"state"`
+}
+
+// Message is a websocket message in either direction; Type says which
+// fields are used.
+type Message struct {
+	Type    string          `json:"type"`
+	Seats   []int           `json:"seats,omitempty"`
+	State   json.RawMessage `json:"state,omitempty"`
+	Code    string          `json:"code,omitempty"`
+	Message string          `json:"message,omitempty"`
+	Move    string          `json:"move,omitempty"`
+	Ply     *int            `json:"ply,omitempty"`
+	Seat    *int            `json:"seat,omitempty"`
+}
+
+// The error codes of websocket error messages.
+const (
+	CodeBadToken    = "bad_token"
+	CodeBadMessage  = "bad_message"
+	CodeNotYourSeat = "not_your_seat"
+	CodeNotYourTurn = "not_your_turn"
+	CodeIllegalMove = "illegal_move"
+	CodeStale       = "stale"
+	CodeGameOver    = "game_over"
+	CodeServer      = "server"
+)

@@ -1,0 +1,182 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// maxMessage bounds a message from a client.
+const maxMessage = 4 << 10
+
+// client is one websocket connection to a game.
+type client struct {
+	seats []int       // the seats it may move for
+	out   chan []byte // messages waiting to be written
+	slow  func()      // closes the connection as too slow
+	once  sync.Once   // guards the call of slow
+}
+
+// send queues a message without blocking; a connection whose queue is full
+// is closed as too slow and gets nothing more.
+func (c *client) send(msg []byte) {
+	select {
+	case c.out <- msg:
+	default:
+		c.once.Do(c.slow)
+	}
+}
+
+func encodeMsg(m any) []byte {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // the messages hold nothing json cannot encode
+	}
+	return b
+}
+
+func errorMsg(e *moveError) []byte {
+	return encodeMsg(Message{Type: "error", Code: e.code, Message: e.msg, Move: e.move})
+}
+
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	l, err := s.get(r.Context(), id)
+	if err != nil {
+		s.lookupError(w, id, err)
+		return
+	}
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
+	if err != nil {
+		// Accept has answered the request.
+		s.log.Debug("websocket accept", "game", id, "err", err)
+		return
+	}
+	conn.SetReadLimit(maxMessage)
+	s.wg.Add(1)
+	defer s.wg.Done()
+
+	c := &client{out: make(chan []byte, s.cfg.SendQueue)}
+	var closeOnce sync.Once
+	closeWith := func(code websocket.StatusCode, reason string) {
+		closeOnce.Do(func() { go conn.Close(code, reason) })
+	}
+	c.slow = func() { closeWith(websocket.StatusPolicyViolation, "too slow") }
+	stop := context.AfterFunc(s.ctx, func() { closeWith(websocket.StatusGoingAway, "server shutting down") })
+	defer stop()
+
+	var badToken bool
+	if tok := r.URL.Query().Get("token"); tok != "" {
+		c.seats = l.seatsOf(hashSecret(tok))
+		badToken = len(c.seats) == 0
+	}
+	if c.seats == nil {
+		c.seats = []int{}
+	}
+
+	// Join the game: hello, then the full state, queued under the game's
+	// lock so that no broadcast can come between.
+	l.mu.Lock()
+	c.out <- encodeMsg(struct {
+		Type  string `json:"type"`
+		Seats []int  `json:"seats"`
+	}{"hello", c.seats})
+	if badToken {
+		c.out <- errorMsg(&moveError{code: CodeBadToken, msg: "the token matches no seat of this game: you are watching as a spectator"})
+	}
+	l.subs[c] = struct{}{}
+	l.idle = time.Time{}
+	for _, p := range c.seats {
+		l.seats[p].connected++
+	}
+	if len(c.seats) > 0 {
+		l.msg = nil
+		l.broadcast()
+	} else {
+		c.send(l.stateMsg())
+	}
+	l.mu.Unlock()
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for msg := range c.out {
+			if err := conn.Write(context.Background(), websocket.MessageText, msg); err != nil {
+				conn.CloseNow()
+				// Drain so that senders never block (they do not anyway).
+				for range c.out {
+				}
+				return
+			}
+		}
+	}()
+
+	s.readLoop(conn, l, c)
+
+	l.mu.Lock()
+	delete(l.subs, c)
+	if len(l.subs) == 0 {
+		l.idle = time.Now()
+	}
+	for _, p := range c.seats {
+		l.seats[p].connected--
+	}
+	if len(c.seats) > 0 {
+		l.msg = nil
+		l.broadcast()
+	}
+	l.mu.Unlock()
+	close(c.out)
+	<-done
+	closeWith(websocket.StatusNormalClosure, "")
+}
+
+// readLoop handles the client's messages until the connection closes.
+func (s *Server) readLoop(conn *websocket.Conn, l *live, c *client) {
+	for {
+		typ, data, err := conn.Read(context.Background())
+		if err != nil {
+			return
+		}
+		if typ != websocket.MessageText {
+			s.reply(l, c, &moveError{code: CodeBadMessage, msg: "want JSON text messages"})
+			continue
+		}
+		var m Message
+		if err := json.Unmarshal(data, &m); err != nil {
+			s.reply(l, c, &moveError{code: CodeBadMessage, msg: "bad JSON: " + err.Error()})
+			continue
+		}
+		var merr error
+		l.mu.Lock()
+		switch m.Type {
+		case "move":
+			if m.Move == "" {
+				merr = &moveError{code: CodeBadMessage, msg: `a move message needs a move, e.g. {"type":"move","move":"1a1-a2"}`}
+				break
+			}
+			merr = s.play(s.ctx, l, c.seats, m.Move, m.Ply)
+		case "resign":
+			merr = s.resignSeat(s.ctx, l, c.seats, m.Seat)
+		default:
+			merr = &moveError{code: CodeBadMessage, msg: `unknown message type "` + m.Type + `"; want move or resign`}
+		}
+		var me *moveError
+		if errors.As(merr, &me) {
+			c.send(errorMsg(me))
+		}
+		l.mu.Unlock()
+	}
+}
+
+// reply sends an error to one client.
+func (s *Server) reply(l *live, c *client, e *moveError) {
+	l.mu.Lock()
+	c.send(errorMsg(e))
+	l.mu.Unlock()
+}
