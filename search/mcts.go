@@ -209,9 +209,9 @@ func (m *MCTS) progress(ws []*mctsWorker, start time.Time, nodes int64) Progress
 	rank := func(st *stat) float64 {
 		switch st.proof {
 		case provenWin:
-			return 1e18 - float64(st.dist)
+			return 1e18 - 1e9*float64(st.dist)
 		case provenLoss:
-			return -1e18 + float64(st.dist)
+			return -1e18 + 1e9*float64(st.dist)
 		case provenDraw:
 			return float64(st.visits) / 1e6 // below any visited unproven move with wins
 		}
@@ -227,9 +227,9 @@ func (m *MCTS) progress(ws []*mctsWorker, start time.Time, nodes int64) Progress
 	score := 0
 	switch st.proof {
 	case provenWin:
-		score = WinScore - int(st.dist)
+		score = WinScore - int(st.dist) - 1
 	case provenLoss:
-		score = -(WinScore - int(st.dist))
+		score = -(WinScore - int(st.dist) - 1)
 	case provenDraw:
 		score = 0
 	default:
