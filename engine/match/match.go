@@ -532,8 +532,12 @@ func (r *Report) Write(w io.Writer) {
 	if cfg.MoveTime > 0 {
 		tc = fmt.Sprintf("movetime %dms", cfg.MoveTime.Milliseconds())
 	}
-	fmt.Fprintf(w, "Match: %s, %d of %d games, %s, openings of %d random plies, %.1fs\n\n",
-		game.SpecOf(cfg.Game), len(r.Games), cfg.Games, tc, cfg.Openings, r.Elapsed.Seconds())
+	plies := "plies"
+	if cfg.Openings == 1 {
+		plies = "ply"
+	}
+	fmt.Fprintf(w, "Match: %s, %d of %d games, %s, openings of %d random %s, %.1fs\n\n",
+		game.SpecOf(cfg.Game), len(r.Games), cfg.Games, tc, cfg.Openings, plies, r.Elapsed.Seconds())
 	r.Table.Write(w)
 	if t := cfg.SPRT; t != nil {
 		lo, hi := t.Bounds()

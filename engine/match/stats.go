@@ -100,6 +100,9 @@ func FormatElo(e float64) string {
 	case math.IsInf(e, -1):
 		return "-inf"
 	}
+	if math.Abs(e) < 0.5 {
+		return "0"
+	}
 	return fmt.Sprintf("%+.0f", e)
 }
 
@@ -127,10 +130,17 @@ func (t SPRT) Bounds() (lower, upper float64) {
 // in the normal approximation (as in fishtest's and cutechess's GSPRT):
 // n (s1 - s0) (2m - s0 - s1) / (2 var), where m and var are the mean and
 // variance of the per-game scores and s0, s1 the expected scores of Elo0
-// and Elo1.
+// and Elo1. When every game scored the same (no variance), one drawn game
+// is added to the scores so that a one-sided match can still decide.
 func (t SPRT) LLR(s Score) float64 {
+	if s.N < 2 {
+		return 0
+	}
+	if s.Variance() == 0 {
+		s.add(0.5)
+	}
 	v := s.Variance()
-	if s.N < 2 || v == 0 {
+	if v == 0 {
 		return 0
 	}
 	s0, s1 := ExpectedScore(t.Elo0), ExpectedScore(t.Elo1)

@@ -169,14 +169,14 @@ func eloText(s Score) string {
 // differences and the faults.
 func (t *Table) Write(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tengine\tgames\tscore\t%\tElo vs field [95%]\twins\tdraws\tlosses\tfaults")
+	fmt.Fprintln(tw, "#\tengine\tgames\tscore\t%\tElo vs field [95%]\tfaults")
 	for i, e := range t.order() {
 		s := t.total[e]
 		pct := "-"
 		if s.N > 0 {
 			pct = fmt.Sprintf("%.1f", 100*s.Mean())
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", i+1, t.Names[e], s.N, fmtScore(s.Sum), pct, eloText(s), s.Wins, s.Draws+s.Partial, s.Losses, s.Faults)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%d\n", i+1, t.Names[e], s.N, fmtScore(s.Sum), pct, eloText(s), s.Faults)
 	}
 	tw.Flush()
 	if len(t.Names) > 2 {
@@ -236,7 +236,7 @@ func (t *Table) Write(w io.Writer) {
 }
 
 // wdl writes a pair's wins, draws and losses (+W =D -L), with the games of
-// fractional score (multi-player) counted apart.
+// another fractional score (multi-player) counted apart (~N).
 func wdl(p Score) string {
 	s := fmt.Sprintf("+%d =%d -%d", p.Wins, p.Draws, p.Losses)
 	if p.Partial > 0 {

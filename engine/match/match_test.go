@@ -1,0 +1,405 @@
+package match
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"stax/ai"
+	"stax/engine/internal/enginetest"
+	"stax/game"
+	"stax/game/record"
+	"stax/games"
+)
+
+// progs holds the programs built by TestMain.
+var progs enginetest.Programs
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "stax-match-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	progs, err = enginetest.Build(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestParseEngine(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Engine
+		err  bool
+	}{
+		{"stax:hard", Engine{Name: "stax:hard", Level: "hard"}, false},
+		{"h=stax:hard", Engine{Name: "h", Level: "hard"}, false},
+		{"mine=./bot --depth 3", Engine{Name: "mine", Command: []string{"./bot", "--depth", "3"}}, false},
+		{"./bot --opt=1", Engine{Name: "./bot --opt=1", Command: []string{"./bot", "--opt=1"}}, false},
+		{`b="/my dir/bot" -q`, Engine{Name: "b", Command: []string{"/my dir/bot", "-q"}}, false},
+		{"x=", Engine{}, true},
+		{"x=stax:", Engine{}, true},
+		{"x='open", Engine{}, true},
+	}
+	for _, tc := range tests {
+		got, err := ParseEngine(tc.in)
+		if (err != nil) != tc.err || got.Name != tc.want.Name || got.Level != tc.want.Level || !slices.Equal(got.Command, tc.want.Command) {
+			t.Errorf("ParseEngine(%q) = %+v, %v; want %+v, error %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestLineups(t *testing.T) {
+	tests := []struct {
+		engines, seats int
+		want           [][]int
+	}{
+		{2, 2, [][]int{{0, 1}, {1, 0}}},
+		{1, 2, [][]int{{0, 0}}},
+		{2, 4, [][]int{{0, 1, 0, 1}, {1, 0, 1, 0}}},
+		{3, 2, [][]int{{0, 1}, {1, 0}, {0, 2}, {2, 0}, {1, 2}, {2, 1}}},
+		{4, 4, [][]int{{0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2}}},
+	}
+	for _, tc := range tests {
+		got := lineups(tc.engines, tc.seats)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("lineups(%d, %d) = %v; want %v", tc.engines, tc.seats, got, tc.want)
+		}
+	}
+	// Every engine gets every seat equally often over the rotations.
+	for _, c := range [][2]int{{3, 4}, {5, 4}, {5, 2}} {
+		count := map[[2]int]int{}
+		for _, l := range lineups(c[0], c[1]) {
+			for s, e := range l {
+				count[[2]int{e, s}]++
+			}
+		}
+		for s := 0; s < c[1]; s++ {
+			for e := 1; e < c[0]; e++ {
+				if count[[2]int{e, s}] != count[[2]int{0, s}] {
+					t.Errorf("lineups(%d, %d): engine %d sits in seat %d %d times, engine 0 %d times", c[0], c[1], e, s, count[[2]int{e, s}], count[[2]int{0, s}])
+				}
+			}
+		}
+	}
+}
+
+func TestOpening(t *testing.T) {
+	g, _ := games.Load("pogo")
+	a, b := opening(g, 4, 7, 3), opening(g, 4, 7, 3)
+	if len(a) != 4 || !slices.Equal(a, b) {
+		t.Errorf("opening(pogo, 4, 7, 3) = %q then %q; want the same 4 plies", a, b)
+	}
+	if c := opening(g, 4, 7, 4); slices.Equal(a, c) {
+		t.Errorf("openings 3 and 4 are both %q", a)
+	}
+	if len(opening(g, 0, 7, 3)) != 0 {
+		t.Error("an opening of 0 plies has moves")
+	}
+}
+
+func TestStats(t *testing.T) {
+	near := func(a, b float64) bool { return math.Abs(a-b) < 0.5 }
+	if e := EloOf(0.75); !near(e, 190.85) {
+		t.Errorf("EloOf(0.75) = %.2f; want 190.85", e)
+	}
+	if p := ExpectedScore(EloOf(0.3)); math.Abs(p-0.3) > 1e-9 {
+		t.Errorf("ExpectedScore(EloOf(0.3)) = %v", p)
+	}
+	var s Score
+	for i := 0; i < 100; i++ {
+		s.add([]float64{1, 0.5, 0}[i%3])
+	}
+	e, lo, hi := s.Elo()
+	if !(lo < e && e < hi) || math.Abs(e-EloOf(s.Mean())) > 1e-9 {
+		t.Errorf("Elo() = %.1f [%.1f, %.1f]; want the estimate inside its interval", e, lo, hi)
+	}
+	// 34 wins, 33 draws, 33 losses: a mean of 0.505, variance about 0.67.
+	if hi-lo < 100 || hi-lo > 150 {
+		t.Errorf("interval width %.1f; want about 130 for 100 games with a third of draws", hi-lo)
+	}
+	var all Score
+	for i := 0; i < 10; i++ {
+		all.add(1)
+	}
+	if e, lo, _ := all.Elo(); !math.IsInf(e, 1) || math.IsInf(lo, 0) || lo < 200 {
+		t.Errorf("a perfect score: Elo %v, lower bound %v; want +inf and a finite bound", e, lo)
+	}
+	tests := []struct {
+		sprt SPRT
+		s    Score
+		want Decision
+	}{
+		{SPRT{Elo0: 0, Elo1: 50}, scores(60, 20, 20), AcceptH1},
+		{SPRT{Elo0: 0, Elo1: 50}, scores(20, 20, 60), AcceptH0},
+		{SPRT{Elo0: 0, Elo1: 50}, scores(11, 0, 9), Continue},
+		{SPRT{Elo0: 0, Elo1: 200}, scores(20, 0, 0), AcceptH1},
+	}
+	for _, tc := range tests {
+		if got := tc.sprt.Decide(tc.s); got != tc.want {
+			t.Errorf("%+v.Decide(+%d =%d -%d) = %v (LLR %.2f); want %v", tc.sprt, tc.s.Wins, tc.s.Draws, tc.s.Losses, got, tc.sprt.LLR(tc.s), tc.want)
+		}
+	}
+}
+
+func scores(w, d, l int) Score {
+	var s Score
+	for range w {
+		s.add(1)
+	}
+	for range d {
+		s.add(0.5)
+	}
+	for range l {
+		s.add(0)
+	}
+	return s
+}
+
+// check replays every record and compares it with its game.
+func checkRecords(t *testing.T, rep *Report, text string) {
+	t.Helper()
+	recs, err := record.ParseAll(text)
+	if err != nil {
+		t.Fatalf("the records do not parse: %v", err)
+	}
+	if len(recs) != len(rep.Games) {
+		t.Fatalf("%d records for %d games", len(recs), len(rep.Games))
+	}
+	for i, r := range recs {
+		h, err := r.Replay(games.Registry())
+		if err != nil {
+			t.Errorf("record %d: %v\n%s", i+1, err, r)
+			continue
+		}
+		if got, want := h.Outcome().ResultString(), rep.Games[i].Outcome.ResultString(); got != want {
+			t.Errorf("record %d replays to %s; the game ended %s", i+1, got, want)
+		}
+		if r.Get("Termination") == "" || r.Get("Seat1") == "" {
+			t.Errorf("record %d lacks Termination or Seat1:\n%s", i+1, r)
+		}
+	}
+}
+
+// TestMisbehavingEngines plays a match in which four external engines
+// crash, hang, play an illegal move and print garbage: it completes, and
+// every fault is reported in the table and the records.
+func TestMisbehavingEngines(t *testing.T) {
+	g, _ := games.Load("pogo")
+	bad := func(mode string, after int) Engine {
+		return Engine{Name: mode, Command: []string{progs.Bad, "-mode", mode, "-after", fmt.Sprint(after)}}
+	}
+	engines := []Engine{
+		{Name: "random", Level: "random"},
+		bad("crash", 1), bad("hang", 0), bad("illegal", 0), bad("garbage", 0),
+		{Name: "stax", Command: []string{progs.Stax, "engine", "--level", "random"}},
+	}
+	var out strings.Builder
+	var statuses int
+	cfg := Config{
+		Game: g, Engines: engines, Games: 2 * len(lineups(len(engines), 2)), Concurrency: 2,
+		MoveTime: 5 * time.Millisecond, Timeout: 300 * time.Millisecond, Openings: 2, Seed: 3,
+		NewPlayer: ai.New, Records: &out, Progress: func(Status) { statuses++ },
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Games) != cfg.Games || statuses != cfg.Games {
+		t.Fatalf("%d games and %d progress calls; want %d", len(rep.Games), statuses, cfg.Games)
+	}
+	wantKind := map[string]string{"crash": "crash", "hang": "time", "illegal": "illegal move", "garbage": "protocol"}
+	wantDetail := map[string]string{"crash": "simulated crash", "hang": "no bestmove within 300ms", "illegal": "illegal move 1a1-c3", "garbage": "I am a chess engine"}
+	for e, eng := range engines {
+		faults := rep.Table.Faults(e)
+		kind, bad := wantKind[eng.Name]
+		if !bad {
+			if len(faults) != 0 {
+				t.Errorf("%s: faults %v; want none", eng.Name, faults)
+			}
+			continue
+		}
+		if len(faults) != 1 || faults[kind] == 0 {
+			t.Errorf("%s: faults %v; want only %s", eng.Name, faults, kind)
+		}
+	}
+	for _, gr := range rep.Games {
+		if gr.FaultEngine < 0 {
+			for _, e := range gr.Seats {
+				if _, bad := wantKind[engines[e].Name]; bad && engines[e].Name != "crash" {
+					t.Errorf("game %d: %s played without a fault", gr.Number, engines[e].Name)
+				}
+			}
+			continue
+		}
+		name := engines[gr.FaultEngine].Name
+		if !strings.Contains(gr.Fault, wantDetail[name]) {
+			t.Errorf("game %d: fault %q; want it to mention %q", gr.Number, gr.Fault, wantDetail[name])
+		}
+		if gr.Outcome.Reason != game.ByForfeit && gr.Outcome.Reason != game.ByTime {
+			t.Errorf("game %d: reason %v after a fault", gr.Number, gr.Outcome.Reason)
+		}
+		for s, e := range gr.Seats {
+			if lost := gr.Outcome.Results[s] == game.Loss; lost != (e == gr.FaultEngine) {
+				t.Errorf("game %d: seat %d (%s) result %v after a fault by %s", gr.Number, s+1, engines[e].Name, gr.Outcome.Results[s], name)
+			}
+		}
+	}
+	checkRecords(t, rep, out.String())
+	if !strings.Contains(out.String(), `[Termination "time: no bestmove within 300ms"]`) || !strings.Contains(out.String(), `[Termination "forfeit: illegal move 1a1-c3"]`) {
+		t.Error("the records lack the time and illegal move terminations")
+	}
+	var table strings.Builder
+	rep.Write(&table)
+	wants := []string{"Faults (each lost the game):"}
+	for e, eng := range engines {
+		if kind, bad := wantKind[eng.Name]; bad {
+			wants = append(wants, fmt.Sprintf("%s: %d × %s, e.g. ", eng.Name, rep.Table.Faults(e)[kind], kind))
+		}
+	}
+	for _, want := range wants {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, table.String())
+		}
+	}
+	t.Logf("\n%s", table.String())
+}
+
+// TestFourPlayers plays 4-player Diam, free-for-all and in teams, with
+// built-in and external engines, and checks the pairwise scores.
+func TestFourPlayers(t *testing.T) {
+	for _, spec := range []string{"diam(players=4)", "diam(players=4,teams=true)"} {
+		t.Run(spec, func(t *testing.T) {
+			g, err := games.Load(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			engines := []Engine{
+				{Name: "random", Level: "random"},
+				{Name: "greedy", Level: "greedy"},
+				{Name: "ext", Command: []string{progs.Stax, "engine", "--level", "random"}},
+			}
+			if strings.Contains(spec, "teams") {
+				engines = engines[1:]
+			}
+			var out strings.Builder
+			cfg := Config{Game: g, Engines: engines, Games: 2 * len(lineups(len(engines), 4)), MoveTime: 5 * time.Millisecond, Openings: 1, NewPlayer: ai.New, Records: &out}
+			rep, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRecords(t, rep, out.String())
+			for e := range engines {
+				for f := range engines {
+					if e == f {
+						continue
+					}
+					p, q := rep.Table.Pair(e, f), rep.Table.Pair(f, e)
+					if p.N != cfg.Games || math.Abs(p.Sum+q.Sum-float64(p.N)) > 1e-9 {
+						t.Errorf("pair %s-%s: %d games, scores %v + %v; want %d games summing to that", engines[e].Name, engines[f].Name, p.N, p.Sum, q.Sum, cfg.Games)
+					}
+					if strings.Contains(spec, "teams") && p.Partial > 0 {
+						t.Errorf("team game pair %s-%s has fractional scores", engines[e].Name, engines[f].Name)
+					}
+				}
+			}
+			var table strings.Builder
+			rep.Write(&table)
+			t.Logf("\n%s", table.String())
+		})
+	}
+}
+
+// TestSPRTStops checks that a decided SPRT ends the match early.
+func TestSPRTStops(t *testing.T) {
+	g, _ := games.Load("pogo")
+	cfg := Config{
+		Game: g, Engines: []Engine{{Name: "greedy", Level: "greedy"}, {Name: "random", Level: "random"}},
+		Games: 400, MoveTime: time.Millisecond, Openings: 2, NewPlayer: ai.New,
+		SPRT: &SPRT{Elo0: 0, Elo1: 100},
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Decision != AcceptH1 || len(rep.Games) >= cfg.Games {
+		t.Errorf("after %d games: %v; want H1 accepted early", len(rep.Games), rep.Decision)
+	}
+	var b strings.Builder
+	rep.Write(&b)
+	if !strings.Contains(b.String(), "SPRT of greedy against random") || !strings.Contains(b.String(), "H1 accepted") {
+		t.Errorf("report lacks the SPRT line:\n%s", b.String())
+	}
+}
+
+func TestCancel(t *testing.T) {
+	g, _ := games.Load("pogo")
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	cfg := Config{
+		Game: g, Engines: []Engine{{Name: "a", Level: "random"}, {Name: "b", Level: "random"}},
+		Games: 1000, NewPlayer: ai.New, Progress: func(st Status) {
+			if st.Done >= 3 {
+				once.Do(cancel)
+			}
+		},
+	}
+	rep, err := Run(ctx, cfg)
+	if err != context.Canceled || rep == nil || len(rep.Games) < 3 || len(rep.Games) > 10 {
+		t.Errorf("Run after cancel = %d games, %v; want a few games and context.Canceled", len(rep.Games), err)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	g, _ := games.Load("pogo")
+	two := []Engine{{Name: "a", Level: "random"}, {Name: "b", Level: "random"}}
+	tests := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"no game", Config{Engines: two, Games: 1, NewPlayer: ai.New}, "no game"},
+		{"no engines", Config{Game: g, Games: 1, NewPlayer: ai.New}, "no engines"},
+		{"no games", Config{Game: g, Engines: two, NewPlayer: ai.New}, "at least one game"},
+		{"same names", Config{Game: g, Engines: []Engine{two[0], two[0]}, Games: 1, NewPlayer: ai.New}, "two engines named"},
+		{"bad level", Config{Game: g, Engines: []Engine{two[0], {Name: "x", Level: "godlike"}}, Games: 1, NewPlayer: ai.New}, "godlike"},
+		{"sprt of three", Config{Game: g, Engines: append(two, Engine{Name: "c", Level: "random"}), Games: 1, NewPlayer: ai.New, SPRT: &SPRT{Elo1: 10}}, "exactly two"},
+	}
+	for _, tc := range tests {
+		if _, err := Run(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Run = %v; want an error mentioning %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestUnstartable checks that an engine that cannot start loses every game
+// and the match still completes.
+func TestUnstartable(t *testing.T) {
+	g, _ := games.Load("pogo")
+	cfg := Config{
+		Game: g, Engines: []Engine{{Name: "a", Level: "random"}, {Name: "ghost", Command: []string{"/nonexistent/engine"}}},
+		Games: 4, NewPlayer: ai.New,
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rep.Table.Faults(1); f["crash"] != 4 {
+		t.Errorf("faults of an engine that cannot start: %v; want 4 crashes", f)
+	}
+	if !strings.Contains(rep.Games[0].Fault, "failed to start") {
+		t.Errorf("fault %q; want it to say the engine failed to start", rep.Games[0].Fault)
+	}
+}
