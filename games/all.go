@@ -4,6 +4,7 @@ package games
 import (
 	"stax/game"
 	"stax/games/diam"
+	"stax/games/pisola"
 	"stax/games/pogo"
 )
 
@@ -11,6 +12,7 @@ import (
 func Registry() game.Registry {
 	return game.Registry{
 		pogo.Info,
+		pisola.Info,
 		diam.Info,
 	}
 }
