@@ -104,7 +104,8 @@ func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 			return nil
 		case line, ok := <-lines:
 			if !ok {
-				s.stopSearch()
+				// The end of the input lets a bounded search finish.
+				s.waitSearch()
 				err := <-readErr
 				if errors.Is(err, bufio.ErrTooLong) {
 					s.send("error line too long")
@@ -199,7 +200,7 @@ func (s *Server) Levels() []string {
 			}
 		}
 	}
-	if s.cfg.Level != "" {
+	if s.cfg.Levels == nil && s.cfg.Level != "" {
 		add(s.cfg.Level)
 	}
 	for _, l := range s.cfg.Extra {

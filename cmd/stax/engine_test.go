@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEngineCommand(t *testing.T) {
+	in := strings.Join([]string{
+		"stax",
+		"newgame diam(players=4)",
+		"position startpos moves r@1 g@5",
+		"setoption name level value greedy",
+		"go movetime 20",
+		"position pos bad",
+		"quit",
+		"isready", // after quit: never answered
+	}, "\n")
+	out, _, err := runCmd(t, in, "engine", "--level", "random")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{"id name stax", "id author", "option name level type combo default random", "option name threads", "option name hash", "option name games", "staxok"}
+	for i, w := range want {
+		if i >= len(lines) || !strings.HasPrefix(lines[i], w) {
+			t.Fatalf("output:\n%s\nline %d: want prefix %q", out, i, w)
+		}
+	}
+	rest := lines[len(want):]
+	if len(rest) < 2 || !strings.HasPrefix(rest[len(rest)-2], "bestmove y@") || !strings.HasPrefix(rest[len(rest)-1], "error position:") {
+		t.Errorf("after the handshake:\n%s\nwant info lines, a bestmove for yellow and an error", strings.Join(rest, "\n"))
+	}
+	if strings.Contains(out, "readyok") {
+		t.Error("the engine answered a command after quit")
+	}
+	if _, _, err := runCmd(t, "", "engine", "--level", "godlike"); err == nil || !strings.Contains(err.Error(), "godlike") {
+		t.Errorf("stax engine --level godlike: %v; want a usage error", err)
+	}
+	if _, _, err := runCmd(t, "", "engine", "extra"); err == nil {
+		t.Error("stax engine extra: no error")
+	}
+}
