@@ -47,7 +47,7 @@ export function homePage(root) {
 
   const gameBox = h("fieldset", { class: "games" }, h("legend", {}, "Game"));
   const optBox = h("fieldset", { class: "options" }, h("legend", {}, "Options"));
-  const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
+  const seatBox = h("fieldset", { class: "seats", "data-testid": "seats" }, h("legend", {}, "Players"));
   const nameInput = h("input", { type: "text", id: "player-name", maxlength: 40, autocomplete: "nickname", placeholder: "optional", "data-testid": "player-name" });
   const startBtn = h("button", { type: "submit", class: "primary", "data-testid": "start" }, "Start the game");
   form.append(
@@ -151,6 +151,7 @@ export function homePage(root) {
 
   const drawSeats = () => {
     clear(seatBox).append(h("legend", {}, "Players"));
+    seatBox.setAttribute("data-spec", current.spec);
     const levels = current.levels && current.levels.length ? current.levels : info.levels || [];
     const defaultAI = "ai:" + (levels.includes("easy") ? "easy" : levels[0] || "random");
     if (seatChoices.length !== current.players) {
@@ -221,11 +222,11 @@ export function homePage(root) {
   };
 }
 
-// seatLabel names a seat with its colours, e.g. "Player 1 (red, yellow)".
+// seatLabel names a seat with its colours, e.g. "Player 1 (red, yellow)",
+// adding the colours of a Diam seat when its name does not give them.
 export function seatLabel(game, players, i, pname) {
   if (game !== "diam") return pname;
   const cols = players === 4 ? [["red"], ["green"], ["yellow"], ["blue"]][i] : [["red", "yellow"], ["green", "blue"]][i];
-  if (!cols || pname.toLowerCase() === cols.join(" ").toLowerCase()) return pname;
-  if (cols.length === 1 && pname.toLowerCase() === cols[0]) return pname;
+  if (!cols || cols.some((c) => pname.toLowerCase().includes(c))) return pname;
   return `${pname} (${cols.join(", ")})`;
 }

@@ -115,7 +115,7 @@ export class Picker {
     return {
       selected,
       targets: this.targets(),
-      sources: nothingPicked ? this.sources() : [],
+      sources: nothingPicked && !this.placing ? this.sources() : [],
       depth: this.game === "pogo" ? this.count || (this.src !== null ? 0 : 0) : 0,
       level: this.level,
     };

@@ -59,7 +59,7 @@ export function gamePage(root, id) {
   const moveList = h("ol", { class: "move-list", "data-testid": "moves" });
   const slider = h("input", { type: "range", min: 0, max: 0, value: 0, id: "replay-slider", "data-testid": "slider", "aria-label": "Position in the game" });
   const sliderLabel = h("span", { class: "small", "data-testid": "slider-label" });
-  const replayBtn = (label, tid, fn) => h("button", { type: "button", class: "icon", "data-testid": tid, "aria-label": label, title: label, onclick: fn }, label === "First" ? "⏮" : label === "Previous" ? "◀" : label === "Next" ? "▶" : "⏭");
+  const replayBtn = (label, tid, fn) => h("button", { type: "button", class: "icon", "data-testid": tid, "aria-label": label, title: label, onclick: fn }, { First: "«", Previous: "‹", Next: "›", Last: "»" }[label]);
   const replay = h(
     "div",
     { class: "replay", "data-testid": "replay" },
@@ -261,6 +261,7 @@ export function gamePage(root, id) {
       banner.className = "banner " + (mine.startsWith("You win") ? "win" : mine.startsWith("You lose") ? "loss" : "neutral");
       banner.hidden = false;
       status.textContent = `Game over after ${st.ply} moves (${o.result}).`;
+      status.classList.remove("your-turn");
       return;
     }
     banner.hidden = true;
@@ -481,16 +482,24 @@ export function gamePage(root, id) {
     if (currentItem && currentItem.scrollIntoView && v.review === null) currentItem.scrollIntoView({ block: "nearest" });
   }
 
+  // drawLegal offers every legal move as a button, for keyboards and
+  // screen readers; the list is built only while it is open.
   function drawLegal(interactive) {
     const st = v.st;
-    clear(legalBox);
     legalBox.hidden = !interactive;
-    if (!interactive) return;
-    legalBox.append(h("summary", {}, `All legal moves (${st.legal.length})`));
+    legalBox.setAttribute("data-moves", interactive ? JSON.stringify(st.legal) : "[]");
+    const summary = `All legal moves (${st.legal.length})`;
+    let sum = legalBox.querySelector("summary");
+    if (!sum) legalBox.append((sum = h("summary", {})));
+    sum.textContent = summary;
+    const old = legalBox.querySelector(".legal-list");
+    if (old) old.remove();
+    if (!interactive || !legalBox.open) return;
     const list = h("div", { class: "legal-list" });
     for (const m of st.legal) list.append(h("button", { type: "button", class: "move", onclick: () => send(m) }, m));
     legalBox.append(list);
   }
+  legalBox.addEventListener("toggle", () => v.st && drawLegal(v.review === null && myTurn() && !v.pending));
 
   function drawInvites() {
     const st = v.st;

@@ -30,7 +30,6 @@ const PIECE = {
 };
 
 const SQ = 100; // the side of a grid square, in SVG units
-const MARGIN = 22; // room for coordinates
 
 // render draws a position of the named game. marks may hold:
 //   last: squares or cells of the last move (highlighted),
@@ -50,6 +49,10 @@ export function render(game, pos, marks = {}) {
 function renderGrid(game, pos, marks) {
   const p = parseGrid(pos);
   const n = p.size;
+  // Room for the coordinates, which grow with the board so that they stay
+  // readable when it is scaled down.
+  const MARGIN = n <= 3 ? 22 : n <= 6 ? 30 : 36;
+  const font = n <= 3 ? 14 : n <= 6 ? 20 : 25;
   const W = n * SQ + MARGIN;
   const svg = el("svg", {
     viewBox: `0 0 ${W} ${W}`,
@@ -85,10 +88,11 @@ function renderGrid(game, pos, marks) {
       if (last.has(name)) g.append(el("rect", { x, y, width: SQ, height: SQ, class: "sq-last" }));
       if (sources.has(name)) g.append(el("rect", { x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, class: "sq-source" }));
       if (selected.has(name)) g.append(el("rect", { x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, class: "sq-selected" }));
+      if (sq.locked) g.append(el("rect", { x, y, width: SQ, height: SQ, class: "sq-locked" }));
       drawStack(g, name, sq, x, y, selected.has(name) ? marks.depth || 0 : 0);
       if (targets.has(name)) {
         g.classList.add("target");
-        g.append(el("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: 13, class: "target-dot" }));
+        g.append(el("circle", { cx: x + SQ - 15, cy: y + 15, r: 9, class: "target-dot" }));
         g.append(el("rect", { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, class: "sq-target" }));
       }
       // A transparent cover makes the whole square one click target.
@@ -100,8 +104,8 @@ function renderGrid(game, pos, marks) {
   for (let i = 0; i < n; i++) {
     const col = marks.flip ? n - 1 - i : i;
     const row = marks.flip ? i : n - 1 - i;
-    svg.append(el("text", { x: MARGIN + col * SQ + SQ / 2, y: n * SQ + 16, class: "coord" }, "abcdefgh"[i]));
-    svg.append(el("text", { x: MARGIN / 2, y: row * SQ + SQ / 2 + 5, class: "coord" }, String(i + 1)));
+    svg.append(el("text", { x: MARGIN + col * SQ + SQ / 2, y: n * SQ + font + 2, class: "coord", "font-size": font }, "abcdefgh"[i]));
+    svg.append(el("text", { x: MARGIN / 2, y: row * SQ + SQ / 2 + font / 3, class: "coord", "font-size": font }, String(i + 1)));
   }
   return svg;
 }
@@ -114,8 +118,8 @@ function drawStack(g, name, sq, x, y, picked) {
   const top = sq.pieces[h - 1];
   const roofRoom = sq.roofed ? 16 : 0;
   const area = 76 - roofRoom; // vertical room for the discs
-  const t = Math.min(15, area / h);
-  const w = 70;
+  const t = Math.min(20, area / h);
+  const w = 76;
   const cx = x + SQ / 2;
   const bottom = y + 90;
   for (let i = 0; i < h; i++) {
@@ -142,20 +146,13 @@ function drawStack(g, name, sq, x, y, picked) {
   }
   const topY = bottom - h * t;
   if (sq.locked && !sq.roofed) {
-    // The top piece turned to its cross face.
-    const s = 11;
+    // The top piece turned to its cross face: a cross over the top disc,
+    // drawn light under dark so it shows on either colour.
+    const s = 14;
     const ty = topY + Math.max(t - 1, 1.5) / 2;
-    const ink = top === "w" ? "#c1121f" : "#ff6b6b";
-    g.append(
-      el("path", {
-        d: `M${cx - s} ${ty - s}L${cx + s} ${ty + s}M${cx + s} ${ty - s}L${cx - s} ${ty + s}`,
-        stroke: ink,
-        "stroke-width": 5,
-        "stroke-linecap": "round",
-        class: "lock-cross",
-        "data-testid": "lock-" + name,
-      }),
-    );
+    const d = `M${cx - s} ${ty - s}L${cx + s} ${ty + s}M${cx + s} ${ty - s}L${cx - s} ${ty + s}`;
+    g.append(el("path", { d, stroke: "#fff", "stroke-width": 9, "stroke-linecap": "round", class: "lock-halo" }));
+    g.append(el("path", { d, stroke: "#c1121f", "stroke-width": 5, "stroke-linecap": "round", class: "lock-cross", "data-testid": "lock-" + name }));
   }
   if (sq.roofed) {
     g.append(
@@ -178,10 +175,10 @@ function drawStack(g, name, sq, x, y, picked) {
 
 // Diam's geometry: cells on a circle, cell 1 at the top, numbered
 // clockwise; each cell a tower of 4 level slots.
-const DW = 420;
-const RING = 150;
-const SLOT_W = 54;
-const SLOT_H = 21;
+const DW = 440;
+const RING = 148;
+const SLOT_W = 60;
+const SLOT_H = 23;
 
 // diamCellCentre returns the centre of cell i (1-based).
 export function diamCellCentre(i) {
@@ -267,16 +264,12 @@ function renderDiam(pos, marks) {
   return svg;
 }
 
-// labelPos places the number of cell i beside its tower, away from the
-// centre.
+// labelPos places the number of cell i beside its tower, on the side away
+// from the centre (cells 1 and 5 on the right).
 function labelPos(i) {
-  const a = ((-90 + (i - 1) * 45) * Math.PI) / 180;
-  const r = RING + 50;
-  const x = DW / 2 + r * Math.cos(a);
-  let y = DW / 2 + r * Math.sin(a) + 6;
-  if (i === 1) y = DW / 2 - RING - 52;
-  if (i === 5) y = DW / 2 + RING + 62;
-  return [Math.min(DW - 8, Math.max(8, x)), Math.min(DW - 4, Math.max(14, y))];
+  const [cx, cy] = diamCellCentre(i);
+  const side = i >= 6 ? -1 : 1;
+  return [cx + side * (SLOT_W / 2 + 16), cy + 6];
 }
 
 // installPatterns defines, once per page, a texture per Diam colour so that

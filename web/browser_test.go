@@ -1,0 +1,570 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"stax/games"
+	"stax/server"
+	"stax/server/store/sqlite"
+	"stax/web"
+)
+
+// startServer runs the real server in-process with the embedded interface
+// and a temporary SQLite database, and returns its base URL.
+func startServer(t *testing.T) string {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatalf("opening the database: %v", err)
+	}
+	srv, err := server.New(server.Config{
+		Store:   st,
+		Games:   games.Registry(),
+		Assets:  web.FS(),
+		AIDelay: 50 * time.Millisecond,
+	})
+	if err != nil {
+		st.Close()
+		t.Fatalf("starting the server: %v", err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		srv.Close()
+		ts.Close()
+		st.Close()
+	})
+	return ts.URL
+}
+
+// offers reports whether the server plays the named game.
+func offers(name string) bool {
+	for _, info := range games.Registry() {
+		if info.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// The browser tests drive Debian's Chromium (headless) through the real
+// server, in-process. Without Chromium they skip, unless STAX_REQUIRE_BROWSER
+// is set (as .ci/run does), in which case they fail.
+
+// chromiumPath returns the Chromium executable, or "" when there is none.
+func chromiumPath() string {
+	if p := os.Getenv("STAX_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	return ""
+}
+
+// browser is one headless Chromium shared by the subtests of a test, and
+// the base URL of the server it talks to.
+type browser struct {
+	ctx  context.Context // a chromedp context whose browser has started
+	base string
+
+	mu     sync.Mutex // guards errors
+	errors []string   // uncaught exceptions in any tab
+}
+
+// newBrowser starts the server and Chromium, or skips the test.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		if os.Getenv("STAX_REQUIRE_BROWSER") != "" {
+			t.Fatal("STAX_REQUIRE_BROWSER is set but Chromium was not found (apt-get install -y chromium)")
+		}
+		t.Skip("Chromium not found: browser tests skipped (apt-get install -y chromium to run them)")
+	}
+	base := startServer(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	// Start the browser with a first, unbounded run (see chromedp.Run).
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting Chromium (%s): %v", path, err)
+	}
+	return &browser{ctx: ctx, base: base}
+}
+
+// tab opens a new tab for one subtest, bounded by timeout. On failure the
+// subtest saves a screenshot of the tab and logs its path.
+func (b *browser) tab(t *testing.T, timeout time.Duration) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	// Open the tab before the deadline starts, then bound the actions.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		cancel()
+		t.Fatalf("opening a tab: %v", err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() {
+				b.mu.Lock()
+				b.errors = append(b.errors, m.Text)
+				b.mu.Unlock()
+				t.Logf("browser exception: %s", m.Text)
+			}
+		}
+	}()
+	tctx, tcancel := context.WithTimeout(ctx, timeout)
+	t.Cleanup(func() {
+		if t.Failed() {
+			b.screenshot(t, ctx)
+		}
+		tcancel()
+		cancel()
+	})
+	return tctx
+}
+
+// screenshot saves the tab's page as a PNG in the temporary directory.
+func (b *browser) screenshot(t *testing.T, ctx context.Context) {
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Logf("no screenshot: %v", err)
+		return
+	}
+	name := regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(t.Name(), "_")
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("stax-browser-%s-%d.png", name, time.Now().UnixNano()))
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Logf("no screenshot: %v", err)
+		return
+	}
+	t.Logf("screenshot of the failure: %s", path)
+}
+
+// shot saves a screenshot of the tab into the directory named by
+// STAX_BROWSER_SHOTS, when it is set, for looking at the pages by eye.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("STAX_BROWSER_SHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+	}
+}
+
+// checkNoExceptions fails the test if any page threw an uncaught exception.
+func (b *browser) checkNoExceptions(t *testing.T) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.errors {
+		t.Errorf("uncaught exception in the page: %s", e)
+	}
+	b.errors = nil
+}
+
+// do runs actions and fails the test with what was being done.
+func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript predicate until it holds.
+func waitFor(t *testing.T, ctx context.Context, what, predicate string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=status]')||{}).textContent||''`))
+		moveErr, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=move-error]')||{}).textContent||''`))
+		t.Fatalf("waiting for %s: %v (status %q, error %q)", what, err, status, moveErr)
+	}
+}
+
+// tid is the CSS selector of a data-testid.
+func tid(id string) chromedp.CSS { return chromedp.CSS(`[data-testid="` + id + `"]`) }
+
+// click clicks the element with the data-testid.
+func click(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	do(t, ctx, "clicking "+id, chromedp.Click(tid(id), chromedp.NodeVisible))
+}
+
+// legal returns the legal moves the page offers.
+func legal(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	return eval[[]string](t, ctx, `JSON.parse(document.querySelector('[data-testid=legal]').dataset.moves)`)
+}
+
+// plies returns the number of moves in the page's move list.
+func plies(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	return eval[int](t, ctx, `document.querySelectorAll('[data-testid=moves] button.move').length`)
+}
+
+// waitMyTurn waits until the page says it is the player's move.
+func waitMyTurn(t *testing.T, ctx context.Context) {
+	t.Helper()
+	waitFor(t, ctx, "the player's turn", `document.querySelector('[data-testid=board-box].interactive') !== null && JSON.parse(document.querySelector('[data-testid=legal]').dataset.moves || '[]').length > 0`)
+}
+
+// waitPlies waits until the move list holds at least n moves.
+func waitPlies(t *testing.T, ctx context.Context, n int) {
+	t.Helper()
+	waitFor(t, ctx, fmt.Sprintf("%d moves", n), fmt.Sprintf(`document.querySelectorAll('[data-testid=moves] button.move').length >= %d`, n))
+}
+
+// startGame opens the home page, chooses a game and the seats, and starts.
+// seats are values of the seat selects ("you", "ai:random", "invite"). It
+// returns the game's id.
+func startGame(t *testing.T, ctx context.Context, base, game string, seats ...string) string {
+	t.Helper()
+	do(t, ctx, "opening the home page",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(tid("game-"+game)),
+		chromedp.Click(tid("game-"+game)),
+	)
+	waitFor(t, ctx, "the seats of "+game, `document.querySelector('[data-testid=seats][data-spec="`+game+`"] [data-testid=seat-1]') !== null`)
+	for i, s := range seats {
+		do(t, ctx, "choosing seat "+fmt.Sprint(i), chromedp.SetValue(tid(fmt.Sprintf("seat-%d", i)), s))
+		// SetValue does not fire change events; the page listens for them.
+		eval[chromedp.Void](t, ctx, fmt.Sprintf(`document.querySelector('[data-testid=seat-%d]').dispatchEvent(new Event('change'))`, i))
+	}
+	click(t, ctx, "start")
+	waitFor(t, ctx, "the game page", `/^\/game\/[a-z0-9]+$/.test(location.pathname) && document.querySelector('[data-testid=board]') !== null`)
+	path := eval[string](t, ctx, `location.pathname`)
+	return strings.TrimPrefix(path, "/game/")
+}
+
+// clickMove plays a move by clicking the board, in the way a person would.
+func clickMove(t *testing.T, ctx context.Context, game, move string) {
+	t.Helper()
+	var m []string
+	switch game {
+	case "pogo":
+		m = regexp.MustCompile(`^([1-3])([a-c][1-3])-([a-c][1-3])$`).FindStringSubmatch(move)
+		if m == nil {
+			t.Fatalf("bad pogo move %q", move)
+		}
+		click(t, ctx, "sq-"+m[2])
+		click(t, ctx, "count-"+m[1])
+		waitFor(t, ctx, "the targets of "+move, `document.querySelector('[data-testid="sq-`+m[3]+`"].target') !== null`)
+		click(t, ctx, "sq-"+m[3])
+	case "pisola":
+		if m = regexp.MustCompile(`^([a-h][1-8])\+([a-h][1-8])$`).FindStringSubmatch(move); m != nil {
+			click(t, ctx, "sq-"+m[1])
+			click(t, ctx, "sq-"+m[2])
+			waitFor(t, ctx, "the confirm button", `!document.querySelector('[data-testid=confirm]').disabled`)
+			click(t, ctx, "confirm")
+			return
+		}
+		m = regexp.MustCompile(`^([a-h][1-8])-([a-h][1-8])$`).FindStringSubmatch(move)
+		if m == nil {
+			t.Fatalf("bad pisola move %q", move)
+		}
+		click(t, ctx, "sq-"+m[1])
+		click(t, ctx, "sq-"+m[2])
+	case "diam":
+		if m = regexp.MustCompile(`^([rygb])@([1-8])$`).FindStringSubmatch(move); m != nil {
+			click(t, ctx, "reserve-"+m[1])
+			waitFor(t, ctx, "the targets of "+move, `document.querySelector('[data-testid="cell-`+m[2]+`"].target') !== null`)
+			click(t, ctx, "cell-"+m[2])
+			return
+		}
+		m = regexp.MustCompile(`^([1-8]):([1-4])([+-])$`).FindStringSubmatch(move)
+		if m == nil {
+			t.Fatalf("bad diam move %q", move)
+		}
+		cell := int(m[1][0] - '0')
+		to := cell%8 + 1
+		if m[3] == "-" {
+			to = (cell+6)%8 + 1
+		}
+		click(t, ctx, "piece-"+m[1]+"-"+m[2])
+		click(t, ctx, fmt.Sprintf("cell-%d", to))
+	default:
+		t.Fatalf("unknown game %q", game)
+	}
+}
+
+// playByClicking plays n of the player's moves against the computer by
+// clicking, checking after each that the move and the computer's reply
+// appear. pick chooses among the legal moves.
+func playByClicking(t *testing.T, ctx context.Context, game string, n int, pick func([]string) string) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		waitMyTurn(t, ctx)
+		before := plies(t, ctx)
+		moves := legal(t, ctx)
+		mv := pick(moves)
+		clickMove(t, ctx, game, mv)
+		waitPlies(t, ctx, before+1)
+		got := eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[data-testid="move-%d"]').textContent`, before+1))
+		if !strings.HasSuffix(got, mv) {
+			t.Fatalf("move %d is %q, want %q", before+1, got, mv)
+		}
+		if finished(t, ctx) {
+			return
+		}
+		// The computer answers.
+		waitFor(t, ctx, "the computer's reply", fmt.Sprintf(`document.querySelectorAll('[data-testid=moves] button.move').length >= %d || document.querySelector('[data-testid=result]:not([hidden])') !== null`, before+2))
+		if finished(t, ctx) {
+			return
+		}
+	}
+}
+
+// finished reports whether the page shows a result.
+func finished(t *testing.T, ctx context.Context) bool {
+	t.Helper()
+	return eval[bool](t, ctx, `document.querySelector('[data-testid=result]:not([hidden])') !== null`)
+}
+
+// first picks the first legal move.
+func first(moves []string) string { return moves[0] }
+
+// matching returns a picker of the first legal move matching re, or the
+// first move when none does.
+func matching(re string) func([]string) string {
+	r := regexp.MustCompile(re)
+	return func(moves []string) string {
+		for _, m := range moves {
+			if r.MatchString(m) {
+				return m
+			}
+		}
+		return moves[0]
+	}
+}
+
+func TestBrowser(t *testing.T) {
+	b := newBrowser(t)
+	defer b.checkNoExceptions(t)
+
+	t.Run("rules", func(t *testing.T) {
+		ctx := b.tab(t, 20*time.Second)
+		for _, g := range []string{"pogo", "pisola", "diam"} {
+			do(t, ctx, "opening the rules of "+g,
+				chromedp.Navigate(b.base+"/rules/"+g),
+				chromedp.WaitVisible(tid("rules-"+g)),
+			)
+			n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=diagram] svg').length`)
+			if n < 2 {
+				t.Errorf("rules of %s: %d diagrams, want at least 2", g, n)
+			}
+		}
+		// A locked and a roofed stack are drawn on Pisola's page.
+		do(t, ctx, "opening Pisola's rules", chromedp.Navigate(b.base+"/rules/pisola"), chromedp.WaitVisible(tid("rules-pisola")))
+		if n := eval[int](t, ctx, `document.querySelectorAll('.lock-cross').length`); n == 0 {
+			t.Error("Pisola's rules draw no locked stack")
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('.roof').length`); n == 0 {
+			t.Error("Pisola's rules draw no roof")
+		}
+	})
+
+	t.Run("pogo", func(t *testing.T) {
+		ctx := b.tab(t, 40*time.Second)
+		id := startGame(t, ctx, b.base, "pogo", "you", "ai:random")
+		// Three moves by clicking, each answered by the computer; the first
+		// takes two pieces so the count buttons are used.
+		waitMyTurn(t, ctx)
+		click(t, ctx, "sq-b1")
+		shot(t, ctx, "pogo-picked")
+		click(t, ctx, "sq-b1")
+		playByClicking(t, ctx, "pogo", 1, matching(`^2`))
+		playByClicking(t, ctx, "pogo", 2, first)
+		if !finished(t, ctx) {
+			// A typed move that is not legal shows the server's error.
+			waitMyTurn(t, ctx)
+			do(t, ctx, "typing an illegal move",
+				chromedp.SendKeys(tid("move-input"), "3a1-c3"),
+				chromedp.Click(tid("move-submit")),
+			)
+			waitFor(t, ctx, "the server's error", `document.querySelector('[data-testid=move-error]').textContent.length > 0`)
+			// A typed legal move is played.
+			waitMyTurn(t, ctx)
+			before := plies(t, ctx)
+			mv := legal(t, ctx)[0]
+			do(t, ctx, "typing a move",
+				chromedp.SendKeys(tid("move-input"), mv+"\r"),
+			)
+			waitPlies(t, ctx, before+1)
+		}
+		if !finished(t, ctx) {
+			waitFor(t, ctx, "the resign button", `!document.querySelector('[data-testid=resign]').hidden`)
+			click(t, ctx, "resign")
+			click(t, ctx, "resign-confirm")
+			waitFor(t, ctx, "the result banner", `document.querySelector('[data-testid=result]:not([hidden])') !== null`)
+			shot(t, ctx, "pogo-resigned")
+			banner := eval[string](t, ctx, `document.querySelector('[data-testid=result]').textContent`)
+			if !strings.Contains(banner, "resign") {
+				t.Errorf("result banner %q does not mention the resignation", banner)
+			}
+		}
+		// Replay: back to the start, then forward one move.
+		total := plies(t, ctx)
+		click(t, ctx, "replay-first")
+		waitFor(t, ctx, "the start position", `document.querySelector('[data-testid=board]').getAttribute('data-pos') === 'bb,bb,bb/-,-,-/ww,ww,ww w'`)
+		click(t, ctx, "replay-next")
+		shot(t, ctx, "pogo-replay")
+		waitFor(t, ctx, "ply 1", `document.querySelector('[data-testid=board-box]').getAttribute('data-ply') === '1'`)
+		do(t, ctx, "moving the slider", chromedp.SetValue(tid("slider"), "2"))
+		eval[chromedp.Void](t, ctx, `document.querySelector('[data-testid=slider]').dispatchEvent(new Event('input'))`)
+		waitFor(t, ctx, "ply 2", `document.querySelector('[data-testid=board-box]').getAttribute('data-ply') === '2'`)
+		click(t, ctx, "replay-last")
+		waitFor(t, ctx, "the last ply", fmt.Sprintf(`document.querySelector('[data-testid=board-box]').getAttribute('data-ply') === '%d'`, total))
+		// The record offered for download is the game's.
+		href := eval[string](t, ctx, `document.querySelector('[data-testid=download]').href`)
+		rec := get(t, href)
+		if !strings.Contains(rec, `[Game "pogo"]`) || !strings.Contains(rec, "[Result") {
+			t.Errorf("record of %s:\n%s", id, rec)
+		}
+		// The game is listed among the recent games.
+		do(t, ctx, "opening the recent games",
+			chromedp.Navigate(b.base+"/games"),
+			chromedp.WaitVisible(tid("recent-"+id)),
+		)
+		shot(t, ctx, "recent")
+	})
+
+	t.Run("diam", func(t *testing.T) {
+		ctx := b.tab(t, 30*time.Second)
+		startGame(t, ctx, b.base, "diam", "you", "ai:random")
+		playByClicking(t, ctx, "diam", 2, first)
+		// A move of a piece on the ring, when there is one.
+		playByClicking(t, ctx, "diam", 2, matching(`:`))
+		shot(t, ctx, "diam")
+	})
+
+	t.Run("pisola", func(t *testing.T) {
+		if !offers("pisola") {
+			t.Skip("the server does not play Pisola yet")
+		}
+		ctx := b.tab(t, 30*time.Second)
+		startGame(t, ctx, b.base, "pisola", "you", "ai:random")
+		playByClicking(t, ctx, "pisola", 3, first)
+		shot(t, ctx, "pisola")
+	})
+
+	t.Run("invite", func(t *testing.T) {
+		host := b.tab(t, 30*time.Second)
+		startGame(t, host, b.base, "pogo", "you", "invite")
+		waitFor(t, host, "the invitation link", `document.querySelector('[data-testid=invite-link-1]') !== null`)
+		shot(t, host, "invite-host")
+		link := eval[string](t, host, `document.querySelector('[data-testid=invite-link-1]').value`)
+		guest := b.tab(t, 30*time.Second)
+		do(t, guest, "opening the invitation",
+			chromedp.Navigate(link),
+			chromedp.WaitVisible(tid("join")),
+			chromedp.SendKeys(tid("join-name"), "bob"),
+		)
+		click(t, guest, "join")
+		waitFor(t, host, "the guest to join", `document.querySelector('[data-testid=seat-info-1]').textContent.includes('bob')`)
+		waitMyTurn(t, host)
+		clickMove(t, host, "pogo", first(legal(t, host)))
+		waitPlies(t, guest, 1)
+		waitMyTurn(t, guest)
+		clickMove(t, guest, "pogo", first(legal(t, guest)))
+		waitPlies(t, host, 2)
+		shot(t, guest, "invite-guest")
+	})
+
+	t.Run("phone", func(t *testing.T) {
+		g := "pisola"
+		if !offers(g) {
+			g = "diam"
+		}
+		ctx := b.tab(t, 30*time.Second)
+		do(t, ctx, "emulating a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+		startGame(t, ctx, b.base, g, "you", "ai:random")
+		waitMyTurn(t, ctx)
+		overflow := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`)
+		if overflow > 0 {
+			t.Errorf("the game page is %d px wider than a phone's screen", overflow)
+		}
+		width := eval[float64](t, ctx, `document.querySelector('[data-testid=board]').getBoundingClientRect().width`)
+		if width < 300 || width > 390 {
+			t.Errorf("the board is %.0f px wide on a 390 px screen", width)
+		}
+		playByClicking(t, ctx, g, 1, first)
+		shot(t, ctx, "phone")
+	})
+}
+
+// get fetches a URL and returns its body.
+func get(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s: %s", url, res.Status, body)
+	}
+	return string(body)
+}
