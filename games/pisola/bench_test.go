@@ -34,6 +34,39 @@ func BenchmarkPerft(b *testing.B) {
 	}
 }
 
+// perftMakeAll counts leaves like Perft but makes and unmakes every move,
+// the last ply's too, to measure make and unmake without bulk counting.
+func (s *State) perftMakeAll(depth int) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	var u undoRecord
+	var n uint64
+	var buf [128]game.Move
+	for _, m := range s.Legal(buf[:0]) {
+		s.make(m, &u)
+		n += s.perftMakeAll(depth - 1)
+		s.unmake(&u)
+	}
+	return n
+}
+
+// BenchmarkPerftMakeAll measures perft on the moving-phase positions with
+// every leaf made and unmade.
+func BenchmarkPerftMakeAll(b *testing.B) {
+	for _, bp := range benchPositions {
+		b.Run(bp.name, func(b *testing.B) {
+			s := parse(b, bp.opts, bp.pos)
+			b.ReportAllocs()
+			var nodes uint64
+			for b.Loop() {
+				nodes += s.perftMakeAll(bp.depth - 1)
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
 // BenchmarkPerftGeneric measures perft through the State interface (Legal,
 // Apply and Undo), as search code sees the game.
 func BenchmarkPerftGeneric(b *testing.B) {

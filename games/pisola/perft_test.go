@@ -138,3 +138,16 @@ func compareNaive(t *testing.T, s *State, p naivePos) {
 		t.Fatalf("%s: adjudicated %s %v, naive %s %v", s, a.ResultString(), a.Scores, want, sc)
 	}
 }
+
+// TestPerftMakeAll checks the benchmark's perft without bulk counting
+// against the table on moving-phase lines.
+func TestPerftMakeAll(t *testing.T) {
+	for _, bp := range benchPositions {
+		s := parse(t, bp.opts, bp.pos)
+		for d := 1; d <= 3; d++ {
+			if got, want := s.perftMakeAll(d), s.Perft(d); got != want {
+				t.Errorf("%s depth %d: %d, Perft %d", bp.name, d, got, want)
+			}
+		}
+	}
+}
