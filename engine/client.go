@@ -96,6 +96,7 @@ func Start(argv []string, timeout time.Duration) (*Client, error) {
 	c := &Client{argv: argv, lines: make(chan string, 64), exited: make(chan struct{}), stderr: &tail{}}
 	c.cmd = exec.Command(argv[0], argv[1:]...)
 	c.cmd.Stderr = c.stderr
+	isolate(c.cmd)
 	var err error
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -352,9 +353,7 @@ func (c *Client) Close() error {
 // Kill ends the process at once and waits for it.
 func (c *Client) Kill() error {
 	c.stdin.Close()
-	if c.cmd.Process != nil {
-		c.cmd.Process.Kill()
-	}
+	killAll(c.cmd)
 	select {
 	case <-c.exited:
 	case <-time.After(2 * time.Second):

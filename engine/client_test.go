@@ -222,3 +222,23 @@ func TestSplitCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestKillScript checks that killing a script engine also ends the
+// processes it started, which hold its output open.
+func TestKillScript(t *testing.T) {
+	script := `read line; echo staxok; sleep 60; echo late`
+	c, err := Start([]string{"/bin/sh", "-c", script}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := c.Go("", 200*time.Millisecond); err == nil {
+		t.Fatal("a sleeping script answered go")
+	}
+	if err := c.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("Kill took %v", el)
+	}
+}
