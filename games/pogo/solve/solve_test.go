@@ -290,4 +290,3 @@ func TestFull(t *testing.T) {
 		})
 	}
 }
-

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"stax/ai"
+	"stax/game"
+	"stax/games/pogo"
+	"stax/games/pogo/solve"
+	"stax/search"
+)
+
+const analyzeUsage = "<spec> [--pos S] [--time D]"
+
+func runAnalyze(e *env, args []string) error {
+	fs := newFlags(e, "analyze")
+	pos := fs.String("pos", "", "the position string (default: the start)")
+	budget := fs.Duration("time", 300*time.Millisecond, "search time per move, for games other than Pogo")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return &usageError{"want one game spec, e.g. stax analyze pogo --pos 'bb,bb,bb/-,-,-/ww,ww,ww w'"}
+	}
+	g, s, err := loadPosition(rest[0], *pos)
+	if err != nil {
+		return err
+	}
+	if s.Terminal() {
+		fmt.Fprintf(e.stdout, "no moves: %s\n", s.Outcome().Describe(g))
+		return nil
+	}
+	if pg, ok := g.(*pogo.Game); ok {
+		return analyzePogo(e, pg, s.(*pogo.State))
+	}
+	if *budget <= 0 {
+		return &usageError{"--time must be positive"}
+	}
+	return analyzeSearch(e, g, s, *budget)
+}
+
+// analyzePogo prints the exact verdict of every move from the table.
+func analyzePogo(e *env, g *pogo.Game, s *pogo.State) error {
+	old := solve.Notify
+	solve.Notify = func(msg string) { fmt.Fprintln(e.stderr, msg) }
+	defer func() { solve.Notify = old }()
+	t, err := solve.Open(g.U())
+	if err != nil {
+		return err
+	}
+	moves := t.Moves(s)
+	sort.SliceStable(moves, func(i, j int) bool { return moves[i].Verdict.Better(moves[j].Verdict) })
+	fmt.Fprintf(e.stdout, "%s: %s for %s (exact, from the table)\n", s, t.Verdict(s), g.PlayerName(s.ToMove()))
+	for _, m := range moves {
+		fmt.Fprintf(e.stdout, "%-8s %s\n", s.FormatMove(m.Move), m.Verdict)
+	}
+	return nil
+}
+
+// moveEstimate is one move's verdict from search.
+type moveEstimate struct {
+	move  string
+	score int    // for the player who moves, higher is better
+	text  string // the verdict in words
+}
+
+// analyzeSearch estimates the verdict of every move by searching the
+// position it leads to.
+func analyzeSearch(e *env, g game.Game, s game.State, budget time.Duration) error {
+	me := s.ToMove()
+	var out []moveEstimate
+	for _, m := range s.Legal(nil) {
+		c := s.Clone()
+		c.Apply(m)
+		est := moveEstimate{move: s.FormatMove(m)}
+		if c.Terminal() {
+			o := c.Outcome()
+			est.score = o.Value(me) * search.WinScore
+			est.text = fmt.Sprintf("%s at once (exact)", o.Results[me])
+			out = append(out, est)
+			continue
+		}
+		ab := search.NewAlphaBeta(ai.Evaluator(g), 18, 1)
+		res, err := ab.Play(context.Background(), c, search.Limits{Time: budget}, nil)
+		if err != nil {
+			return err
+		}
+		// The score is the next player's; in a two-player game, ours is
+		// its negation. With more players it is reported as theirs.
+		next := c.ToMove()
+		sc := res.Score
+		if g.Players() == 2 || next == me {
+			if next != me {
+				sc = -sc
+			}
+			est.score = sc
+			est.text = scoreWords(sc, res.Depth) + " (estimate)"
+		} else {
+			est.score = -sc
+			est.text = fmt.Sprintf("%s then scores %s (estimate)", g.PlayerName(next), scoreWords(sc, res.Depth))
+		}
+		out = append(out, est)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	fmt.Fprintf(e.stdout, "%s: %s to move; verdicts are estimates from %v of search per move\n",
+		s, g.PlayerName(me), budget)
+	for _, est := range out {
+		fmt.Fprintf(e.stdout, "%-10s %s\n", est.move, est.text)
+	}
+	return nil
+}
+
+// scoreWords writes a search score in words: a win or loss in n plies
+// when the search proved one, else the heuristic score.
+func scoreWords(sc, depth int) string {
+	switch {
+	case sc > search.WinScore/2:
+		return fmt.Sprintf("win in %d", search.WinScore-sc+1)
+	case sc < -search.WinScore/2:
+		return fmt.Sprintf("loss in %d", search.WinScore+sc+1)
+	case sc == 0:
+		return fmt.Sprintf("even (score 0, depth %d)", depth)
+	}
+	return fmt.Sprintf("score %+d (depth %d)", sc, depth)
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"stax/games"
+	"stax/games/pogo"
+	"stax/games/pogo/solve"
+)
+
+const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N]"
+
+func runSolve(e *env, args []string) error {
+	fs := newFlags(e, "solve")
+	out := fs.String("out", "", "write the table to FILE (default: the cache, where the perfect level finds it)")
+	workers := fs.Int("workers", 0, "workers to solve with (default: one per CPU)")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return &usageError{"want one game spec, e.g. stax solve pogo or stax solve pogo(u=false)"}
+	}
+	g, err := pogoGame(rest[0])
+	if err != nil {
+		return err
+	}
+	path := *out
+	if path == "" {
+		if path, err = solve.CachePath(g.U()); err != nil {
+			return err
+		}
+	}
+	bar := &progressBar{w: e.stderr, quiet: *quiet}
+	start := time.Now()
+	t, err := solve.Solve(g.U(), *workers, bar.update)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	if err := t.Save(path); err != nil {
+		return err
+	}
+	solve.Cache(t)
+	fmt.Fprintf(e.stderr, "solved in %.1fs; table written to %s\n", elapsed.Seconds(), path)
+	printStats(e.stdout, g, t)
+	return nil
+}
+
+// pogoGame loads a spec that must name Pogo.
+func pogoGame(spec string) (*pogo.Game, error) {
+	gg, err := games.Load(spec)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := gg.(*pogo.Game)
+	if !ok {
+		return nil, fmt.Errorf("only Pogo is solved; %s is searched instead (see stax analyze)", gg.Info().Title)
+	}
+	return g, nil
+}
+
+// printStats prints what the table says about every arrangement and the
+// start.
+func printStats(w io.Writer, g *pogo.Game, t *solve.Table) {
+	st := t.Stats()
+	pct := func(n int64) string { return fmt.Sprintf("%12d  %6.2f%%", n, 100*float64(n)/float64(st.Positions)) }
+	fmt.Fprintf(w, "pogo(u=%v): %d arrangements with White to move (%d up to symmetry)\n", g.U(), st.Positions, t.Positions())
+	fmt.Fprintf(w, "  wins for the side to move   %s\n", pct(st.Wins))
+	fmt.Fprintf(w, "  losses                      %s\n", pct(st.Losses))
+	fmt.Fprintf(w, "  draws                       %s\n", pct(st.Draws))
+	fmt.Fprintf(w, "  unreachable                 %s  (the side to move already tops every stack)\n", pct(st.Unreachable))
+	fmt.Fprintf(w, "  longest win: %d plies, e.g. %s\n", st.LongestWin, st.LongestWinAt)
+	s := g.NewStart()
+	fmt.Fprintf(w, "start %s: %s for %s\n", s, t.Verdict(s), g.PlayerName(s.ToMove()))
+	var parts []string
+	for _, m := range t.Moves(s) {
+		parts = append(parts, fmt.Sprintf("%s %s", s.FormatMove(m.Move), m.Verdict))
+	}
+	fmt.Fprintf(w, "first moves: %s\n", strings.Join(parts, ", "))
+}
+
+// progressBar draws a one-line progress bar of a solve on a terminal.
+type progressBar struct {
+	w     io.Writer
+	quiet bool
+	last  time.Time
+	drawn bool
+}
+
+func (b *progressBar) update(p solve.Progress) {
+	if b.quiet || (time.Since(b.last) < 100*time.Millisecond && p.Done != p.Total) {
+		return
+	}
+	b.last = time.Now()
+	frac := 0.0
+	if p.Total > 0 {
+		frac = float64(p.Done) / float64(p.Total)
+	}
+	const width = 30
+	n := int(frac * width)
+	label := "counting moves"
+	if p.Phase == "retrograde" {
+		label = fmt.Sprintf("decided, depth %-3d", p.Depth)
+	}
+	fmt.Fprintf(b.w, "\r[%s%s] %5.1f%% %s", strings.Repeat("#", n), strings.Repeat(".", width-n), 100*frac, label)
+	b.drawn = true
+}
+
+func (b *progressBar) done() {
+	if b.drawn {
+		fmt.Fprintln(b.w)
+	}
+}
