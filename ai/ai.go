@@ -16,6 +16,7 @@ import (
 
 	"stax/game"
 	"stax/games/diam"
+	"stax/games/pisola"
 	"stax/games/pogo"
 	"stax/search"
 )
@@ -66,6 +67,7 @@ func NewSeeded(g game.Game, level string, seed uint64) (search.Player, error) {
 type levelSpec struct {
 	algo  string        // "alphabeta" or "mcts"
 	depth int           // alpha-beta depth bound (0: none)
+	nodes int64         // node (playout) bound (0: none)
 	time  time.Duration // time budget (0: none)
 	temp  float64       // softmax temperature over root moves, in evaluation units
 	eps   float64       // probability of a random move
@@ -96,7 +98,7 @@ func spec(g game.Game, level string) levelSpec {
 // the baselines and unknown levels).
 func Budget(g game.Game, level string) search.Limits {
 	sp := spec(g, level)
-	return search.Limits{Time: sp.time, Depth: sp.depth}
+	return search.Limits{Time: sp.time, Depth: sp.depth, Nodes: sp.nodes}
 }
 
 // newLevel builds the player of a listed level. The player's default
@@ -104,7 +106,7 @@ func Budget(g game.Game, level string) search.Limits {
 // strength; explicit limits override it.
 func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) search.Player {
 	sp := spec(g, level)
-	lim := search.Limits{Time: sp.time, Depth: sp.depth}
+	lim := Budget(g, level)
 	switch sp.algo {
 	case "mcts":
 		m := search.NewMCTS(ev, seed)
@@ -170,6 +172,8 @@ func Evaluator(g game.Game) search.Evaluator {
 		return pogoEval{}
 	case *diam.Game:
 		return diamEval{}
+	case *pisola.Game:
+		return pisolaEval{}
 	}
 	return search.Zero
 }

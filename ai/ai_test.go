@@ -1,0 +1,121 @@
+package ai
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"stax/game"
+	"stax/games"
+	"stax/search"
+)
+
+// variants covers every option of every game.
+var variants = []string{
+	"pogo", "pogo(u=false)", "pogo(first=black)",
+	"pisola", "pisola(roofs=true)", "pisola(size=8)", "pisola(size=8,roofs=true)",
+	"diam", "diam(drop=any)", "diam(players=4)", "diam(players=4,teams=true)",
+	"diam(players=4,teams=true,drop=any)",
+}
+
+func load(t testing.TB, spec string) game.Game {
+	t.Helper()
+	g, err := games.Load(spec)
+	if err != nil {
+		t.Fatalf("Load(%q): %v", spec, err)
+	}
+	return g
+}
+
+func TestLevels(t *testing.T) {
+	for _, info := range games.Registry() {
+		g := load(t, info.Name)
+		want := []string{"beginner", "easy", "medium", "hard", "strongest"}
+		if got := Levels(g); strings.Join(got[:5], ",") != strings.Join(want, ",") {
+			t.Errorf("Levels(%s) = %v, want %v first", info.Name, got, want)
+		}
+		for _, l := range append(Levels(g), "random", "greedy") {
+			if p, err := New(g, l); err != nil || p == nil {
+				t.Errorf("New(%s, %q) = %v, %v", info.Name, l, p, err)
+			}
+		}
+		_, err := New(g, "grandmaster")
+		if err == nil || !strings.Contains(err.Error(), "beginner") || !strings.Contains(err.Error(), "greedy") {
+			t.Errorf("New(%s, unknown) error %v does not list the valid levels", info.Name, err)
+		}
+	}
+}
+
+// TestLegalMoves plays a game at every level in every variant; PlayGame
+// fails on any illegal move.
+func TestLegalMoves(t *testing.T) {
+	plies := 60
+	if testing.Short() {
+		plies = 24
+	}
+	for _, spec := range variants {
+		g := load(t, spec)
+		capped := spec + "(maxplies=" + strconv.Itoa(plies) + ")"
+		if strings.Contains(spec, "(") {
+			capped = strings.TrimSuffix(spec, ")") + ",maxplies=" + strconv.Itoa(plies) + ")"
+		}
+		gc := load(t, capped)
+		for _, level := range append(Levels(g), "random", "greedy") {
+			t.Run(spec+"/"+level, func(t *testing.T) {
+				seats := make([]search.Player, gc.Players())
+				for p := range seats {
+					pl, err := NewSeeded(gc, level, uint64(p+1))
+					if err != nil {
+						t.Fatal(err)
+					}
+					seats[p] = pl
+				}
+				h, err := PlayGame(context.Background(), gc, seats, GameOptions{Limits: search.Limits{Nodes: 200}})
+				if err != nil {
+					t.Fatalf("after %v: %v", h.Notation(), err)
+				}
+				if !h.Over() {
+					t.Fatalf("game not over after %d plies", h.Ply())
+				}
+			})
+		}
+	}
+}
+
+// TestStrongestTime checks that the strongest level answers within 2 s
+// from each game's start and from a position later in the game.
+func TestStrongestTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	for _, spec := range []string{"pogo", "pisola", "diam", "diam(players=4)"} {
+		g := load(t, spec)
+		p, err := New(g, "strongest")
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		res, err := p.Play(context.Background(), g.Start(), search.Limits{}, nil)
+		if took := time.Since(start); err != nil || took > 2*time.Second {
+			t.Errorf("%s: strongest took %v, %v", spec, took, err)
+		}
+		if res.Move == game.NoMove {
+			t.Errorf("%s: no move", spec)
+		}
+	}
+}
+
+func TestTighter(t *testing.T) {
+	tests := []struct{ a, b, want search.Limits }{
+		{search.Limits{}, search.Limits{Time: time.Second}, search.Limits{Time: time.Second}},
+		{search.Limits{Time: time.Hour, Nodes: 5}, search.Limits{Time: time.Second}, search.Limits{Time: time.Second, Nodes: 5}},
+		{search.Limits{Depth: 3}, search.Limits{Depth: 5}, search.Limits{Depth: 3}},
+	}
+	for _, tc := range tests {
+		if got := tighter(tc.a, tc.b); got != tc.want {
+			t.Errorf("tighter(%+v, %+v) = %+v, want %+v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
