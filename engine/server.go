@@ -49,6 +49,7 @@ type Server struct {
 
 	g       game.Game
 	hist    *game.History // nil: no position
+	hashes  []uint64      // of the positions before the current one, oldest first
 	level   string
 	threads int
 	hash    int
@@ -292,6 +293,7 @@ func (s *Server) newGame(args []string) error {
 	}
 	s.g = g
 	s.hist = game.NewHistory(g, nil)
+	s.hashes = nil
 	s.player = nil
 	if valid := s.levelsFor(g); !slices.Contains(valid, s.level) {
 		old := s.level
@@ -321,7 +323,7 @@ func (s *Server) position(line string, args []string) error {
 			return fmt.Errorf("position: unexpected %q after startpos; want moves", args[1])
 		}
 		start = s.g.Start()
-	case "pos", "fen":
+	case "pos":
 		end := len(args)
 		if mi != -1 {
 			end = mi
@@ -341,12 +343,15 @@ func (s *Server) position(line string, args []string) error {
 		moves = args[mi+1:]
 	}
 	h := game.NewHistory(s.g, start)
+	hashes := []uint64{h.State().Hash()}
 	for i, m := range moves {
 		if err := h.Play(m); err != nil {
 			return fmt.Errorf("position: move %d (%s): %v", i+1, m, err)
 		}
+		hashes = append(hashes, h.State().Hash())
 	}
 	s.hist = h
+	s.hashes = hashes[:len(hashes)-1]
 	return nil
 }
 
@@ -438,12 +443,12 @@ func (s *Server) goSearch(ctx context.Context, args []string) error {
 	sctx, cancel := context.WithCancel(ctx)
 	job := &searchJob{cancel: cancel, done: make(chan struct{}), infinite: infinite}
 	s.cur = job
-	go s.run(sctx, job, s.player, s.hist.State().Clone(), lim, infinite)
+	go s.run(sctx, job, s.player, s.hist.State().Clone(), slices.Clone(s.hashes), lim, infinite)
 	return nil
 }
 
 // run is the search goroutine of one go command.
-func (s *Server) run(ctx context.Context, job *searchJob, p search.Player, st game.State, lim search.Limits, infinite bool) {
+func (s *Server) run(ctx context.Context, job *searchJob, p search.Player, st game.State, hashes []uint64, lim search.Limits, infinite bool) {
 	defer close(job.done)
 	start := time.Now()
 	var res search.Result
@@ -456,6 +461,9 @@ func (s *Server) run(ctx context.Context, job *searchJob, p search.Player, st ga
 				err = fmt.Errorf("internal error: %v", r)
 			}
 		}()
+		if hs, ok := p.(search.HistorySetter); ok {
+			hs.SetHistory(hashes)
+		}
 		res, err = p.Play(ctx, st.Clone(), lim, func(pr search.Progress) {
 			last, reported = pr, true
 			s.sendInfo(st, pr.Depth, pr.Score, pr.Nodes, pr.Elapsed, pr.PV)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -357,5 +358,39 @@ func TestWholeGamesInProcess(t *testing.T) {
 			}
 			t.Logf("%s: %d plies, %s", spec, h.Ply(), h.Outcome().Describe(g))
 		})
+	}
+}
+
+// historyPlayer records the history it is given and plays the first move.
+type historyPlayer struct{ got chan []uint64 }
+
+func (h *historyPlayer) SetHistory(hashes []uint64) { h.got <- slices.Clone(hashes) }
+
+func (h *historyPlayer) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	return search.Result{Move: s.Legal(nil)[0]}, nil
+}
+
+// TestHistory checks that a player is told the positions before the one it
+// plays, for repetitions.
+func TestHistory(t *testing.T) {
+	hp := &historyPlayer{got: make(chan []uint64, 1)}
+	cfg := testConfig()
+	cfg.NewPlayer = func(game.Game, string) (search.Player, error) { return hp, nil }
+	s := startSession(t, cfg)
+	s.send("newgame pogo")
+	s.send("position startpos moves 1a1-a2 1a3-b3 1a2-a1")
+	s.send("go")
+	s.until("bestmove")
+	got := <-hp.got
+	g, _ := games.Load("pogo")
+	st := g.Start()
+	want := []uint64{st.Hash()}
+	for _, m := range []string{"1a1-a2", "1a3-b3"} {
+		mv, _ := st.ParseMove(m)
+		st.Apply(mv)
+		want = append(want, st.Hash())
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("SetHistory got %x; want %x", got, want)
 	}
 }

@@ -358,8 +358,10 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 	cfg := w.cfg
 	g := cfg.Game
 	h := game.NewHistory(g, nil)
+	hashes := []uint64{h.State().Hash()}
 	for _, m := range j.moves {
 		h.Play(m)
+		hashes = append(hashes, h.State().Hash())
 	}
 	seats := make([]seatPlayer, len(j.seats))
 	for s, e := range j.seats {
@@ -383,10 +385,12 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 		}
 		seat := h.State().ToMove()
 		e := seats[seat].engine
-		move, fault := w.move(ctx, seats[seat], h)
+		move, fault := w.move(ctx, seats[seat], h, hashes[:len(hashes)-1])
 		if fault == nil {
 			if err := h.Play(move); err != nil {
 				fault = &engine.Fault{Kind: engine.Garbled, Detail: "illegal move " + move}
+			} else {
+				hashes = append(hashes, h.State().Hash())
 			}
 		}
 		if fault != nil {
@@ -456,7 +460,9 @@ func (w *worker) forfeit(h *game.History, seat, e int, seats []int, f *engine.Fa
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // move asks the seat's engine for a move in the current position.
-func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History) (string, *engine.Fault) {
+// hashes are those of the positions before the current one, for players
+// that take repetitions into account.
+func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History, hashes []uint64) (string, *engine.Fault) {
 	cfg := w.cfg
 	limit := cfg.limit()
 	st := h.State()
@@ -467,6 +473,9 @@ func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History) (stri
 		}
 		mctx, cancel := context.WithTimeout(ctx, limit)
 		defer cancel()
+		if hs, ok := sp.player.(search.HistorySetter); ok {
+			hs.SetHistory(hashes)
+		}
 		start := time.Now()
 		res, err := sp.player.Play(mctx, st.Clone(), lim, nil)
 		if el := time.Since(start); el > limit {
