@@ -6,6 +6,14 @@ import (
 	"stax/game"
 )
 
+// mustBeApart reports whether the two pieces of a placing must not be
+// orthogonally adjacent, given the empty squares. They may be adjacent
+// only when no pair of non-adjacent empty squares exists. Squares form a
+// grid graph, which has no triangles, so among three or more empty squares
+// two are always apart: adjacent pairs are allowed exactly when two empty
+// squares remain.
+func mustBeApart(empty uint64) bool { return bits.OnesCount64(empty) > 2 }
+
 // Legal appends the legal moves to dst: during placing every allowed pair
 // of empty squares in reading order, then every stack move by origin and
 // destination in reading order.
@@ -13,7 +21,7 @@ func (s *State) Legal(dst []game.Move) []game.Move {
 	geo := s.g.geo
 	if !s.moving {
 		empty := geo.full &^ s.occ
-		apart := bits.OnesCount64(empty) > 2
+		apart := mustBeApart(empty)
 		for e := empty; e != 0; e &= e - 1 {
 			a := bits.TrailingZeros64(e)
 			rest := e & (e - 1)
@@ -38,21 +46,15 @@ func (s *State) Legal(dst []game.Move) []game.Move {
 	return dst
 }
 
-// Two pieces placed in one turn may be orthogonally adjacent only when no
-// pair of non-adjacent empty squares exists. Squares form a grid graph,
-// which has no triangles, so among three or more empty squares two are
-// always apart: adjacent pairs are allowed exactly when two empty squares
-// remain.
-
 // countMoves returns the number of legal moves.
 func (s *State) countMoves() uint64 {
 	geo := s.g.geo
 	if !s.moving {
 		e := geo.full &^ s.occ
-		k := bits.OnesCount64(e)
-		if k == 2 {
+		if !mustBeApart(e) {
 			return 1
 		}
+		k := bits.OnesCount64(e)
 		adjacent := bits.OnesCount64(e&(e>>1)&geo.notLastFile) + bits.OnesCount64(e&(e>>geo.n))
 		return uint64(k*(k-1)/2 - adjacent)
 	}
@@ -99,7 +101,7 @@ func (s *State) perft(depth int) uint64 {
 	var n uint64
 	if !s.moving {
 		empty := geo.full &^ s.occ
-		apart := bits.OnesCount64(empty) > 2
+		apart := mustBeApart(empty)
 		for e := empty; e != 0; e &= e - 1 {
 			a := bits.TrailingZeros64(e)
 			rest := e & (e - 1)

@@ -79,7 +79,7 @@ func (s *State) ParseMove(str string) (game.Move, error) {
 			return illegal("%s is not empty", s.name(a))
 		case s.occ&(1<<b) != 0:
 			return illegal("%s is not empty", s.name(b))
-		case geo.target[a][1]&(1<<b) != 0 && bits.OnesCount64(geo.full&^s.occ) > 2:
+		case geo.target[a][1]&(1<<b) != 0 && mustBeApart(geo.full&^s.occ):
 			return illegal("%s and %s are orthogonally adjacent, which is allowed only when no two empty squares are apart", s.name(a), s.name(b))
 		}
 		return PlaceMove(a, b), nil
