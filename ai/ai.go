@@ -29,7 +29,7 @@ var baselines = []string{"random", "greedy"}
 
 // Levels returns the level names available for g, weakest first.
 func Levels(g game.Game) []string {
-	return append([]string(nil), levelNames...)
+	return append(append([]string(nil), levelNames...), extraLevels(g)...)
 }
 
 // seedCounter gives each new player a different seed unless one is set.
@@ -105,6 +105,9 @@ func Budget(g game.Game, level string) search.Limits {
 // budget is the level's, so Play with all-zero Limits plays at the level's
 // strength; explicit limits override it.
 func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) search.Player {
+	if pg, ok := g.(*pogo.Game); ok && level == perfectLevel {
+		return newPerfect(pg, ev, seed)
+	}
 	sp := spec(g, level)
 	lim := Budget(g, level)
 	switch sp.algo {

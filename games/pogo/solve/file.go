@@ -184,9 +184,20 @@ var opened struct {
 }
 
 // Open returns the table of a variant: from memory if this process has it,
-// else from the cache file, else built (and then cached). A corrupt cache
-// file is rebuilt. Concurrent callers share one table.
+// else from the cache file, else built (and then cached), with news of the
+// build sent to Notify. A corrupt cache file is rebuilt. Concurrent callers
+// share one table.
 func Open(u bool) (*Table, error) {
+	return open(u, true)
+}
+
+// OpenCached is Open without building: when neither this process nor the
+// cache has the table, it returns an error wrapping os.ErrNotExist.
+func OpenCached(u bool) (*Table, error) {
+	return open(u, false)
+}
+
+func open(u, build bool) (*Table, error) {
 	opened.Lock()
 	defer opened.Unlock()
 	i := 0
@@ -196,7 +207,7 @@ func Open(u bool) (*Table, error) {
 	if t := opened.t[i]; t != nil {
 		return t, nil
 	}
-	t, err := openCached(u)
+	t, err := openCached(u, build)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +221,7 @@ func notify(format string, args ...any) {
 	}
 }
 
-func openCached(u bool) (*Table, error) {
+func openCached(u, build bool) (*Table, error) {
 	path, err := CachePath(u)
 	if err != nil {
 		return nil, err
@@ -219,12 +230,16 @@ func openCached(u bool) (*Table, error) {
 	switch {
 	case err == nil && t.u == u && t.x.n == Pieces:
 		return t, nil
+	case !build && err == nil:
+		return nil, fmt.Errorf("%s holds another variant's table: %w", path, os.ErrNotExist)
+	case !build && errors.Is(err, ErrCorrupt):
+		return nil, fmt.Errorf("%w (%w)", err, os.ErrNotExist)
+	case !build || (err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, os.ErrNotExist)):
+		return nil, err
 	case err == nil:
 		notify("stax: %s holds another variant's table; rebuilding it", path)
 	case errors.Is(err, ErrCorrupt):
 		notify("stax: %v; rebuilding it", err)
-	case !errors.Is(err, os.ErrNotExist):
-		return nil, err
 	}
 	notify("stax: solving pogo(u=%v) to play perfectly: this takes about a minute, once; the table is cached at %s", u, path)
 	t, err = Solve(u, 0, nil)

@@ -3,6 +3,7 @@ package solve
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -52,5 +53,35 @@ func TestFileRoundTrip(t *testing.T) {
 				t.Errorf("ReadTable = %v; want ErrCorrupt", err)
 			}
 		})
+	}
+}
+
+// TestOpenCached checks that OpenCached never builds: a missing, foreign
+// or corrupt cache file is reported as not existing.
+func TestOpenCached(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("STAX_CACHE_DIR", dir)
+	if _, err := OpenCached(false); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("OpenCached with an empty cache = %v; want ErrNotExist", err)
+	}
+	path, err := CachePath(false)
+	if err != nil || filepath.Dir(path) != dir {
+		t.Fatalf("CachePath = %q, %v; want a file in %s", path, err, dir)
+	}
+	small, err := solveN(2, false, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := small.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenCached(false); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("OpenCached with a small game's table = %v; want ErrNotExist", err)
+	}
+	if err := os.WriteFile(path, []byte("STAXPOGO junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenCached(false); !errors.Is(err, os.ErrNotExist) || !errors.Is(err, ErrCorrupt) {
+		t.Errorf("OpenCached with a corrupt file = %v; want ErrCorrupt and ErrNotExist", err)
 	}
 }
