@@ -87,7 +87,13 @@ type mctsWorker struct {
 	cap     int
 	scale   float64
 	iters   int64
+	// allocated counts the nodes of the tree, which stops growing (and
+	// only runs playouts from its leaves) beyond maxTreeNodes.
+	allocated int
 }
+
+// maxTreeNodes bounds the nodes of one worker's tree (about 40 bytes each).
+const maxTreeNodes = 4 << 20
 
 // Play runs the search within lim and returns the most visited move (a
 // proven win at once, never a proven loss when something else exists).
@@ -299,6 +305,9 @@ func (w *mctsWorker) setRoot(s game.State) {
 	}
 	if reused == nil {
 		reused = &mctsNode{mover: int8((s.ToMove() + w.players - 1) % w.players)}
+		w.allocated = 0
+	} else if reused != w.root {
+		w.allocated = countNodes(reused)
 	}
 	w.root = reused
 	w.rootPos = s.Clone()
@@ -336,6 +345,17 @@ func (w *mctsWorker) find(s game.State) *mctsNode {
 	return walk(w.root, w.rootPos, min(w.players, 4))
 }
 
+// countNodes returns the number of nodes below n.
+func countNodes(n *mctsNode) int {
+	c := len(n.children)
+	for i := range n.children {
+		if n.children[i].children != nil {
+			c += countNodes(&n.children[i])
+		}
+	}
+	return c
+}
+
 // iterate runs one selection, expansion, playout and backup. A node is
 // expanded on its second visit; its first runs a playout.
 func (w *mctsWorker) iterate() {
@@ -358,7 +378,7 @@ func (w *mctsWorker) iterate() {
 				rewards = w.terminal(n, s.Outcome())
 				break
 			}
-			if n.visits == 0 && n != w.root {
+			if (n.visits == 0 && n != w.root) || (w.allocated > maxTreeNodes && n != w.root) {
 				rewards = w.playout(s, &applied)
 				break
 			}
@@ -389,6 +409,7 @@ func (w *mctsWorker) expand(n *mctsNode, s game.State) {
 	w.buf = s.Legal(w.buf[:0])
 	mover := int8(s.ToMove())
 	n.children = make([]mctsNode, len(w.buf))
+	w.allocated += len(w.buf)
 	for i, mv := range w.buf {
 		n.children[i] = mctsNode{move: mv, mover: mover}
 	}

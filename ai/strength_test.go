@@ -1,0 +1,123 @@
+package ai
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	strength      = flag.Bool("strength", false, "play the level ladder and print the tables of docs/strength.md")
+	strengthSpecs = flag.String("strength.specs", "pogo,pisola,diam,diam(players=4)", "games of the ladder, separated by semicolons or commas outside parentheses")
+	strengthPairs = flag.String("strength.pairs", "beginner/random,easy/beginner,medium/easy,hard/medium,strongest/hard,strongest/random", "pairings a/b, comma-separated")
+	strengthGames = flag.Int("strength.games", 20, "games per pairing")
+	strengthOut   = flag.String("strength.out", "", "append the markdown tables to this file")
+)
+
+// ladderPairs are the pairings of the level ladder.
+func ladderPairs() [][2]string {
+	var out [][2]string
+	for _, p := range strings.Split(*strengthPairs, ",") {
+		a, b, _ := strings.Cut(p, "/")
+		out = append(out, [2]string{a, b})
+	}
+	return out
+}
+
+// splitSpecs splits a list of specs at commas outside parentheses.
+func splitSpecs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',', ';':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// TestStrengthLadder plays the level ladder with -strength:
+//
+//	go test ./ai -run TestStrengthLadder -strength -timeout 0 -strength.games 20
+//
+// It prints one markdown table per game: each pairing's wins, draws and
+// losses from the first level's side, and its score (a draw counts half).
+// Games open with two random plies so that deterministic levels do not
+// repeat one game.
+func TestStrengthLadder(t *testing.T) {
+	if !*strength {
+		t.Skip("run with -strength")
+	}
+	for _, spec := range splitSpecs(*strengthSpecs) {
+		g := load(t, spec)
+		var b strings.Builder
+		fmt.Fprintf(&b, "\n### %s\n\n", spec)
+		fmt.Fprintf(&b, "| pairing | games | wins | draws | losses | score | time |\n")
+		fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, pr := range ladderPairs() {
+			start := time.Now()
+			tl, err := Match(context.Background(), g, pr[0], pr[1], *strengthGames, 2, 1)
+			if err != nil {
+				t.Fatalf("%s %s vs %s: %v", spec, pr[0], pr[1], err)
+			}
+			line := fmt.Sprintf("| %s vs %s | %d | %d | %d | %d | %.0f%% | %s |\n",
+				pr[0], pr[1], tl.Games(), tl.Wins, tl.Draws, tl.Losses, 100*tl.Score(), time.Since(start).Round(time.Second))
+			b.WriteString(line)
+			t.Logf("%s: %s", spec, strings.TrimSpace(line))
+		}
+		if *strengthOut != "" {
+			f, err := os.OpenFile(*strengthOut, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(b.String())
+			f.Close()
+		} else {
+			fmt.Print(b.String())
+		}
+	}
+}
+
+// TestStrengthShort is the ladder's short version: in every game a few
+// games at small budgets, checking that searching levels beat the random
+// baseline and the weakest level.
+func TestStrengthShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	cases := []struct {
+		spec, a, b string
+		games, min int
+	}{
+		{"pogo", "medium", "random", 4, 4},
+		{"pogo", "medium", "beginner", 4, 3},
+		{"diam", "medium", "random", 4, 4},
+		{"diam", "medium", "beginner", 4, 3},
+		{"diam(players=4)", "easy", "random", 4, 3},
+		{"pisola", "beginner", "random", 4, 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.spec+"/"+tc.a+"-"+tc.b, func(t *testing.T) {
+			g := load(t, tc.spec)
+			tl, err := Match(context.Background(), g, tc.a, tc.b, tc.games, 2, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tl.Wins < tc.min {
+				t.Errorf("%s vs %s: %+v, want at least %d wins", tc.a, tc.b, tl, tc.min)
+			}
+		})
+	}
+}
