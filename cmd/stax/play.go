@@ -18,7 +18,7 @@ import (
 )
 
 // playUsage is the argument summary of stax play.
-const playUsage = "<spec> [--white|--black|--seat1..--seat4 human|LEVEL] [--pos S] [--load FILE] [--color auto|always|never]"
+const playUsage = "<spec> [--white|--black|--seat1..--seat4 human|LEVEL] [--pos S] [--load FILE] [--save FILE] [--time D] [--hint LEVEL] [--seed N] [--color auto|always|never]"
 
 // defaultLevel is the level of the seats after the first when no flag or
 // record names their player.
@@ -75,7 +75,12 @@ func runPlay(e *env, args []string) error {
 	fs := newFlags(e, "play")
 	var seatFlags [game.MaxPlayers]string
 	for i := range seatFlags {
-		fs.StringVar(&seatFlags[i], fmt.Sprintf("seat%d", i+1), "", fmt.Sprintf("who plays seat %d: human, human:NAME or an AI level", i+1))
+		def := defaultLevel
+		if i == 0 {
+			def = "human"
+		}
+		fs.StringVar(&seatFlags[i], fmt.Sprintf("seat%d", i+1), "",
+			fmt.Sprintf("who plays seat %d: human, human:NAME or an AI level (default %s, or the record's Seat%d tag with --load)", i+1, def, i+1))
 	}
 	white := fs.String("white", "", "who plays the first seat of a two-player game (White; player 1 in Diam)")
 	black := fs.String("black", "", "who plays the second seat of a two-player game (Black; player 2 in Diam)")
