@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"time"
 
@@ -297,7 +298,9 @@ func (p *player) aiTurn(s *seat) error {
 	if hs, ok := s.player.(search.HistorySetter); ok {
 		hs.SetHistory(p.hashes())
 	}
-	res, err := s.player.Play(context.Background(), st.Clone(), p.limits, nil)
+	ctx, stop := thinking()
+	res, err := s.player.Play(ctx, st.Clone(), p.limits, nil)
+	stop()
 	if err == nil {
 		err = p.h.PlayMove(res.Move)
 	}
@@ -309,6 +312,13 @@ func (p *player) aiTurn(s *seat) error {
 	fmt.Fprintf(p.e.stdout, "%s (stax:%s) plays %s\n", p.g.PlayerName(mover), s.name, st.FormatMove(res.Move))
 	p.show()
 	return nil
+}
+
+// thinking returns the context of a computer's search: an interrupt
+// (Ctrl-C) while it thinks makes it move at once with the best move found
+// so far, instead of ending the program.
+func thinking() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
 // hashes returns the hashes of the positions before the current one,
@@ -452,7 +462,9 @@ func (p *player) giveHint() {
 		hs.SetHistory(p.hashes())
 	}
 	st := p.h.State()
-	res, err := p.hint.Play(context.Background(), st.Clone(), p.limits, nil)
+	ctx, stop := thinking()
+	res, err := p.hint.Play(ctx, st.Clone(), p.limits, nil)
+	stop()
 	if err != nil {
 		fmt.Fprintf(out, "no hint: %v\n", err)
 		return
