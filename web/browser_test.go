@@ -278,17 +278,30 @@ func waitPlies(t *testing.T, ctx context.Context, n int) {
 // returns the game's id.
 func startGame(t *testing.T, ctx context.Context, base, game string, seats ...string) string {
 	t.Helper()
+	return startVariant(t, ctx, base, game, nil, game, seats...)
+}
+
+// startVariant is startGame with options: pairs of an option's key and
+// value, set in order, and the spec they make.
+func startVariant(t *testing.T, ctx context.Context, base, game string, options [][2]string, spec string, seats ...string) string {
+	t.Helper()
 	do(t, ctx, "opening the home page",
 		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(tid("game-"+game)),
 		chromedp.Click(tid("game-"+game)),
 	)
-	waitFor(t, ctx, "the seats of "+game, `document.querySelector('[data-testid=seats][data-spec="`+game+`"] [data-testid=seat-1]') !== null`)
+	waitFor(t, ctx, "the options of "+game, `document.querySelector('[data-testid=seats][data-spec="`+game+`"]') !== null`)
+	for _, o := range options {
+		sel := fmt.Sprintf(`document.querySelector('[data-testid=opt-%s]')`, o[0])
+		eval[chromedp.Void](t, ctx, fmt.Sprintf(`(e => { if (e.type === 'checkbox') e.checked = %q === 'true'; else e.value = %q; e.dispatchEvent(new Event('change')); })(%s)`, o[1], o[1], sel))
+	}
+	waitFor(t, ctx, "the seats of "+spec, `document.querySelector('[data-testid=seats][data-spec="`+spec+`"] [data-testid=seat-1]') !== null`)
 	for i, s := range seats {
 		do(t, ctx, "choosing seat "+fmt.Sprint(i), chromedp.SetValue(tid(fmt.Sprintf("seat-%d", i)), s))
 		// SetValue does not fire change events; the page listens for them.
 		eval[chromedp.Void](t, ctx, fmt.Sprintf(`document.querySelector('[data-testid=seat-%d]').dispatchEvent(new Event('change'))`, i))
 	}
+	shot(t, ctx, "home-"+game)
 	click(t, ctx, "start")
 	waitFor(t, ctx, "the game page", `/^\/game\/[a-z0-9]+$/.test(location.pathname) && document.querySelector('[data-testid=board]') !== null`)
 	path := eval[string](t, ctx, `location.pathname`)
@@ -305,8 +318,16 @@ func clickMove(t *testing.T, ctx context.Context, game, move string) {
 		if m == nil {
 			t.Fatalf("bad pogo move %q", move)
 		}
-		click(t, ctx, "sq-"+m[2])
-		click(t, ctx, "count-"+m[1])
+		// Every other move of the player picks the count by clicking the
+		// disc at that depth, the others with the count buttons.
+		disc := "disc-" + m[2] + "-" + m[1]
+		if plies(t, ctx)%4 == 0 && eval[bool](t, ctx, `document.querySelector('[data-testid="`+disc+`"]') !== null`) {
+			click(t, ctx, disc)
+			waitFor(t, ctx, "the count picked by "+disc, `document.querySelector('[data-testid=count-`+m[1]+`].active') !== null`)
+		} else {
+			click(t, ctx, "sq-"+m[2])
+			click(t, ctx, "count-"+m[1])
+		}
 		waitFor(t, ctx, "the targets of "+move, `document.querySelector('[data-testid="sq-`+m[3]+`"].target') !== null`)
 		click(t, ctx, "sq-"+m[3])
 	case "pisola":
@@ -351,6 +372,13 @@ func clickMove(t *testing.T, ctx context.Context, game, move string) {
 // appear. pick chooses among the legal moves.
 func playByClicking(t *testing.T, ctx context.Context, game string, n int, pick func([]string) string) {
 	t.Helper()
+	playByClickingN(t, ctx, game, n, 1, pick)
+}
+
+// playByClickingN is playByClicking with several computer opponents, who
+// make replies moves between two of the player's.
+func playByClickingN(t *testing.T, ctx context.Context, game string, n, replies int, pick func([]string) string) {
+	t.Helper()
 	for i := 0; i < n; i++ {
 		waitMyTurn(t, ctx)
 		before := plies(t, ctx)
@@ -366,7 +394,7 @@ func playByClicking(t *testing.T, ctx context.Context, game string, n int, pick 
 			return
 		}
 		// The computer answers.
-		waitFor(t, ctx, "the computer's reply", fmt.Sprintf(`document.querySelectorAll('[data-testid=moves] button.move').length >= %d || document.querySelector('[data-testid=result]:not([hidden])') !== null`, before+2))
+		waitFor(t, ctx, "the computer's reply", fmt.Sprintf(`document.querySelectorAll('[data-testid=moves] button.move').length >= %d || document.querySelector('[data-testid=result]:not([hidden])') !== null`, before+1+replies))
 		if finished(t, ctx) {
 			return
 		}
@@ -400,6 +428,18 @@ func TestBrowser(t *testing.T) {
 	b := newBrowser(t)
 	defer b.checkNoExceptions(t)
 
+	t.Run("picker", func(t *testing.T) {
+		ctx := b.tab(t, 20*time.Second)
+		do(t, ctx, "opening the home page", chromedp.Navigate(b.base+"/rules/pogo"), chromedp.WaitVisible(tid("rules-pogo")))
+		fails, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](pickerChecks, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fails {
+			t.Error(f)
+		}
+	})
+
 	t.Run("rules", func(t *testing.T) {
 		ctx := b.tab(t, 20*time.Second)
 		for _, g := range []string{"pogo", "pisola", "diam"} {
@@ -429,8 +469,10 @@ func TestBrowser(t *testing.T) {
 		// takes two pieces so the count buttons are used.
 		waitMyTurn(t, ctx)
 		click(t, ctx, "sq-b1")
+		waitFor(t, ctx, "b1 to be picked", `document.querySelector('[data-testid=count-1]') !== null`)
 		shot(t, ctx, "pogo-picked")
-		click(t, ctx, "sq-b1")
+		click(t, ctx, "cancel")
+		waitFor(t, ctx, "nothing picked", `document.querySelector('[data-testid=count-1]') === null`)
 		playByClicking(t, ctx, "pogo", 1, matching(`^2`))
 		playByClicking(t, ctx, "pogo", 2, first)
 		if !finished(t, ctx) {
@@ -496,6 +538,17 @@ func TestBrowser(t *testing.T) {
 		shot(t, ctx, "diam")
 	})
 
+	t.Run("diam4", func(t *testing.T) {
+		ctx := b.tab(t, 30*time.Second)
+		startVariant(t, ctx, b.base, "diam", [][2]string{{"players", "4"}, {"teams", "true"}}, "diam(players=4,teams=true)",
+			"you", "ai:random", "ai:random", "ai:random")
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid^=seat-info-]').length`); n != 4 {
+			t.Errorf("%d seats shown, want 4", n)
+		}
+		playByClickingN(t, ctx, "diam", 2, 3, first)
+		shot(t, ctx, "diam4")
+	})
+
 	t.Run("pisola", func(t *testing.T) {
 		if !offers("pisola") {
 			t.Skip("the server does not play Pisola yet")
@@ -550,6 +603,76 @@ func TestBrowser(t *testing.T) {
 		shot(t, ctx, "phone")
 	})
 }
+
+// pickerChecks runs the click-to-move logic of picker.js on small cases
+// and returns what went wrong.
+const pickerChecks = `(async () => {
+  const { Picker } = await import("/picker.js");
+  const fails = [];
+  const eq = (what, got, want) => {
+    if (JSON.stringify(got) !== JSON.stringify(want)) fails.push(what + ": got " + JSON.stringify(got) + ", want " + JSON.stringify(want));
+  };
+
+  // Pogo: one and three pieces both reach b1 from a1.
+  let p = new Picker("pogo", ["1a1-b1", "1a1-a2", "3a1-b1", "2a1-c1"]);
+  eq("pogo sources", p.sources(), ["a1"]);
+  eq("pogo pick", p.clickSquare("a1"), "");
+  eq("pogo targets", p.targets().sort(), ["a2", "b1", "c1"]);
+  eq("pogo counts", p.counts(), [1, 2, 3]);
+  eq("pogo ambiguous destination", p.clickSquare("b1"), "");
+  eq("pogo counts reaching b1", p.counts(), [1, 3]);
+  eq("pogo count 3", p.chooseCount(3), "3a1-b1");
+  p.clickSquare("a1");
+  p.chooseCount(2);
+  eq("pogo targets of 2", p.targets(), ["c1"]);
+  eq("pogo move of 2", p.clickSquare("c1"), "2a1-c1");
+  // Clicking the third disc from the top picks three pieces.
+  p.clickSquare("a1", 3);
+  eq("pogo disc depth", p.count, 3);
+  eq("pogo targets of 3", p.targets(), ["b1"]);
+  eq("pogo unique move", p.clickSquare("b1"), "3a1-b1");
+  p.clickSquare("a1");
+  eq("pogo unique destination", p.clickSquare("a2"), "1a1-a2");
+  eq("pogo empty square", p.clickSquare("c3"), "");
+  eq("pogo nothing picked", p.src, null);
+
+  // Pisola placing: pick two squares, then confirm.
+  p = new Picker("pisola", ["a1+c1", "a1+a3", "c1+a3"]);
+  eq("pisola placing", p.placing, true);
+  p.clickSquare("a1");
+  eq("pisola partners", p.targets().sort(), ["a3", "c1"]);
+  eq("pisola no pair yet", p.pairMove(), "");
+  p.clickSquare("c1");
+  eq("pisola pair", p.pairMove(), "a1+c1");
+  p.clickSquare("a3");
+  eq("pisola second square replaced", p.pairMove(), "a1+a3");
+  p.clickSquare("a1");
+  eq("pisola unpicked", p.pair, ["a3"]);
+  p.clickSquare("c1");
+  eq("pisola pair in any order", p.pairMove(), "c1+a3");
+
+  // Pisola moving.
+  p = new Picker("pisola", ["c3-c5", "c3-e3", "d4-d5"]);
+  p.clickSquare("c3");
+  eq("pisola targets", p.targets().sort(), ["c5", "e3"]);
+  eq("pisola move", p.clickSquare("e3"), "c3-e3");
+
+  // Diam: place from the reserve, move a piece, pass.
+  p = new Picker("diam", ["r@1", "r@2", "y@1", "3:1+", "3:1-", "3:2+"]);
+  eq("diam reserve", p.reserveColours(), ["r", "y"]);
+  p.pickColour("r");
+  eq("diam drop targets", p.targets(), [1, 2]);
+  eq("diam drop", p.clickCell(2), "r@2");
+  p.clickCell(3, 1);
+  eq("diam shift targets", p.targets().sort(), [2, 4]);
+  eq("diam shift", p.clickCell(2), "3:1-");
+  p.clickCell(3, 2);
+  eq("diam upper piece", p.targets(), [4]);
+  eq("diam upper shift", p.clickCell(4, 0), "3:2+");
+  eq("diam no pass", p.canPass, false);
+  eq("diam pass", new Picker("diam", ["pass"]).canPass, true);
+  return fails;
+})()`
 
 // get fetches a URL and returns its body.
 func get(t *testing.T, url string) string {

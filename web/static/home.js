@@ -105,6 +105,7 @@ export function homePage(root) {
     const onchange = (ev) => {
       const t = ev.target;
       values[o.key] = t.type === "checkbox" ? String(t.checked) : t.value;
+      linkOptions();
       refreshVariant();
     };
     let input;
@@ -120,6 +121,19 @@ export function homePage(root) {
     return h("div", { class: "option" }, h("label", { for: id }, o.key + " "), input, h("small", {}, o.doc || ""));
   };
 
+  // linkOptions disables options that the others make meaningless: Diam's
+  // teams exist only with four players.
+  const linkOptions = () => {
+    const teams = optBox.querySelector("#opt-teams");
+    if (!teams || !("players" in values)) return;
+    const four = values.players === "4";
+    teams.disabled = !four;
+    if (!four && teams.checked) {
+      teams.checked = false;
+      values.teams = "false";
+    }
+  };
+
   const drawOptions = () => {
     clear(optBox).append(h("legend", {}, "Options"));
     const opts = info.options || [];
@@ -128,6 +142,7 @@ export function homePage(root) {
     if (!basic.length) optBox.append(h("p", { class: "muted" }, "No options."));
     basic.forEach((o) => optBox.append(optionInput(o)));
     if (adv.length) optBox.append(h("details", {}, h("summary", {}, "More options"), adv.map(optionInput)));
+    linkOptions();
   };
 
   let reqNo = 0;
@@ -185,7 +200,9 @@ export function homePage(root) {
         ),
       );
     }
-    seatBox.append(h("p", { class: "muted small" }, current.playerNames[0] + " moves first."));
+    const side = (current.start || "").trim().split(/\s+/).pop();
+    const firstSeat = side === "b" ? 1 : /^[1-4]$/.test(side) ? Number(side) - 1 : 0;
+    seatBox.append(h("p", { class: "muted small", "data-testid": "first-player" }, (current.playerNames[firstSeat] || current.playerNames[0]) + " moves first."));
   };
 
   form.addEventListener("submit", async (ev) => {

@@ -11,10 +11,9 @@ function seatText(s) {
 }
 
 // recentList fills box with up to limit recent games; status filters.
-export async function recentList(box, limit = 20, status = "") {
+export async function recentList(box, limit = 20, status = "", heading = true) {
   clear(box);
-  const heading = h("h2", {}, "Recent games");
-  box.append(heading);
+  if (heading) box.append(h("h2", {}, "Recent games"));
   let games;
   try {
     games = await recentGames(limit, status);
@@ -28,16 +27,19 @@ export async function recentList(box, limit = 20, status = "") {
   }
   const list = h("ul", { class: "recent", "data-testid": "recent-list" });
   for (const g of games) {
-    const mine = token(g.id) ? h("span", { class: "badge" }, "yours") : null;
-    const result = g.status === "finished" && g.outcome ? g.outcome.description || g.outcome.result : "in play";
+    const mine = Boolean(token(g.id));
+    const over = g.status === "finished";
+    const result = over && g.outcome ? g.outcome.description || g.outcome.result : "in play";
+    const action = over ? "Replay" : mine ? "Continue" : "Watch";
     list.append(
       h(
         "li",
         { "data-testid": "recent-" + g.id },
-        h("a", { href: "/game/" + g.id, "data-link": "" }, g.title || g.spec),
+        h("a", { href: "/game/" + g.id, "data-link": "", class: "recent-title" }, g.title || g.spec),
         " ",
-        h("span", { class: "spec" }, g.spec),
-        mine,
+        g.spec !== (g.title || "").toLowerCase() ? h("span", { class: "spec" }, g.spec) : null,
+        mine ? h("span", { class: "badge" }, "yours") : null,
+        h("a", { href: "/game/" + g.id, "data-link": "", class: "button secondary small recent-action" }, action),
         h("br"),
         h("span", { class: "small" }, (g.seats || []).map(seatText).join(" vs "), " · ", `${g.ply} moves`, " · ", result, " · ", timeAgo(g.updated)),
       ),
@@ -52,11 +54,11 @@ export function recentPage(root) {
   const box = h("section");
   const filter = h(
     "select",
-    { id: "recent-filter", onchange: () => recentList(box, 50, filter.value) },
+    { id: "recent-filter", "data-testid": "recent-filter", onchange: () => recentList(box, 50, filter.value, false) },
     h("option", { value: "" }, "all"),
     h("option", { value: "playing" }, "in play"),
     h("option", { value: "finished" }, "finished"),
   );
-  root.append(h("p", { class: "filter" }, h("label", { for: "recent-filter" }, "Show "), filter), box);
-  recentList(box, 50);
+  root.append(h("h1", {}, "Recent games"), h("p", { class: "filter" }, h("label", { for: "recent-filter" }, "Show "), filter), box);
+  recentList(box, 50, "", false);
 }

@@ -95,8 +95,6 @@ function renderGrid(game, pos, marks) {
         g.append(el("circle", { cx: x + SQ - 15, cy: y + 15, r: 9, class: "target-dot" }));
         g.append(el("rect", { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, class: "sq-target" }));
       }
-      // A transparent cover makes the whole square one click target.
-      g.append(el("rect", { x, y, width: SQ, height: SQ, class: "hit" }));
       svg.append(g);
     }
   }
