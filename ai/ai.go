@@ -96,8 +96,8 @@ var levelTable = map[string]map[string]levelSpec{
 	// alpha-beta at equal time (7 games to 3 at 200 ms a move).
 	"diam/4": {
 		"beginner":  {algo: "alphabeta", depth: 1, temp: 60, eps: 0.15},
-		"easy":      {algo: "alphabeta", depth: 2, temp: 25, eps: 0.03},
-		"medium":    {algo: "mcts", nodes: 3000},
+		"easy":      {algo: "mcts", nodes: 400},
+		"medium":    {algo: "mcts", nodes: 6000},
 		"hard":      {algo: "mcts", time: 250 * time.Millisecond},
 		"strongest": {algo: "mcts", time: 1500 * time.Millisecond},
 	},
