@@ -17,6 +17,9 @@ const (
 	maxDistance = 253
 )
 
+// chunks is the number of parts the layouts are spread in, per distance.
+const chunks = 16
+
 // moveSet holds the destinations of a k-piece block from each square, as
 // lists and masks, and the number of moves of a stack by its height.
 type moveSet struct {
@@ -113,15 +116,22 @@ func retro(x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uin
 			return nil, fmt.Errorf("solve: distances beyond %d plies do not fit the table", maxDistance)
 		}
 		progress(Progress{Phase: "retrograde", Done: decided, Total: total, Depth: d})
-		n := s.parallel(func(w int) int64 { return s.spread(w, d, outbox[w]) })
-		n += s.parallel(func(w int) int64 {
-			var m int64
-			for from := range outbox {
-				m += s.apply(outbox[from][w], d)
-				outbox[from][w] = outbox[from][w][:0]
-			}
-			return m
-		})
+		// The layouts are taken in chunks, each spread then applied, so
+		// that the posted updates never take much memory. Updates of one
+		// distance commute, so the chunking changes nothing else.
+		var n int64
+		for c := 0; c < chunks; c++ {
+			lo, hi := c*len(x.canon)/chunks, (c+1)*len(x.canon)/chunks
+			n += s.parallel(func(w int) int64 { return s.spread(w, d, lo, hi, outbox[w]) })
+			n += s.parallel(func(w int) int64 {
+				var m int64
+				for from := range outbox {
+					m += s.apply(outbox[from][w], d)
+					outbox[from][w] = outbox[from][w][:0]
+				}
+				return m
+			})
+		}
 		if n == 0 {
 			// Every position at distance d+1 comes from one at d: none
 			// were decided, so none lie further.
@@ -197,17 +207,17 @@ func (s *solver) count(w int) int64 {
 	return decided
 }
 
-// spread takes worker w's positions decided at distance d and passes the
-// news to each of their predecessors: a loss makes them won at d+1, a win
-// takes one unresolved move off their counter. Predecessors owned by
-// another worker are posted to out; the rest are updated at once. It
-// returns the number of positions decided.
-func (s *solver) spread(w int, d int, out [][]uint32) int64 {
+// spread takes worker w's positions of layouts lo to hi-1 decided at
+// distance d and passes the news to each of their predecessors: a loss
+// makes them won at d+1, a win takes one unresolved move off their
+// counter. Predecessors owned by another worker are posted to out; the
+// rest are updated at once. It returns the number of positions decided.
+func (s *solver) spread(w int, d int, lo, hi int, out [][]uint32) int64 {
 	x := s.x
 	want := uint8(d + 1)
 	loss := d%2 == 0
 	var decided int64
-	for i := range x.canon {
+	for i := lo; i < hi; i++ {
 		if !s.owns(w, i) {
 			continue
 		}
