@@ -394,3 +394,36 @@ func TestHistory(t *testing.T) {
 		t.Errorf("SetHistory got %x; want %x", got, want)
 	}
 }
+
+// TestLevelPerGame checks that a level offered for one game only is
+// replaced, with a note, in a game that lacks it.
+func TestLevelPerGame(t *testing.T) {
+	cfg := testConfig()
+	cfg.Levels = func(g game.Game) []string {
+		if g.Info().Name == "pogo" {
+			return []string{"easy", "perfect"}
+		}
+		return []string{"easy"}
+	}
+	cfg.Level = "easy"
+	cfg.NewPlayer = func(g game.Game, level string) (search.Player, error) { return ai.New(g, "random") }
+	s := startSession(t, cfg)
+	s.send("stax")
+	if l, _ := s.until("option name level"); !strings.Contains(l, "var perfect") {
+		t.Errorf("level option %q does not offer perfect", l)
+	}
+	s.until("staxok")
+	s.send("newgame pogo")
+	s.send("setoption name level value perfect")
+	if got := s.sync(); len(got) != 0 {
+		t.Errorf("perfect in pogo: %q", got)
+	}
+	s.send("newgame diam")
+	if got := s.sync(); len(got) != 1 || got[0] != "info string level perfect is not available for diam; playing easy" {
+		t.Errorf("newgame diam with level perfect: %q", got)
+	}
+	s.send("setoption name level value perfect")
+	if got := s.sync(); len(got) != 1 || !strings.HasPrefix(got[0], `error setoption level: unknown level "perfect" for diam`) {
+		t.Errorf("perfect in diam: %q", got)
+	}
+}
