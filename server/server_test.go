@@ -492,6 +492,11 @@ func TestRestart(t *testing.T) {
 	<-started // the AI is thinking when the server stops
 
 	// The clients answer the server's close handshake, as browsers do.
+	closed := make(chan error, 1)
+	go func() {
+		_, _, err := p1.c.Read(context.Background())
+		closed <- err
+	}()
 	for _, c := range []*wsClient{p2, w} {
 		go func() {
 			for {
@@ -502,7 +507,7 @@ func TestRestart(t *testing.T) {
 		}()
 	}
 	ts.stop()
-	if _, _, err := p1.c.Read(context.Background()); websocket.CloseStatus(err) != websocket.StatusGoingAway {
+	if err := <-closed; websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Fatalf("on shutdown the connection closed with %v; want status 1001", err)
 	}
 

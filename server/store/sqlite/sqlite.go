@@ -82,7 +82,10 @@ func Open(path string, opt Options) (*Store, error) {
 		q.Add("_pragma", p)
 	}
 	dsn := "file:" + path + "?" + q.Encode()
-	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	// The writer never checkpoints: a checkpoint flushes the database file
+	// and would stall every commit behind it. A background goroutine
+	// checkpoints on a reading connection instead.
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -102,6 +105,7 @@ func Open(path string, opt Options) (*Store, error) {
 	r.SetMaxIdleConns(opt.Readers)
 	s := &Store{r: r, w: w, ops: make(chan *op, maxBatch), done: make(chan struct{}), closed: make(chan struct{})}
 	go s.writer()
+	go s.checkpointer()
 	return s, nil
 }
 
@@ -219,6 +223,26 @@ func (s *Store) commit(batch []*op) {
 	}
 	for i, o := range batch {
 		o.err <- errs[i]
+	}
+}
+
+// checkpointInterval is how often the WAL is copied back into the database.
+const checkpointInterval = time.Second
+
+// checkpointer copies the WAL into the database now and then, without
+// blocking the writer (a passive checkpoint), until the store closes.
+func (s *Store) checkpointer() {
+	t := time.NewTicker(checkpointInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		if _, err := s.r.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
+			continue
+		}
 	}
 }
 

@@ -1,0 +1,500 @@
+// Package loadtest plays many concurrent games against a stax server
+// through its HTTP and websocket API and measures the relay latency: the
+// time from a player sending a move to a client receiving the state that
+// shows it.
+//
+// Each game is created over HTTP and played by one websocket per seat (the
+// second seat joins through its invite), or, with Config.Clients = 1, by one
+// websocket that holds both seats, which halves the connections a machine
+// must hold. Players wait Config.Think (with ±50% jitter) before each move
+// and pick a random legal move. A game that ends is replaced by a new one,
+// so the number of concurrent games stays constant. Every loop is bounded by
+// Config.Duration.
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Config describes a load test.
+type Config struct {
+	// URL is the server's base URL, e.g. http://127.0.0.1:8080. Only
+	// loopback addresses are accepted.
+	URL string
+	// Games is the number of concurrent games.
+	Games int
+	// Clients is the number of websockets per game: 2 (one per seat, the
+	// default) or 1 (one holding both seats).
+	Clients int
+	// Duration is how long the games are played once all are connected.
+	Duration time.Duration
+	// Think is the mean pause of a player before each move (default 1s).
+	Think time.Duration
+	// Spec is the game played (default pogo).
+	Spec string
+	// Setup is the number of games connected at once while setting up
+	// (default 64).
+	Setup int
+	// Progress, if not nil, receives a line now and then.
+	Progress func(format string, args ...any)
+}
+
+// Report is the result of a load test.
+type Report struct {
+	Games       int           // concurrent games held during the measurement
+	Conns       int           // websockets open during the measurement
+	SetupTime   time.Duration // to create and connect every game
+	Elapsed     time.Duration // the measurement
+	Moves       int64         // moves acknowledged during the measurement
+	MovesPerSec float64
+	Finished    int64 // games that ended and were replaced
+	Errors      int64 // error messages and failed connections
+	P50, P90    time.Duration
+	P99, Max    time.Duration
+	Samples     int
+	FirstError  string
+}
+
+func (r Report) String() string {
+	s := fmt.Sprintf("games %d, websockets %d, setup %.1fs, measured %.1fs\nmoves %d (%.0f/s), games finished and replaced %d, errors %d\nrelay latency over %d moves: p50 %s, p90 %s, p99 %s, max %s",
+		r.Games, r.Conns, r.SetupTime.Seconds(), r.Elapsed.Seconds(), r.Moves, r.MovesPerSec, r.Finished, r.Errors,
+		r.Samples, ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max))
+	if r.FirstError != "" {
+		s += "\nfirst error: " + r.FirstError
+	}
+	return s
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/1e6) }
+
+// run is the state of one load test.
+type run struct {
+	cfg    Config
+	base   string
+	wsBase string
+	http   *http.Client
+	ws     *websocket.DialOptions
+
+	measuring atomic.Bool
+	moves     atomic.Int64
+	finished  atomic.Int64
+	errs      atomic.Int64
+	conns     atomic.Int64
+	firstErr  atomic.Value
+
+	mu      sync.Mutex // guards samples
+	samples []time.Duration
+}
+
+// Run runs a load test and reports its figures. It returns when
+// cfg.Duration has passed after setup, or when ctx ends.
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	if cfg.Games <= 0 {
+		return Report{}, errors.New("loadtest: want at least one game")
+	}
+	if cfg.Clients == 0 {
+		cfg.Clients = 2
+	}
+	if cfg.Clients != 1 && cfg.Clients != 2 {
+		return Report{}, errors.New("loadtest: clients per game: want 1 or 2")
+	}
+	if cfg.Think <= 0 {
+		cfg.Think = time.Second
+	}
+	if cfg.Spec == "" {
+		cfg.Spec = "pogo"
+	}
+	if cfg.Setup <= 0 {
+		cfg.Setup = 64
+	}
+	if cfg.Duration <= 0 {
+		cfg.Duration = 10 * time.Second
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = func(string, ...any) {}
+	}
+	u, err := url.Parse(cfg.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return Report{}, fmt.Errorf("loadtest: URL %q: want http://host:port", cfg.URL)
+	}
+	host := u.Hostname()
+	ip := net.ParseIP(host)
+	if !(host == "localhost" || (ip != nil && ip.IsLoopback())) {
+		return Report{}, fmt.Errorf("loadtest: URL %q: only loopback servers may be load tested", cfg.URL)
+	}
+	r := &run{cfg: cfg, base: strings.TrimSuffix(cfg.URL, "/")}
+	r.wsBase = "ws" + strings.TrimPrefix(r.base, "http")
+	// Spread the connections over several loopback source addresses so
+	// that one address's ephemeral ports do not run out.
+	var next atomic.Uint32
+	dialer := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		d := net.Dialer{Timeout: 10 * time.Second}
+		if ip != nil && ip.To4() != nil {
+			src := net.IPv4(127, 0, 0, byte(2+next.Add(1)%8))
+			d.LocalAddr = &net.TCPAddr{IP: src}
+		}
+		return d.DialContext(ctx, network, addr)
+	}
+	r.http = &http.Client{Transport: &http.Transport{DialContext: dialer, MaxIdleConnsPerHost: cfg.Setup}, Timeout: 30 * time.Second}
+	// Websockets get a transport of their own, so that hijacked
+	// connections never come from the HTTP pool.
+	r.ws = &websocket.DialOptions{HTTPClient: &http.Client{Transport: &http.Transport{DialContext: dialer, DisableKeepAlives: true}}}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+	var wg sync.WaitGroup
+	ready := make(chan struct{}, cfg.Games)
+	sem := make(chan struct{}, cfg.Setup)
+	for i := 0; i < cfg.Games; i++ {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r.gameLoop(ctx, i, sem, ready)
+		}(i)
+		if (i+1)%1000 == 0 {
+			cfg.Progress("setting up: %d games started", i+1)
+		}
+	}
+	// Wait until every game is connected once.
+	for n := 0; n < cfg.Games && ctx.Err() == nil; n++ {
+		select {
+		case <-ready:
+		case <-ctx.Done():
+		}
+	}
+	setup := time.Since(start)
+	cfg.Progress("setup done in %.1fs: %d websockets open; measuring for %s", setup.Seconds(), r.conns.Load(), cfg.Duration)
+	r.measuring.Store(true)
+	mstart := time.Now()
+	conns := int(r.conns.Load())
+	ticker := time.NewTicker(5 * time.Second)
+	timer := time.NewTimer(cfg.Duration)
+wait:
+	for {
+		select {
+		case <-timer.C:
+			break wait
+		case <-ctx.Done():
+			break wait
+		case <-ticker.C:
+			cfg.Progress("%.0fs: %d moves, %d errors", time.Since(mstart).Seconds(), r.moves.Load(), r.errs.Load())
+		}
+	}
+	ticker.Stop()
+	r.measuring.Store(false)
+	elapsed := time.Since(mstart)
+	cancel()
+	wg.Wait()
+
+	rep := Report{
+		Games:     cfg.Games,
+		Conns:     conns,
+		SetupTime: setup,
+		Elapsed:   elapsed,
+		Moves:     r.moves.Load(),
+		Finished:  r.finished.Load(),
+		Errors:    r.errs.Load(),
+		Samples:   len(r.samples),
+	}
+	rep.MovesPerSec = float64(rep.Moves) / elapsed.Seconds()
+	if e, ok := r.firstErr.Load().(string); ok {
+		rep.FirstError = e
+	}
+	slices.Sort(r.samples)
+	if n := len(r.samples); n > 0 {
+		q := func(p float64) time.Duration { return r.samples[min(n-1, int(p*float64(n)))] }
+		rep.P50, rep.P90, rep.P99, rep.Max = q(0.50), q(0.90), q(0.99), r.samples[n-1]
+	}
+	return rep, nil
+}
+
+func (r *run) fail(err error) {
+	r.errs.Add(1)
+	r.firstErr.CompareAndSwap(nil, err.Error())
+}
+
+// gameLoop plays games in one slot until ctx ends: when a game finishes a
+// new one takes its place.
+func (r *run) gameLoop(ctx context.Context, slot int, sem chan struct{}, ready chan<- struct{}) {
+	rng := rand.New(rand.NewPCG(uint64(slot), 0x57a8))
+	first := true
+	for ctx.Err() == nil {
+		err := r.playGame(ctx, rng, func() {
+			if first {
+				first = false
+				<-sem
+				ready <- struct{}{}
+			}
+		})
+		if err != nil && ctx.Err() == nil {
+			r.fail(err)
+			// Back off a little before a new game, so a failing server
+			// is not hammered.
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+			}
+		}
+	}
+	if first {
+		<-sem
+		ready <- struct{}{}
+	}
+}
+
+type createResp struct {
+	ID      string `json:"id"`
+	Token   string `json:"token"`
+	Invites []struct {
+		Invite string `json:"invite"`
+	} `json:"invites"`
+}
+
+type joinResp struct {
+	Token string `json:"token"`
+}
+
+// state is the part of the server's state message a player reads.
+type state struct {
+	Type  string `json:"type"`
+	Code  string `json:"code"`
+	Msg   string `json:"message"`
+	State *struct {
+		Ply    int      `json:"ply"`
+		ToMove int      `json:"toMove"`
+		Legal  []string `json:"legal"`
+		Status string   `json:"status"`
+	} `json:"state"`
+}
+
+func (r *run) post(ctx context.Context, path string, body, out any) error {
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, "POST", r.base+path, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := r.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("POST %s: %s: %s", path, res.Status, bytes.TrimSpace(data))
+	}
+	return json.Unmarshal(data, out)
+}
+
+// game is one game being played: the time its last move was sent, read by
+// the client that receives the state.
+type game struct {
+	mu      sync.Mutex // guards the fields below
+	sentAt  time.Time
+	sentPly int // the ply the last move was sent at; -1 when none is pending
+	sentBy  int // the client that sent it
+}
+
+// playGame creates a game, connects its players and plays it until it ends
+// or ctx ends. connected is called once every player is connected.
+func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) error {
+	var seats []map[string]any
+	if r.cfg.Clients == 2 {
+		seats = []map[string]any{{"kind": "human"}, {"kind": "human", "invite": true}}
+	} else {
+		seats = []map[string]any{{"kind": "human"}, {"kind": "human"}}
+	}
+	var cr createResp
+	if err := r.post(ctx, "/api/games", map[string]any{"spec": r.cfg.Spec, "seats": seats, "name": "load"}, &cr); err != nil {
+		return err
+	}
+	tokens := []string{cr.Token}
+	if r.cfg.Clients == 2 {
+		if len(cr.Invites) != 1 {
+			return fmt.Errorf("game %s: %d invites; want 1 (is %s a two-player game?)", cr.ID, len(cr.Invites), r.cfg.Spec)
+		}
+		var jr joinResp
+		if err := r.post(ctx, "/api/games/"+cr.ID+"/join", map[string]any{"invite": cr.Invites[0].Invite}, &jr); err != nil {
+			return err
+		}
+		tokens = append(tokens, jr.Token)
+	}
+	var conns []*websocket.Conn
+	defer func() {
+		for _, c := range conns {
+			c.CloseNow()
+			r.conns.Add(-1)
+		}
+	}()
+	for _, tok := range tokens {
+		dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		c, _, err := websocket.Dial(dctx, r.wsBase+"/ws/games/"+cr.ID+"?token="+tok, r.ws)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("game %s: dial: %w", cr.ID, err)
+		}
+		c.SetReadLimit(1 << 20)
+		conns = append(conns, c)
+		r.conns.Add(1)
+	}
+	connected()
+	g := &game{sentPly: -1}
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, len(conns))
+	seed := rng.Uint64()
+	for i, c := range conns {
+		go func() {
+			errc <- r.player(gctx, g, c, i, len(conns), rand.New(rand.NewPCG(seed, uint64(i))))
+		}()
+	}
+	var err error
+	for range conns {
+		if e := <-errc; e != nil && err == nil {
+			err = e
+			cancel() // a game's players stop together
+		}
+	}
+	if errors.Is(err, errGameOver) {
+		r.finished.Add(1)
+		return nil
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+var errGameOver = errors.New("game over")
+
+// player reads one connection's messages and moves for its seat (seat
+// index of clients; with one client it moves for both).
+func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clients int, rng *rand.Rand) error {
+	// Reading and writing run on one goroutine: the read is interrupted
+	// by a timer when it is time to move.
+	type pending struct {
+		ply  int
+		move string
+	}
+	var moveTimer *time.Timer
+	moves := make(chan pending, 1)
+	defer func() {
+		if moveTimer != nil {
+			moveTimer.Stop()
+		}
+	}()
+	msgs := make(chan []byte, 4)
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			_, data, err := c.Read(ctx)
+			if err != nil {
+				readErr <- err
+				return
+			}
+			select {
+			case msgs <- data:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	lastPly := -1
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-readErr:
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("read: %w", err)
+		case p := <-moves:
+			g.mu.Lock()
+			g.sentAt, g.sentPly, g.sentBy = time.Now(), p.ply, seat
+			g.mu.Unlock()
+			b, _ := json.Marshal(map[string]any{"type": "move", "move": p.move, "ply": p.ply})
+			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("write: %w", err)
+			}
+		case data := <-msgs:
+			var m state
+			if err := json.Unmarshal(data, &m); err != nil {
+				return fmt.Errorf("bad message: %w", err)
+			}
+			if m.Type == "error" {
+				r.fail(fmt.Errorf("server error %s: %s", m.Code, m.Msg))
+				continue
+			}
+			if m.Type != "state" || m.State == nil {
+				continue
+			}
+			st := m.State
+			if st.Ply > lastPly {
+				// The relay is measured where the move arrives: at the
+				// mover's opponent, or with one client at the mover.
+				g.mu.Lock()
+				if g.sentPly >= 0 && st.Ply == g.sentPly+1 && (clients == 1 || seat != g.sentBy) {
+					lat := time.Since(g.sentAt)
+					g.sentPly = -1
+					g.mu.Unlock()
+					if r.measuring.Load() {
+						r.moves.Add(1)
+						r.mu.Lock()
+						r.samples = append(r.samples, lat)
+						r.mu.Unlock()
+					}
+				} else {
+					g.mu.Unlock()
+				}
+				lastPly = st.Ply
+			} else {
+				continue
+			}
+			if st.Status != "playing" {
+				return errGameOver
+			}
+			if clients == 2 && st.ToMove != seat {
+				continue
+			}
+			if len(st.Legal) == 0 {
+				continue
+			}
+			mv := pending{ply: st.Ply, move: st.Legal[rng.IntN(len(st.Legal))]}
+			think := time.Duration(float64(r.cfg.Think) * (0.5 + rng.Float64()))
+			moveTimer = time.AfterFunc(think, func() {
+				select {
+				case moves <- mv:
+				case <-ctx.Done():
+				}
+			})
+		}
+	}
+}
