@@ -61,21 +61,27 @@ type board struct {
 	col    [4]uint32
 	h      [numCells]uint8
 	toMove uint8
-	// won is 0 while no diam stands, else 1 + the colour of the highest
-	// diam, at level wonLevel on cells wonCell and wonCell+4.
-	won      uint8
-	wonLevel uint8
-	wonCell  uint8
-	hash     uint64
+	// won is 0 while no diam stands; else it packs the highest diam:
+	// wonFlag, its colour in bits 0-1, its level in bits 2-3 and the
+	// lower of its cells in bits 4-5.
+	won  uint8
+	hash uint64
+}
+
+const wonFlag = 0x80
+
+// diam unpacks won: the colour, level and lower cell of the highest diam.
+func (b *board) diam() (c, level, cell int) {
+	return int(b.won & 3), int(b.won >> 2 & 3), int(b.won >> 4 & 3)
 }
 
 // undo is what unmake needs to take back a move.
 type undo struct {
-	m                      game.Move
-	k                      uint8 // the number of pieces a step moved
-	mover                  uint8
-	won, wonLevel, wonCell uint8
-	hash                   uint64
+	m     game.Move
+	k     uint8 // the number of pieces a step moved
+	mover uint8
+	won   uint8
+	hash  uint64
 }
 
 // State is a Diam position. It implements game.State, game.Undoer and
@@ -96,7 +102,7 @@ func (b *board) init() {
 			b.hash ^= zNib[c][cell][b.col[c]>>(4*cell)&0xF]
 		}
 	}
-	b.won, b.wonLevel, b.wonCell = 0, 0, 0
+	b.won = 0
 	for cell := 0; cell < numCells/2; cell++ {
 		b.checkDiam(cell)
 	}
@@ -112,8 +118,8 @@ func (b *board) checkDiam(cell int) {
 			continue
 		}
 		l := uint8(bits.Len32(dm) - 1)
-		if b.won == 0 || l > b.wonLevel {
-			b.won, b.wonLevel, b.wonCell = uint8(c)+1, l, uint8(min(cell, o))
+		if b.won == 0 || l > b.won>>2&3 {
+			b.won = wonFlag | uint8(c) | l<<2 | uint8(min(cell, o))<<4
 		}
 	}
 }
@@ -238,7 +244,7 @@ func (b *board) gen(g *Game, dst []game.Move) []game.Move {
 
 // make plays m, which must be legal, and returns what unmake needs.
 func (b *board) make(g *Game, m game.Move) undo {
-	u := undo{m: m, mover: b.toMove, won: b.won, wonLevel: b.wonLevel, wonCell: b.wonCell, hash: b.hash}
+	u := undo{m: m, mover: b.toMove, won: b.won, hash: b.hash}
 	switch m & kindMask {
 	case kindPlace:
 		c, cell := int(m>>3&3), int(m&7)
@@ -296,7 +302,7 @@ func (b *board) unmake(u undo) {
 		b.h[s] = uint8(l + k)
 		b.h[d] = uint8(hd)
 	}
-	b.won, b.wonLevel, b.wonCell = u.won, u.wonLevel, u.wonCell
+	b.won = u.won
 	b.toMove = u.mover
 	b.hash = u.hash
 }
@@ -359,7 +365,8 @@ func (s *State) Diam() (colour, level, cell int, ok bool) {
 	if s.won == 0 {
 		return -1, 0, 0, false
 	}
-	return int(s.won) - 1, int(s.wonLevel), int(s.wonCell), true
+	colour, level, cell = s.diam()
+	return colour, level, cell, true
 }
 
 // Legal appends the legal moves to dst: none when the game is over, Pass
@@ -422,9 +429,9 @@ func (s *State) Outcome() game.Outcome {
 		}
 		return game.Outcome{Players: g.players}
 	}
-	c := int(s.won) - 1
+	c, level, cell := s.diam()
 	detail := fmt.Sprintf("diam at level %d in %s on cells %d and %d",
-		s.wonLevel+1, colourNames[c], s.wonCell+1, s.wonCell+5)
+		level+1, colourNames[c], cell+1, cell+5)
 	if g.teams {
 		a := c & 1
 		detail += fmt.Sprintf(": %s and %s win", colourNames[a], colourNames[a+2])
