@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"stax/server/loadtest"
+)
+
+const loadtestUsage = "[--games N] [--clients 1|2] [--duration D] [--think D] [--spec S] [--url URL] [--db FILE]"
+
+func runLoadtest(e *env, args []string) error {
+	fs := newFlags(e, "loadtest")
+	games := fs.Int("games", 1000, "concurrent games")
+	clients := fs.Int("clients", 2, "websockets per game: 2 (one per seat) or 1 (one holding both seats)")
+	duration := fs.Duration("duration", 30*time.Second, "how long to play once every game is connected")
+	think := fs.Duration("think", time.Second, "mean pause of a player before each move")
+	spec := fs.String("spec", "pogo", "the two-player game to play")
+	url := fs.String("url", "", "a running server on this machine to test, e.g. http://127.0.0.1:8080 (default: start one)")
+	db := fs.String("db", "", "the database of the server started for the test (default: a temporary file)")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	if *games < 1 || *games > 100000 {
+		return &usageError{fmt.Sprintf("--games %d: want 1 to 100000", *games)}
+	}
+	if *duration <= 0 || *duration > 10*time.Minute {
+		return &usageError{fmt.Sprintf("--duration %s: want at most 10m", *duration)}
+	}
+	limit, err := loadtest.RaiseFileLimit()
+	if err != nil {
+		return fmt.Errorf("raising the open file limit: %w", err)
+	}
+	need := uint64(*games**clients) + 256
+	if need > limit {
+		return fmt.Errorf("%d games of %d websockets need about %d open files; the limit is %d (try --clients 1 or fewer games)", *games, *clients, need, limit)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	base := *url
+	var child *exec.Cmd
+	if base == "" {
+		if *db == "" {
+			dir, err := os.MkdirTemp("", "stax-loadtest-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			*db = filepath.Join(dir, "load.db")
+		}
+		addr, err := freeAddr()
+		if err != nil {
+			return err
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		// The server runs in its own process, as in production, so that
+		// the two sides' websockets count against separate file limits.
+		child = exec.Command(exe, "serve", "--addr", addr, "--db", *db, "--log-level", "error")
+		child.Stdout, child.Stderr = e.stderr, e.stderr
+		if err := child.Start(); err != nil {
+			return fmt.Errorf("starting the server: %w", err)
+		}
+		defer func() {
+			if child.ProcessState == nil {
+				child.Process.Kill()
+				child.Wait()
+			}
+		}()
+		base = "http://" + addr
+		if err := waitHealthy(ctx, base); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "server started: %s, database %s\n", base, *db)
+	}
+	var before syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	rep, err := loadtest.Run(ctx, loadtest.Config{
+		URL:      base,
+		Games:    *games,
+		Clients:  *clients,
+		Duration: *duration,
+		Think:    *think,
+		Spec:     *spec,
+		Progress: func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
+	})
+	if err != nil {
+		return err
+	}
+	var after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	fmt.Fprintf(e.stdout, "stax loadtest --games %d --clients %d --duration %s --think %s --spec %s\n%s\n", *games, *clients, *duration, *think, *spec, rep)
+	fmt.Fprintf(e.stdout, "client process CPU: %.1fs\n", cpuSeconds(after)-cpuSeconds(before))
+	if child != nil {
+		child.Process.Signal(syscall.SIGTERM)
+		if err := child.Wait(); err != nil {
+			return fmt.Errorf("server: %w", err)
+		}
+		ps := child.ProcessState
+		fmt.Fprintf(e.stdout, "server process CPU: %.1fs (user %.1fs, system %.1fs)\n",
+			(ps.UserTime() + ps.SystemTime()).Seconds(), ps.UserTime().Seconds(), ps.SystemTime().Seconds())
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			fmt.Fprintf(e.stdout, "server peak memory: %d MiB\n", ru.Maxrss/1024)
+		}
+	}
+	if rep.Errors > 0 {
+		return fmt.Errorf("%d errors; first: %s", rep.Errors, rep.FirstError)
+	}
+	return nil
+}
+
+func cpuSeconds(r syscall.Rusage) float64 {
+	return float64(r.Utime.Sec+r.Stime.Sec) + float64(r.Utime.Usec+r.Stime.Usec)/1e6
+}
+
+// freeAddr returns a loopback address with a port free at the moment.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// waitHealthy waits until the server answers /healthz.
+func waitHealthy(ctx context.Context, base string) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("the server at %s did not become healthy", base)
+}
