@@ -91,10 +91,10 @@ func TestPerftGeneric(t *testing.T) {
 	checkTable(t, limit, func(g game.Game, s game.State, d int) uint64 { return game.PerftGeneric(s, d) })
 }
 
-// TestPerftNaive checks the table with the naive generator up to 300,000
+// TestPerftNaive checks the table with the naive generator up to 600,000
 // leaves (30,000 under -short).
 func TestPerftNaive(t *testing.T) {
-	limit := uint64(300_000)
+	limit := uint64(600_000)
 	if testing.Short() {
 		limit = 30_000
 	}
