@@ -46,6 +46,7 @@ func commands() []command {
 		{"analyze", analyzeUsage, "give every legal move its verdict: exact for Pogo, estimated by search for the others", runAnalyze},
 		{"play", playUsage, "play a game in the terminal against the computer or another person", runPlay},
 		{"serve", "[--addr 127.0.0.1:8080] [--db stax.db] [--assets DIR] [--workers N] [--ai-delay D] [--sync normal|full]", "serve the web interface and the game API (docs/server.md)", runServe},
+		{"loadtest", loadtestUsage, "play many concurrent games against a server over loopback and measure relay latency", runLoadtest},
 	}
 }
 
