@@ -292,6 +292,10 @@ func startVariant(t *testing.T, ctx context.Context, base, game string, options 
 	)
 	waitFor(t, ctx, "the options of "+game, `document.querySelector('[data-testid=seats][data-spec="`+game+`"]') !== null`)
 	for _, o := range options {
+		if o[0] == "position" {
+			eval[chromedp.Void](t, ctx, fmt.Sprintf(`(e => { e.value = %q; e.dispatchEvent(new Event('input')); })(document.querySelector('[data-testid=start-position]'))`, o[1]))
+			continue
+		}
 		sel := fmt.Sprintf(`document.querySelector('[data-testid=opt-%s]')`, o[0])
 		eval[chromedp.Void](t, ctx, fmt.Sprintf(`(e => { if (e.type === 'checkbox') e.checked = %q === 'true'; else e.value = %q; e.dispatchEvent(new Event('change')); })(%s)`, o[1], o[1], sel))
 	}
@@ -580,6 +584,34 @@ func TestBrowser(t *testing.T) {
 		clickMove(t, guest, "pogo", first(legal(t, guest)))
 		waitPlies(t, host, 2)
 		shot(t, guest, "invite-guest")
+	})
+
+	t.Run("pisola-position", func(t *testing.T) {
+		if !offers("pisola") {
+			t.Skip("the server does not play Pisola yet")
+		}
+		// A game in progress with two locked stacks, played on from its
+		// position, with crosses and then with roofs.
+		const pos = "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb*,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw* w"
+		ctx := b.tab(t, 30*time.Second)
+		startVariant(t, ctx, b.base, "pisola", [][2]string{{"position", pos}}, "pisola", "you", "ai:random")
+		waitMyTurn(t, ctx)
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=board] .lock-cross').length`); n != 2 {
+			t.Errorf("%d locked stacks drawn, want 2", n)
+		}
+		if h := eval[string](t, ctx, `document.querySelector('[data-testid=sq-f1]').dataset.height`); h != "6" {
+			t.Errorf("f1 drawn with height %s, want 6", h)
+		}
+		playByClicking(t, ctx, "pisola", 2, first)
+
+		roofed := strings.ReplaceAll(pos, "*", "^")
+		startVariant(t, ctx, b.base, "pisola", [][2]string{{"roofs", "true"}, {"position", roofed}}, "pisola(roofs=true)", "you", "ai:random")
+		waitMyTurn(t, ctx)
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=board] .roof').length`); n != 2 {
+			t.Errorf("%d roofs drawn, want 2", n)
+		}
+		shot(t, ctx, "pisola-roofs")
+		playByClicking(t, ctx, "pisola", 1, first)
 	})
 
 	t.Run("phone", func(t *testing.T) {

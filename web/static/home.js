@@ -13,7 +13,7 @@ const ADVANCED = new Set(["rep", "maxplies"]);
 export function buildSpec(info, values) {
   const parts = [];
   for (const o of info.options || []) {
-    const v = values[o.key];
+    const v = values[o.key]; // keys of the schema only, never __position
     if (v !== undefined && v !== "" && v !== o.default) parts.push(`${o.key}=${v}`);
   }
   return parts.length ? `${info.name}(${parts.join(",")})` : info.name;
@@ -141,7 +141,25 @@ export function homePage(root) {
     const adv = opts.filter((o) => ADVANCED.has(o.key));
     if (!basic.length) optBox.append(h("p", { class: "muted" }, "No options."));
     basic.forEach((o) => optBox.append(optionInput(o)));
-    if (adv.length) optBox.append(h("details", {}, h("summary", {}, "More options"), adv.map(optionInput)));
+    const posInput = h("input", {
+      type: "text",
+      id: "start-position",
+      class: "position-input",
+      spellcheck: "false",
+      autocomplete: "off",
+      placeholder: info.default ? info.default.start : "",
+      value: values.__position || "",
+      "data-testid": "start-position",
+      oninput: (ev) => (values.__position = ev.target.value.trim()),
+    });
+    const posRow = h(
+      "div",
+      { class: "option" },
+      h("label", { for: "start-position" }, "starting position "),
+      posInput,
+      h("small", {}, "A position string of the rules (empty: the usual start), to play on from a position."),
+    );
+    optBox.append(h("details", { "data-testid": "more-options" }, h("summary", {}, "More options"), adv.map(optionInput), posRow));
     linkOptions();
   };
 
@@ -216,7 +234,7 @@ export function homePage(root) {
     startBtn.disabled = true;
     showError("");
     try {
-      const res = await createGame({ spec: current.spec, name: nameInput.value.trim() || undefined, seats });
+      const res = await createGame({ spec: current.spec, position: values.__position || undefined, name: nameInput.value.trim() || undefined, seats });
       saveToken(res.id, res.token);
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
       navigate("/game/" + res.id);

@@ -274,6 +274,7 @@ export function gamePage(root, id) {
     else if (seat.thinking) text = `${who} (computer) is thinking…`;
     else if (seat.kind === "human" && !seat.joined) text = `${who} to move: waiting for the invited player to join.`;
     else text = `${who} to move.`;
+    if (v.held.length === 0 && v.review === null) text += " You are watching.";
     status.textContent = text;
     status.classList.toggle("your-turn", interactive);
   }
@@ -390,13 +391,7 @@ export function gamePage(root, id) {
       const each = p.size === 8 ? 32 : 18;
       const placed = n.w + n.b;
       if (placed < 2 * each) {
-        info.append(
-          h("span", {}, "To place: "),
-          discChip("w"),
-          ` White ${each - n.w} `,
-          discChip("b"),
-          ` Black ${each - n.b}`,
-        );
+        info.append(h("div", {}, "To place: ", discChip("w"), ` White ${each - n.w} `, discChip("b"), ` Black ${each - n.b}`));
         return;
       }
       const tops = { w: 0, b: 0 };
@@ -408,16 +403,10 @@ export function gamePage(root, id) {
         if (sq.roofed) roofs[top]++;
       }
       const roofed = /roofs=true/.test(st.spec);
-      info.append(
-        h("span", {}, "Squares on top: "),
-        discChip("w"),
-        ` White ${tops.w} `,
-        discChip("b"),
-        ` Black ${tops.b}`,
-      );
+      info.append(h("div", {}, "Squares on top: ", discChip("w"), ` White ${tops.w} `, discChip("b"), ` Black ${tops.b}`));
       if (roofed) {
         const total = p.size === 8 ? 8 : 6;
-        info.append(h("br"), `Roofs placed: White ${roofs.w}/${total}, Black ${roofs.b}/${total}`);
+        info.append(h("div", {}, `Roofs placed: White ${roofs.w} of ${total}, Black ${roofs.b} of ${total}`));
       }
       return;
     }
@@ -568,8 +557,12 @@ export function gamePage(root, id) {
     const nameInput = h("input", { type: "text", id: "join-name", maxlength: 40, placeholder: "optional", "data-testid": "join-name" });
     const joinErr = h("p", { class: "error small", role: "alert", "data-testid": "join-error" });
     const joinBtn = h("button", { type: "button", class: "primary", "data-testid": "join" }, "Join the game");
+    const already = token(id)
+      ? h("p", { class: "small" }, "This browser already plays a seat of this game. Joining here replaces its key to that seat, which cannot be recovered: send the link to the other player instead (to play both sides on one device, start a game with both seats set to \u201cYou\u201d).")
+      : null;
     joinBox.append(
       h("h2", {}, "You are invited to play"),
+      already,
       h("p", { class: "name-row" }, h("label", { for: "join-name" }, "Your name "), nameInput, " ", joinBtn),
       joinErr,
     );
@@ -601,6 +594,7 @@ export function gamePage(root, id) {
       if (!v.alive) return;
       status.textContent = err.status === 404 ? "There is no such game." : "Could not load the game: " + err.message;
       status.setAttribute("data-error", "true");
+      if (err.status === 404 && v.conn) v.conn.close();
     });
   connect();
 
