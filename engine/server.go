@@ -81,42 +81,89 @@ func NewServer(cfg Config) *Server {
 // reading or writing fails; bad commands are answered with error lines.
 func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.out = bufio.NewWriter(w)
-	lines := make(chan string)
+	lines := make(chan inputLine)
 	readErr := make(chan error, 1)
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
 		defer close(lines)
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
+		br := bufio.NewReaderSize(r, 64*1024)
+		for {
+			l, err := readLine(br)
+			if err != nil && !errors.Is(err, errTooLong) {
+				readErr <- err
+				return
+			}
 			select {
-			case lines <- sc.Text():
+			case lines <- inputLine{text: l, tooLong: err != nil}:
 			case <-done:
 				return
 			}
 		}
-		readErr <- sc.Err()
 	}()
 	defer s.stopSearch()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case line, ok := <-lines:
+		case in, ok := <-lines:
 			if !ok {
 				// The end of the input lets a bounded search finish.
 				s.waitSearch()
-				err := <-readErr
-				if errors.Is(err, bufio.ErrTooLong) {
-					s.send("error line too long")
+				if err := <-readErr; err != io.EOF {
+					return err
 				}
-				return err
+				return nil
 			}
-			if quit := s.handle(ctx, line); quit {
+			if in.tooLong {
+				s.send("error line longer than %d bytes ignored", maxLine)
+				continue
+			}
+			if quit := s.handle(ctx, in.text); quit {
 				return nil
 			}
 		}
+	}
+}
+
+// inputLine is one line read by Run.
+type inputLine struct {
+	text    string
+	tooLong bool
+}
+
+// maxLine bounds the length of a command line.
+const maxLine = 1 << 20
+
+var errTooLong = errors.New("line too long")
+
+// readLine reads one line without its line ending. A line longer than
+// maxLine is skipped to its end and reported as errTooLong; a last line
+// without a newline is returned before io.EOF.
+func readLine(br *bufio.Reader) (string, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf)+len(chunk) <= maxLine+2 {
+			buf = append(buf, chunk...)
+		} else {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			if err != nil && err != io.EOF {
+				return "", err
+			}
+			return "", errTooLong
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF && len(buf) > 0:
+			return strings.TrimRight(string(buf), "\r\n"), nil
+		case err != nil:
+			return "", err
+		}
+		return strings.TrimRight(string(buf), "\r\n"), nil
 	}
 }
 

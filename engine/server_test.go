@@ -427,3 +427,17 @@ func TestLevelPerGame(t *testing.T) {
 		t.Errorf("perfect in diam: %q", got)
 	}
 }
+
+// TestLongLine checks that an overlong line is refused and the engine goes
+// on, and that a last line without a newline is read.
+func TestLongLine(t *testing.T) {
+	in := "newgame pogo\nposition startpos moves " + strings.Repeat("1a1-a2 ", 300_000) + "\r\nisready\r\nlegal"
+	var out strings.Builder
+	if err := NewServer(testConfig()).Run(context.Background(), strings.NewReader(in), &lockedBuilder{b: &out}); err != nil {
+		t.Fatal(err)
+	}
+	want := "error line longer than 1048576 bytes ignored\nreadyok\nlegal 1a1-b1 "
+	if !strings.HasPrefix(out.String(), want) {
+		t.Errorf("output %q; want %q", out.String(), want)
+	}
+}
