@@ -60,6 +60,7 @@ type Client struct {
 	lines   chan string   // closed at the end of the output
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error         // set before exited is closed
+	tooLong bool          // set before lines is closed: the output had an overlong line
 	stderr  *tail
 }
 
@@ -114,6 +115,7 @@ func Start(argv []string, timeout time.Duration) (*Client, error) {
 		for sc.Scan() {
 			c.lines <- sc.Text()
 		}
+		c.tooLong = errors.Is(sc.Err(), bufio.ErrTooLong)
 		close(c.lines)
 		// Drain what is left so that the process never blocks on a full
 		// pipe (a line too long stops the scanner).
@@ -213,6 +215,9 @@ func (c *Client) next(deadline time.Time, waiting string) (string, error) {
 		select {
 		case line, ok := <-c.lines:
 			if !ok {
+				if c.tooLong {
+					return "", &Fault{Kind: Garbled, Detail: "an output line longer than 1 MB while waiting for " + waiting}
+				}
 				return "", c.crashed("no " + waiting)
 			}
 			line = strings.TrimSpace(line)
