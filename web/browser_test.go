@@ -519,6 +519,10 @@ func TestBrowser(t *testing.T) {
 		waitFor(t, ctx, "ply 2", `document.querySelector('[data-testid=board-box]').getAttribute('data-ply') === '2'`)
 		click(t, ctx, "replay-last")
 		waitFor(t, ctx, "the last ply", fmt.Sprintf(`document.querySelector('[data-testid=board-box]').getAttribute('data-ply') === '%d'`, total))
+		// Playing through starts again from the first position.
+		click(t, ctx, "replay-play")
+		waitFor(t, ctx, "the replay to play", `document.querySelector('[data-testid=board-box]').getAttribute('data-ply') === '1'`)
+		click(t, ctx, "replay-play")
 		// The record offered for download is the game's.
 		href := eval[string](t, ctx, `document.querySelector('[data-testid=download]').href`)
 		rec := get(t, href)
@@ -576,6 +580,7 @@ func TestBrowser(t *testing.T) {
 			chromedp.SendKeys(tid("join-name"), "bob"),
 		)
 		click(t, guest, "join")
+		waitFor(t, guest, "the invitation to be used", `location.hash === '' && document.querySelector('[data-testid=join-box]').hidden`)
 		waitFor(t, host, "the guest to join", `document.querySelector('[data-testid=seat-info-1]').textContent.includes('bob')`)
 		waitMyTurn(t, host)
 		clickMove(t, host, "pogo", first(legal(t, host)))

@@ -23,6 +23,7 @@ export function gamePage(root, id) {
     resignArmed: false,
     conn: null,
     alive: true,
+    timer: null, // the replay's autoplay
   };
 
   // The page's parts.
@@ -70,6 +71,7 @@ export function gamePage(root, id) {
       replayBtn("Next", "replay-next", () => show(cur() + 1)),
       replayBtn("Last", "replay-last", () => show(v.st ? v.st.ply : 0)),
     ),
+    h("button", { type: "button", class: "secondary small autoplay", "data-testid": "replay-play", onclick: () => toggleAutoplay() }, "Play through"),
     sliderLabel,
   );
   const resignBtn = h("button", { type: "button", class: "danger", "data-testid": "resign" }, "Resign");
@@ -106,6 +108,28 @@ export function gamePage(root, id) {
   const game = () => (v.st ? v.st.game : "");
   const cur = () => (v.review === null ? (v.st ? v.st.ply : 0) : v.review);
   const myTurn = () => v.st && v.st.status === "playing" && v.held.includes(v.st.toMove);
+
+  // toggleAutoplay steps through the game from the shown position, one
+  // move a second, until the end or until stopped.
+  function toggleAutoplay() {
+    const btn = replay.querySelector(".autoplay");
+    if (v.timer) {
+      clearInterval(v.timer);
+      v.timer = null;
+      btn.textContent = "Play through";
+      return;
+    }
+    if (!v.st) return;
+    if (cur() >= v.st.ply) show(0);
+    btn.textContent = "Stop";
+    v.timer = setInterval(() => {
+      if (!v.alive || !v.st || cur() >= v.st.ply) {
+        toggleAutoplay();
+        return;
+      }
+      show(cur() + 1);
+    }, 1000);
+  }
 
   // show moves the replay to ply p; the last ply returns to live play.
   function show(p) {
@@ -208,7 +232,7 @@ export function gamePage(root, id) {
     if (!st) return;
     const g = st.game;
     title.textContent = st.title + (st.spec !== st.game ? " " + st.spec.slice(st.game.length) : "");
-    document.title = `${st.title} – stax`;
+    document.title = (myTurn() ? "Your move · " : "") + `${st.title} – stax`;
     if (st.ply !== v.pickerPly) {
       v.picker = new Picker(g, st.legal);
       v.pickerPly = st.ply;
@@ -291,6 +315,7 @@ export function gamePage(root, id) {
     } catch {
       // A position the drawing code cannot read shows no extras.
     }
+    info.append(h("div", {}, h("code", { class: "pos", title: "The position string (see the rules)", "data-testid": "position" }, pos)));
     if (!interactive) return;
     if (g === "pogo" && p.src !== null) {
       const counts = p.counts();
@@ -600,6 +625,7 @@ export function gamePage(root, id) {
 
   return () => {
     v.alive = false;
+    if (v.timer) clearInterval(v.timer);
     document.removeEventListener("keydown", onKey);
     if (v.conn) v.conn.close();
   };
