@@ -331,7 +331,9 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 		return &moveError{code: CodeIllegalMove, msg: msg, move: text}
 	}
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	if err := s.store.AppendMove(ctx, l.id, l.h.Ply()-1, note, now, l.end()); err != nil {
+	// A move the server has taken is committed even if the server is
+	// shutting down meanwhile.
+	if err := s.store.AppendMove(context.WithoutCancel(ctx), l.id, l.h.Ply()-1, note, now, l.end()); err != nil {
 		l.undoLast()
 		s.log.Error("store move", "game", l.id, "move", note, "err", err)
 		return &moveError{code: CodeServer, msg: "the server could not save the move; it was not played", move: text}
@@ -370,7 +372,7 @@ func (s *Server) finish(ctx context.Context, l *live, p int, reason game.Reason,
 	l.h.Resign(p, reason, detail)
 	l.resigned = p
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	if err := s.store.Finish(ctx, l.id, *l.end(), now); err != nil {
+	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
 		l.h.Undo()
 		l.resigned = -1
 		l.msg = nil
