@@ -17,6 +17,9 @@ const (
 	maxDistance = 253
 )
 
+// decidedBit marks a decided position in the solver's state.
+const decidedBit = 1 << 15
+
 // chunks is the number of parts the layouts are spread in, per distance.
 const chunks = 16
 
@@ -86,8 +89,11 @@ type Progress struct {
 type solver struct {
 	x       *indexer
 	ms      *moveSet
-	val     []uint8
-	counter []uint16
+	// state holds, for each position, its value with the decided bit
+	// set once it is decided, and until then the counter of its moves
+	// not known to lose (each counted as many times as the position has
+	// distinct images): one word, so that an update touches one place.
+	state []uint16
 	workers int
 }
 
@@ -102,7 +108,7 @@ func retro(x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uin
 		progress = func(Progress) {}
 	}
 	s := &solver{x: x, ms: ms, workers: workers,
-		val: make([]uint8, x.total), counter: make([]uint16, x.total)}
+		state: make([]uint16, x.total)}
 	total := int64(x.total)
 	progress(Progress{Phase: "count", Total: total})
 	decided := s.parallel(func(w int) int64 { return s.count(w) })
@@ -140,7 +146,13 @@ func retro(x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uin
 		decided += n
 	}
 	progress(Progress{Phase: "retrograde", Done: decided, Total: total})
-	return s.val, nil
+	val := make([]uint8, len(s.state))
+	for i, v := range s.state {
+		if v&decidedBit != 0 {
+			val[i] = uint8(v)
+		}
+	}
+	return val, nil
 }
 
 // parallel runs f on every worker and sums what they return.
@@ -190,17 +202,17 @@ func (s *solver) count(w int) int64 {
 			white, black := tops(&p)
 			switch {
 			case white == 0:
-				s.val[idx] = 1 // lost in 0 plies
+				s.state[idx] = decidedBit | 1 // lost in 0 plies
 				decided++
 			case black == 0:
-				s.val[idx] = unreachable
+				s.state[idx] = decidedBit | unreachable
 			default:
 				n := 0
 				for m := white; m != 0; m &= m - 1 {
 					sq := bits.TrailingZeros16(m)
 					n += int(s.ms.count[min(p.h[sq], 3)][sq])
 				}
-				s.counter[idx] = uint16(n * x.orbit(&p, cl, c))
+				s.state[idx] = uint16(n * x.orbit(&p, cl, c))
 			}
 		}
 	}
@@ -214,7 +226,7 @@ func (s *solver) count(w int) int64 {
 // rest are updated at once. It returns the number of positions decided.
 func (s *solver) spread(w int, d int, lo, hi int, out [][]uint32) int64 {
 	x := s.x
-	want := uint8(d + 1)
+	want := decidedBit | uint16(d+1)
 	loss := d%2 == 0
 	var decided int64
 	for i := lo; i < hi; i++ {
@@ -222,7 +234,7 @@ func (s *solver) spread(w int, d int, lo, hi int, out [][]uint32) int64 {
 			continue
 		}
 		cl := &x.canon[i]
-		vals := s.val[cl.base : cl.base+cl.count]
+		vals := s.state[cl.base : cl.base+cl.count]
 		var p pos
 		hs := x.layoutHeights(cl.layout)
 		for j, v := range vals {
@@ -292,18 +304,19 @@ func (s *solver) apply(msgs []uint32, d int) int64 {
 // decided at distance d, seen from weight symmetric images. It returns 1
 // if that decides idx.
 func (s *solver) update(idx uint32, d int, weight uint32) int64 {
-	if s.val[idx] != undecided {
+	v := s.state[idx]
+	if v&decidedBit != 0 {
 		return 0
 	}
 	if d%2 == 0 {
-		s.val[idx] = uint8(d + 2) // won in d+1 plies
+		s.state[idx] = decidedBit | uint16(d+2) // won in d+1 plies
 		return 1
 	}
-	c := s.counter[idx] - uint16(weight)
-	s.counter[idx] = c
-	if c == 0 {
-		s.val[idx] = uint8(d + 2) // lost in d+1 plies
+	v -= uint16(weight)
+	if v == 0 {
+		s.state[idx] = decidedBit | uint16(d+2) // lost in d+1 plies
 		return 1
 	}
+	s.state[idx] = v
 	return 0
 }
