@@ -638,6 +638,14 @@ func TestBrowser(t *testing.T) {
 		}
 		playByClicking(t, ctx, g, 1, first)
 		shot(t, ctx, "phone")
+		// The other pages fit too.
+		for _, page := range []string{"/", "/rules/diam", "/games"} {
+			do(t, ctx, "opening "+page, chromedp.Navigate(b.base+page), chromedp.WaitVisible(chromedp.CSS("main h1")))
+			if overflow := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); overflow > 0 {
+				t.Errorf("%s is %d px wider than a phone's screen", page, overflow)
+			}
+			shot(t, ctx, "phone"+strings.ReplaceAll(page, "/", "-"))
+		}
 	})
 }
 

@@ -9,6 +9,22 @@ import { recentList } from "./recent.js";
 // Options shown under "More options" rather than at once.
 const ADVANCED = new Set(["rep", "maxplies"]);
 
+// LABELS names the options for people; the spec's key follows in brackets.
+const LABELS = {
+  u: "U move",
+  first: "First to move",
+  size: "Board size",
+  roofs: "Roofs variant",
+  players: "Players",
+  teams: "Teams",
+  drop: "Place on",
+  rep: "Repetitions that end the game",
+  maxplies: "Move limit",
+};
+
+// optionLabel returns the label of an option, e.g. "U move (u)".
+const optionLabel = (key) => (LABELS[key] ? `${LABELS[key]} (${key})` : key);
+
 // buildSpec writes a spec with the options that differ from the defaults.
 export function buildSpec(info, values) {
   const parts = [];
@@ -111,14 +127,14 @@ export function homePage(root) {
     let input;
     if (o.kind === "bool") {
       input = h("input", { type: "checkbox", id, checked: values[o.key] === "true", "data-testid": id, onchange });
-      return h("div", { class: "option bool" }, input, h("label", { for: id }, " " + o.key), h("small", {}, o.doc || ""));
+      return h("div", { class: "option bool" }, input, h("label", { for: id }, " " + optionLabel(o.key)), h("small", {}, o.doc || ""));
     }
     if (o.choices && o.choices.length) {
       input = h("select", { id, "data-testid": id, onchange }, o.choices.map((c) => h("option", { value: c, selected: c === values[o.key] }, c)));
     } else {
       input = h("input", { type: "number", id, min: o.min, max: o.max, value: values[o.key], "data-testid": id, onchange });
     }
-    return h("div", { class: "option" }, h("label", { for: id }, o.key + " "), input, h("small", {}, o.doc || ""));
+    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(o.key) + " "), input, h("small", {}, o.doc || ""));
   };
 
   // linkOptions disables options that the others make meaningless: Diam's
