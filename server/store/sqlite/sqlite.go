@@ -49,6 +49,9 @@ type Options struct {
 type Store struct {
 	r, w *sql.DB
 	ops  chan *op
+	// Statements prepared on the writer connection, for the writes that
+	// every move makes.
+	savepoint, release, rollbackTo, insertMove, updatePly *sql.Stmt
 	// mu guards shut: writers hold it for reading while they queue an op,
 	// Close for writing while it stops the writer, so no op is queued after
 	// the writer's last drain.
@@ -104,6 +107,22 @@ func Open(path string, opt Options) (*Store, error) {
 	r.SetMaxOpenConns(opt.Readers)
 	r.SetMaxIdleConns(opt.Readers)
 	s := &Store{r: r, w: w, ops: make(chan *op, maxBatch), done: make(chan struct{}), closed: make(chan struct{})}
+	for _, p := range []struct {
+		st  **sql.Stmt
+		sql string
+	}{
+		{&s.savepoint, "SAVEPOINT op"},
+		{&s.release, "RELEASE op"},
+		{&s.rollbackTo, "ROLLBACK TO op"},
+		{&s.insertMove, "INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)"},
+		{&s.updatePly, "UPDATE games SET ply = ?, updated = ? WHERE id = ?"},
+	} {
+		if *p.st, err = w.Prepare(p.sql); err != nil {
+			r.Close()
+			w.Close()
+			return nil, fmt.Errorf("sqlite: prepare %q: %w", p.sql, err)
+		}
+	}
 	go s.writer()
 	go s.checkpointer()
 	return s, nil
@@ -204,15 +223,15 @@ func (s *Store) commit(batch []*op) {
 			errs[i] = err
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT op"); err != nil {
+		if _, err := tx.StmtContext(ctx, s.savepoint).ExecContext(ctx); err != nil {
 			errs[i] = err
 			continue
 		}
 		if err := o.fn(ctx, tx); err != nil {
 			errs[i] = err
-			tx.ExecContext(ctx, "ROLLBACK TO op")
+			tx.StmtContext(ctx, s.rollbackTo).ExecContext(ctx)
 		}
-		tx.ExecContext(ctx, "RELEASE op")
+		tx.StmtContext(ctx, s.release).ExecContext(ctx)
 	}
 	if err := tx.Commit(); err != nil {
 		for i := range errs {
@@ -324,7 +343,7 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)`, id, ply, move, ms(at)); err != nil {
+		if _, err := tx.StmtContext(ctx, s.insertMove).ExecContext(ctx, id, ply, move, ms(at)); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
 			}
@@ -335,7 +354,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 			_, err = tx.ExecContext(ctx, `UPDATE games SET ply = ?, updated = ?, status = ?, result = ?, reason = ?, detail = ?, resigned = ? WHERE id = ?`,
 				ply+1, ms(at), store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id)
 		} else {
-			_, err = tx.ExecContext(ctx, `UPDATE games SET ply = ?, updated = ? WHERE id = ?`, ply+1, ms(at), id)
+			_, err = tx.StmtContext(ctx, s.updatePly).ExecContext(ctx, ply+1, ms(at), id)
 		}
 		if err != nil {
 			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
@@ -513,6 +532,9 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	close(s.done)
 	<-s.closed
+	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.rollbackTo, s.insertMove, s.updatePly} {
+		st.Close()
+	}
 	err1 := s.r.Close()
 	err2 := s.w.Close()
 	return errors.Join(err1, err2)
