@@ -87,13 +87,13 @@ type Progress struct {
 
 // solver holds the state of one retrograde analysis.
 type solver struct {
-	x       *indexer
-	ms      *moveSet
+	x  *indexer
+	ms *moveSet
 	// state holds, for each position, its value with the decided bit
 	// set once it is decided, and until then the counter of its moves
 	// not known to lose (each counted as many times as the position has
 	// distinct images): one word, so that an update touches one place.
-	state []uint16
+	state   []uint16
 	workers int
 }
 
