@@ -480,6 +480,20 @@ func TestBrowser(t *testing.T) {
 		playByClicking(t, ctx, "pogo", 1, matching(`^2`))
 		playByClicking(t, ctx, "pogo", 2, first)
 		if !finished(t, ctx) {
+			// A move with the keyboard alone: Enter on the squares and on
+			// the count button.
+			waitMyTurn(t, ctx)
+			before := plies(t, ctx)
+			mv := legal(t, ctx)[0]
+			m := regexp.MustCompile(`^([1-3])([a-c][1-3])-([a-c][1-3])$`).FindStringSubmatch(mv)
+			do(t, ctx, "picking "+m[2]+" with the keyboard", chromedp.SendKeys(tid("sq-"+m[2]), "\r"))
+			waitFor(t, ctx, "the count buttons", `document.querySelector('[data-testid=count-`+m[1]+`]') !== null`)
+			do(t, ctx, "choosing the count with the keyboard", chromedp.SendKeys(tid("count-"+m[1]), "\r"))
+			waitFor(t, ctx, "the targets of "+mv, `document.querySelector('[data-testid="sq-`+m[3]+`"].target') !== null`)
+			do(t, ctx, "moving to "+m[3]+" with the keyboard", chromedp.SendKeys(tid("sq-"+m[3]), "\r"))
+			waitPlies(t, ctx, before+1)
+		}
+		if !finished(t, ctx) {
 			// A typed move that is not legal shows the server's error.
 			waitMyTurn(t, ctx)
 			do(t, ctx, "typing an illegal move",

@@ -204,6 +204,15 @@ export function gamePage(root, id) {
   };
   document.addEventListener("keydown", onKey);
 
+  // Enter or Space on a focused square, cell or piece acts as a click.
+  boardBox.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    const t = ev.target;
+    if (!t || !t.getAttribute || t.getAttribute("role") !== "button") return;
+    ev.preventDefault();
+    t.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  });
+
   // Clicks on the board.
   boardBox.addEventListener("click", (ev) => {
     const p = v.picker;
@@ -243,10 +252,17 @@ export function gamePage(root, id) {
     const pos = live ? st.position : st.positions[ply];
     const lastMove = ply > 0 ? st.moves[ply - 1] : "";
     const marks = interactive ? v.picker.marks() : {};
+    marks.interactive = interactive;
+    // Keep the keyboard focus on the same square, cell or piece.
+    const focused = boardBox.contains(document.activeElement) ? focusKey(document.activeElement) : "";
     marks.last = moveSquares(g, lastMove);
     marks.flip = flipped();
     marks.label = `${st.title} board after ${ply} moves${lastMove ? ", last " + lastMove : ""}`;
     clear(boardBox).append(render(g, pos, marks));
+    if (focused) {
+      const again = boardBox.querySelector(focused);
+      if (again) again.focus();
+    }
     boardBox.classList.toggle("interactive", interactive);
     boardBox.setAttribute("data-ply", String(ply));
 
@@ -629,6 +645,13 @@ export function gamePage(root, id) {
     document.removeEventListener("keydown", onKey);
     if (v.conn) v.conn.close();
   };
+}
+
+// focusKey returns a selector that finds the same square, cell or piece in
+// a redrawn board, or "".
+function focusKey(e) {
+  const id = e.getAttribute && e.getAttribute("data-testid");
+  return id ? `[data-testid="${id}"]` : "";
 }
 
 // moverOf returns the seat that played moves[i]: the side to move of

@@ -39,6 +39,7 @@ const SQ = 100; // the side of a grid square, in SVG units
 //   depth: on a grid, the number of top pieces picked on the selected stack,
 //   level: on Diam, the level of the picked piece,
 //   flip: draw the board from the second player's side,
+//   interactive: make squares, cells and pieces focusable buttons,
 //   label: an accessible name for the drawing.
 export function render(game, pos, marks = {}) {
   if (game === "diam") return renderDiam(pos, marks);
@@ -79,6 +80,9 @@ function renderGrid(game, pos, marks) {
         class: "square",
         "data-sq": name,
         "data-testid": "sq-" + name,
+        tabindex: marks.interactive ? 0 : undefined,
+        role: marks.interactive ? "button" : undefined,
+        "aria-label": marks.interactive ? squareLabel(name, sq) : undefined,
         "data-height": sq.pieces.length,
         "data-locked": sq.locked ? "true" : undefined,
         "data-roofed": sq.roofed ? "true" : undefined,
@@ -106,6 +110,16 @@ function renderGrid(game, pos, marks) {
     svg.append(el("text", { x: MARGIN / 2, y: row * SQ + SQ / 2 + font / 3, class: "coord", "font-size": font }, String(i + 1)));
   }
   return svg;
+}
+
+// squareLabel describes a square for screen readers, e.g. "b1: 2 pieces,
+// white on top".
+function squareLabel(name, sq) {
+  const h = sq.pieces.length;
+  if (h === 0) return name + ": empty";
+  const top = PIECE[sq.pieces[h - 1]].name;
+  const lock = sq.roofed ? ", roofed" : sq.locked ? ", locked" : "";
+  return `${name}: ${h} piece${h > 1 ? "s" : ""}, ${top} on top${lock}`;
 }
 
 // drawStack draws the pile of discs of one square, bottom to top, with its
@@ -216,6 +230,9 @@ function renderDiam(pos, marks) {
       class: "cell",
       "data-cell": i,
       "data-testid": "cell-" + i,
+      tabindex: marks.interactive ? 0 : undefined,
+      role: marks.interactive ? "button" : undefined,
+      "aria-label": marks.interactive ? `cell ${i}, ${p.cells[i - 1].length} pieces` : undefined,
       "data-height": p.cells[i - 1].length,
     });
     g.append(el("rect", { x: x - 5, y: y0 - 4 * SLOT_H - 5, width: SLOT_W + 10, height: 4 * SLOT_H + 10, rx: 8, class: "cell-bg" }));
@@ -238,6 +255,9 @@ function renderDiam(pos, marks) {
         "data-level": level,
         "data-colour": c,
         "data-testid": `piece-${i}-${level}`,
+        tabindex: marks.interactive ? 0 : undefined,
+        role: marks.interactive ? "button" : undefined,
+        "aria-label": marks.interactive ? `${col.name} piece at level ${level} of cell ${i}` : undefined,
       });
       piece.append(el("rect", { x: x + 1, y: y + 1, width: SLOT_W - 2, height: SLOT_H - 2, rx: 5, fill: col.fill, class: "piece-body" }));
       piece.append(el("rect", { x: x + 1, y: y + 1, width: SLOT_W - 2, height: SLOT_H - 2, rx: 5, fill: `url(#pat-${c})`, class: "piece-pattern" }));
