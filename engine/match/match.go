@@ -234,8 +234,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Config: cfg, Table: newTable(names)}
 	lus := lineups(len(cfg.Engines), cfg.Game.Players())
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// Cancelling sched stops the schedule; the games under way finish.
+	sched, stopSchedule := context.WithCancel(ctx)
+	defer stopSchedule()
 	jobs := make(chan job)
 	go func() {
 		defer close(jobs)
@@ -247,7 +248,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			select {
 			case jobs <- job{number: i + 1, opening: o + 1, seats: lus[i%len(lus)], moves: open}:
-			case <-ctx.Done():
+			case <-sched.Done():
 				return
 			}
 		}
@@ -279,7 +280,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				if cfg.SPRT != nil && rep.Decision == Continue {
 					if rep.Decision = cfg.SPRT.Decide(rep.Table.Pair(0, 1)); rep.Decision != Continue {
-						cancel()
+						stopSchedule()
 					}
 				}
 				if cfg.Progress != nil {
@@ -294,12 +295,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if writeErr != nil {
 		return rep, fmt.Errorf("writing records: %v", writeErr)
 	}
-	if rep.Decision == Continue {
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
-	}
-	return rep, nil
+	return rep, ctx.Err()
 }
 
 func (cfg *Config) check() error {
