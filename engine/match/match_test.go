@@ -209,8 +209,8 @@ func TestMisbehavingEngines(t *testing.T) {
 	var out strings.Builder
 	var statuses int
 	cfg := Config{
-		Game: g, Engines: engines, Games: 2 * len(lineups(len(engines), 2)), Concurrency: 2,
-		MoveTime: 5 * time.Millisecond, Timeout: 300 * time.Millisecond, Openings: 2, Seed: 3,
+		Game: g, Engines: engines, Games: len(lineups(len(engines), 2)), Concurrency: 2,
+		MoveTime: 5 * time.Millisecond, Timeout: 500 * time.Millisecond, Openings: 2, Seed: 3,
 		NewPlayer: ai.New, Records: &out, Progress: func(Status) { statuses++ },
 	}
 	rep, err := Run(context.Background(), cfg)
@@ -221,7 +221,7 @@ func TestMisbehavingEngines(t *testing.T) {
 		t.Fatalf("%d games and %d progress calls; want %d", len(rep.Games), statuses, cfg.Games)
 	}
 	wantKind := map[string]string{"crash": "crash", "hang": "time", "illegal": "illegal move", "garbage": "protocol"}
-	wantDetail := map[string]string{"crash": "simulated crash", "hang": "no bestmove within 300ms", "illegal": "illegal move 1a1-c3", "garbage": "I am a chess engine"}
+	wantDetail := map[string]string{"crash": "simulated crash", "hang": "no bestmove within 500ms", "illegal": "illegal move 1a1-c3", "garbage": "I am a chess engine"}
 	for e, eng := range engines {
 		faults := rep.Table.Faults(e)
 		kind, bad := wantKind[eng.Name]
@@ -258,7 +258,7 @@ func TestMisbehavingEngines(t *testing.T) {
 		}
 	}
 	checkRecords(t, rep, out.String())
-	if !strings.Contains(out.String(), `[Termination "time: no bestmove within 300ms"]`) || !strings.Contains(out.String(), `[Termination "forfeit: illegal move 1a1-c3"]`) {
+	if !strings.Contains(out.String(), `[Termination "time: no bestmove within 500ms"]`) || !strings.Contains(out.String(), `[Termination "forfeit: illegal move 1a1-c3"]`) {
 		t.Error("the records lack the time and illegal move terminations")
 	}
 	var table strings.Builder
