@@ -141,16 +141,18 @@ func (b *browser) tab(t *testing.T, timeout time.Duration) context.Context {
 		t.Fatalf("opening a tab: %v", err)
 	}
 	messages := chromedp.Console(ctx)
+	name := t.Name()
 	go func() {
 		for m, err := range messages {
 			if err != nil {
 				return
 			}
 			if m.IsException() {
+				// Reported by checkNoExceptions: t must not be used once
+				// the subtest has ended.
 				b.mu.Lock()
-				b.errors = append(b.errors, m.Text)
+				b.errors = append(b.errors, name+": "+m.Text)
 				b.mu.Unlock()
-				t.Logf("browser exception: %s", m.Text)
 			}
 		}
 	}()
@@ -365,6 +367,8 @@ func clickMove(t *testing.T, ctx context.Context, game, move string) {
 			to = (cell+6)%8 + 1
 		}
 		click(t, ctx, "piece-"+m[1]+"-"+m[2])
+		waitFor(t, ctx, "the targets of "+move, fmt.Sprintf(`document.querySelector('[data-testid="cell-%d"].target') !== null`, to))
+		shot(t, ctx, "diam-picked")
 		click(t, ctx, fmt.Sprintf("cell-%d", to))
 	default:
 		t.Fatalf("unknown game %q", game)
