@@ -403,3 +403,30 @@ func TestUnstartable(t *testing.T) {
 		t.Errorf("fault %q; want it to say the engine failed to start", rep.Games[0].Fault)
 	}
 }
+
+func TestRatings(t *testing.T) {
+	// a beats b 3:1 (about +191), b beats c 3:1: a should be about 382
+	// above c. Priors pull the estimates in a little.
+	pairs := make([][]Score, 3)
+	for i := range pairs {
+		pairs[i] = make([]Score, 3)
+	}
+	set := func(e, f int, w, d, l int) {
+		pairs[e][f] = scores(w, d, l)
+		pairs[f][e] = scores(l, d, w)
+	}
+	set(0, 1, 300, 0, 100)
+	set(1, 2, 300, 0, 100)
+	r := Ratings(pairs)
+	if math.Abs(r[0]+r[1]+r[2]) > 1e-6 || math.Abs(r[0]-r[1]-190) > 5 || math.Abs(r[1]-r[2]-190) > 5 {
+		t.Errorf("Ratings = %.1f; want steps of about 190 summing to 0", r)
+	}
+	// A perfect score still rates finitely.
+	set(0, 1, 10, 0, 0)
+	set(1, 2, 0, 0, 0)
+	pairs[1][2], pairs[2][1] = Score{}, Score{}
+	r = Ratings(pairs)
+	if math.IsInf(r[0], 0) || math.IsNaN(r[0]) || r[0] <= r[1] || math.Abs(r[0]+r[1]+r[2]) > 1e-6 {
+		t.Errorf("Ratings with a perfect score and a loner = %.1f", r)
+	}
+}

@@ -179,3 +179,51 @@ func (t SPRT) Decide(s Score) Decision {
 	}
 	return Continue
 }
+
+// Ratings returns logistic Elo ratings that best explain the pairwise
+// scores (maximum likelihood, as Bradley and Terry, BayesElo and Ordo do),
+// shifted so that their mean is 0. pairs[e][f] holds e's scores against
+// f. Each pair that met is given one extra drawn game as a prior, so that
+// a perfect score yields a finite rating; an engine that met no one keeps
+// its starting rating (the mean, before the shift).
+func Ratings(pairs [][]Score) []float64 {
+	n := len(pairs)
+	r := make([]float64, n)
+	const k = math.Ln10 / 400
+	for iter := 0; iter < 2000; iter++ {
+		moved := 0.0
+		for e := 0; e < n; e++ {
+			var grad, hess float64
+			for f := 0; f < n; f++ {
+				p := pairs[e][f]
+				if e == f || p.N == 0 {
+					continue
+				}
+				games := float64(p.N) + 1
+				score := p.Sum + 0.5
+				x := 1 / (1 + math.Exp(-k*(r[e]-r[f])))
+				grad += score - games*x
+				hess += games * x * (1 - x)
+			}
+			if hess == 0 {
+				continue
+			}
+			step := grad / hess / k
+			step = math.Max(-400, math.Min(400, step))
+			r[e] += step
+			moved = math.Max(moved, math.Abs(step))
+		}
+		if moved < 1e-6 {
+			break
+		}
+	}
+	mean := 0.0
+	for _, x := range r {
+		mean += x
+	}
+	mean /= float64(max(n, 1))
+	for e := range r {
+		r[e] -= mean
+	}
+	return r
+}

@@ -126,14 +126,15 @@ func (t *Table) Total(e int) Score { return t.total[e] }
 // "illegal move", "protocol", "engine error").
 func (t *Table) Faults(e int) map[string]int { return t.faults[e] }
 
-// order returns the engine indices by decreasing score against the field.
+// order returns the engine indices by decreasing rating.
 func (t *Table) order() []int {
 	idx := make([]int, len(t.Names))
 	for i := range idx {
 		idx[i] = i
 	}
+	r := Ratings(t.pairs)
 	slices.SortStableFunc(idx, func(a, b int) int {
-		ma, mb := t.total[a].Mean(), t.total[b].Mean()
+		ma, mb := r[a], r[b]
 		switch {
 		case ma > mb:
 			return -1
@@ -169,14 +170,15 @@ func eloText(s Score) string {
 // differences and the faults.
 func (t *Table) Write(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tengine\tgames\tscore\t%\tElo vs field [95%]\tfaults")
+	fmt.Fprintln(tw, "#\tengine\trating\tgames\tscore\t%\tElo vs field [95%]\tfaults")
+	ratings := Ratings(t.pairs)
 	for i, e := range t.order() {
 		s := t.total[e]
 		pct := "-"
 		if s.N > 0 {
 			pct = fmt.Sprintf("%.1f", 100*s.Mean())
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%d\n", i+1, t.Names[e], s.N, fmtScore(s.Sum), pct, eloText(s), s.Faults)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\n", i+1, t.Names[e], FormatElo(ratings[e]), s.N, fmtScore(s.Sum), pct, eloText(s), s.Faults)
 	}
 	tw.Flush()
 	if len(t.Names) > 2 {
