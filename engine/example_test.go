@@ -22,7 +22,7 @@ func ExampleServer() {
 		"position startpos moves r@1 g@5 y@3",
 		"show",
 		"legal",
-		"position startpos moves r@1 r@2",
+		"go wtime 1000",
 		"quit",
 	}, "\n")
 	srv.Run(context.Background(), strings.NewReader(script), os.Stdout)
@@ -32,5 +32,5 @@ func ExampleServer() {
 	// info string position r/-/y/-/g/-/-/- 4
 	// info string tomove 4 Blue
 	// legal b@2 b@4 b@6 b@7 b@8
-	// error position: move 2 (r@2): move "r@2": illegal move: red is not Green's; Green places green
+	// error go: unknown parameter "wtime"; want movetime MS, depth D, nodes N or infinite
 }
