@@ -35,6 +35,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/recent", s.handleRecent)
 	m.HandleFunc("GET /ws/games/{id}", s.handleWS)
 	m.HandleFunc("GET /healthz", s.handleHealth)
+	m.HandleFunc("GET /debug/stats", s.handleStats)
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
 	})

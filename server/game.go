@@ -330,7 +330,8 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 		}
 		return &moveError{code: CodeIllegalMove, msg: msg, move: text}
 	}
-	now := time.Now().UTC().Truncate(time.Millisecond)
+	t0 := time.Now()
+	now := t0.UTC().Truncate(time.Millisecond)
 	// A move the server has taken is committed even if the server is
 	// shutting down meanwhile.
 	if err := s.store.AppendMove(context.WithoutCancel(ctx), l.id, l.h.Ply()-1, note, now, l.end()); err != nil {
@@ -338,6 +339,7 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 		s.log.Error("store move", "game", l.id, "move", note, "err", err)
 		return &moveError{code: CodeServer, msg: "the server could not save the move; it was not played", move: text}
 	}
+	s.commitLat.add(time.Since(t0))
 	l.updated, l.lastAt = now, now
 	l.msg = nil
 	l.broadcast()

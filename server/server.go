@@ -79,6 +79,8 @@ type Server struct {
 
 	mu    sync.Mutex // guards games
 	games map[string]*live
+
+	moveLat, commitLat latency
 }
 
 // New starts a server: it loads the store's unfinished games and resumes

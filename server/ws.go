@@ -147,6 +147,7 @@ func (s *Server) readLoop(conn *websocket.Conn, l *live, c *client) {
 			s.reply(l, c, &moveError{code: CodeBadMessage, msg: "want JSON text messages"})
 			continue
 		}
+		start := time.Now()
 		var m Message
 		if err := json.Unmarshal(data, &m); err != nil {
 			s.reply(l, c, &moveError{code: CodeBadMessage, msg: "bad JSON: " + err.Error()})
@@ -161,6 +162,9 @@ func (s *Server) readLoop(conn *websocket.Conn, l *live, c *client) {
 				break
 			}
 			merr = s.play(s.ctx, l, c.seats, m.Move, m.Ply)
+			if merr == nil {
+				s.moveLat.add(time.Since(start))
+			}
 		case "resign":
 			merr = s.resignSeat(s.ctx, l, c.seats, m.Seat)
 		default:

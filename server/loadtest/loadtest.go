@@ -69,12 +69,18 @@ type Report struct {
 	P99, Max    time.Duration
 	Samples     int
 	FirstError  string
+	// Server is the server's own account (GET /debug/stats) at the end
+	// of the measurement, when it has one.
+	Server string
 }
 
 func (r Report) String() string {
 	s := fmt.Sprintf("games %d, websockets %d, setup %.1fs, measured %.1fs\nmoves %d (%.0f/s), games finished and replaced %d, errors %d\nrelay latency over %d moves: p50 %s, p90 %s, p99 %s, max %s",
 		r.Games, r.Conns, r.SetupTime.Seconds(), r.Elapsed.Seconds(), r.Moves, r.MovesPerSec, r.Finished, r.Errors,
 		r.Samples, ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max))
+	if r.Server != "" {
+		s += "\nserver: " + r.Server
+	}
 	if r.FirstError != "" {
 		s += "\nfirst error: " + r.FirstError
 	}
@@ -207,6 +213,7 @@ wait:
 	ticker.Stop()
 	r.measuring.Store(false)
 	elapsed := time.Since(mstart)
+	serverStats := r.stats()
 	cancel()
 	wg.Wait()
 
@@ -219,6 +226,7 @@ wait:
 		Finished:  r.finished.Load(),
 		Errors:    r.errs.Load(),
 		Samples:   len(r.samples),
+		Server:    serverStats,
 	}
 	rep.MovesPerSec = float64(rep.Moves) / elapsed.Seconds()
 	if e, ok := r.firstErr.Load().(string); ok {
@@ -230,6 +238,20 @@ wait:
 		rep.P50, rep.P90, rep.P99, rep.Max = q(0.50), q(0.90), q(0.99), r.samples[n-1]
 	}
 	return rep, nil
+}
+
+// stats returns the server's GET /debug/stats, or "".
+func (r *run) stats() string {
+	res, err := r.http.Get(r.base + "/debug/stats")
+	if err != nil {
+		return ""
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		return ""
+	}
+	return string(bytes.TrimSpace(b))
 }
 
 func (r *run) fail(err error) {

@@ -73,6 +73,9 @@ type Game struct {
 	// End says how a finished game ended; its Resigned is -1 otherwise.
 	End     End
 	Created time.Time
+	// Updated is when the game was created, joined or finished. (Moves
+	// do not change it: a move writes only the move, so that commits stay
+	// small; the live server knows the time of the last move.)
 	Updated time.Time
 }
 

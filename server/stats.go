@@ -1,0 +1,83 @@
+package server
+
+import (
+	"math/bits"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// latency is a histogram of durations in power-of-two buckets of
+// microseconds, cheap enough to record every move.
+type latency struct {
+	mu      sync.Mutex // guards the fields below
+	buckets [32]int64  // bucket i counts durations in [2^(i-1), 2^i) µs
+	n       int64
+	max     time.Duration
+}
+
+func (h *latency) add(d time.Duration) {
+	us := uint64(d / time.Microsecond)
+	i := bits.Len64(us)
+	if i >= len(h.buckets) {
+		i = len(h.buckets) - 1
+	}
+	h.mu.Lock()
+	h.buckets[i]++
+	h.n++
+	h.max = max(h.max, d)
+	h.mu.Unlock()
+}
+
+// quantile returns an upper bound of the q-quantile: the top of its bucket.
+func (h *latency) quantile(q float64) time.Duration {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n == 0 {
+		return 0
+	}
+	want := int64(q * float64(h.n))
+	var seen int64
+	for i, c := range h.buckets {
+		seen += c
+		if seen > want {
+			return min(time.Duration(1<<i)*time.Microsecond, h.max)
+		}
+	}
+	return h.max
+}
+
+// Stats is the answer of GET /debug/stats: what the server holds and how
+// long its moves take.
+type Stats struct {
+	Games int   `json:"games"` // games in memory
+	Conns int   `json:"conns"` // open websockets
+	Moves int64 `json:"moves"` // moves played since the server started
+	// Move latency: from a move message read to its state queued for
+	// every connection, including the commit (upper bounds, µs).
+	MoveP50 int64 `json:"moveP50us"`
+	MoveP99 int64 `json:"moveP99us"`
+	MoveMax int64 `json:"moveMaxus"`
+	// Commit latency of moves (upper bounds, µs).
+	CommitP50 int64 `json:"commitP50us"`
+	CommitP99 int64 `json:"commitP99us"`
+	CommitMax int64 `json:"commitMaxus"`
+}
+
+// Stats reports what the server holds and how long its moves take.
+func (s *Server) Stats() Stats {
+	games, conns := s.Live()
+	us := func(d time.Duration) int64 { return int64(d / time.Microsecond) }
+	s.moveLat.mu.Lock()
+	n := s.moveLat.n
+	s.moveLat.mu.Unlock()
+	return Stats{
+		Games: games, Conns: conns, Moves: n,
+		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
+		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
+	}
+}
+
+func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.Stats())
+}
