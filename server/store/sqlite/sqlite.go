@@ -81,7 +81,7 @@ func Open(path string, opt Options) (*Store, error) {
 		opt.Readers = 4
 	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(" + sync + ")", "busy_timeout(10000)", "foreign_keys(1)"} {
+	for _, p := range []string{"synchronous(" + sync + ")", "busy_timeout(10000)", "foreign_keys(1)"} {
 		q.Add("_pragma", p)
 	}
 	dsn := "file:" + path + "?" + q.Encode()
@@ -95,6 +95,10 @@ func Open(path string, opt Options) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
+	if err := setup(w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+	}
 	if err := migrate(w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
@@ -125,6 +129,30 @@ func Open(path string, opt Options) (*Store, error) {
 	go s.writer()
 	go s.checkpointer()
 	return s, nil
+}
+
+// setup gives a new database small pages, and puts the database in WAL
+// mode (which the file remembers). A move writes about one page of the
+// moves table, so small pages keep the WAL, and the checkpoints that copy
+// it back, small.
+func setup(db *sql.DB) error {
+	var pages int
+	if err := db.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
+		return err
+	}
+	if pages == 0 {
+		if _, err := db.Exec("PRAGMA page_size = 1024"); err != nil {
+			return err
+		}
+	}
+	var mode string
+	if err := db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
+		return err
+	}
+	if mode != "wal" {
+		return fmt.Errorf("journal mode %q; want wal", mode)
+	}
+	return nil
 }
 
 // migrate applies the embedded migrations newer than the database's
