@@ -240,15 +240,16 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError, "the game could not be started")
 		return
 	}
-	l.mu.Lock()
 	for i, p := range players {
 		if p != nil {
 			l.seats[i].player = p
 		}
 	}
+	// The server's lock is never taken while a game's is held.
 	s.mu.Lock()
 	s.games[l.id] = l
 	s.mu.Unlock()
+	l.mu.Lock()
 	resp.State = l.state()
 	s.scheduleAI(l)
 	l.mu.Unlock()
