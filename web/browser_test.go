@@ -455,6 +455,8 @@ func TestBrowser(t *testing.T) {
 				chromedp.Navigate(b.base+"/rules/"+g),
 				chromedp.WaitVisible(tid("rules-"+g)),
 			)
+			waitFor(t, ctx, "the options of "+g, `document.querySelector('.options-table') !== null`)
+			shot(t, ctx, "rules-"+g)
 			n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=diagram] svg').length`)
 			if n < 2 {
 				t.Errorf("rules of %s: %d diagrams, want at least 2", g, n)
@@ -468,6 +470,9 @@ func TestBrowser(t *testing.T) {
 		if n := eval[int](t, ctx, `document.querySelectorAll('.roof').length`); n == 0 {
 			t.Error("Pisola's rules draw no roof")
 		}
+		// The rules lead to a new game of their game.
+		click(t, ctx, "play-pisola")
+		waitFor(t, ctx, "Pisola chosen on the home page", `document.querySelector('[data-testid=game-pisola]') !== null && document.querySelector('[data-testid=game-pisola]').checked`)
 	})
 
 	t.Run("pogo", func(t *testing.T) {

@@ -54,7 +54,7 @@ document.addEventListener("click", (ev) => {
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin) return;
   ev.preventDefault();
-  if (url.pathname + url.hash !== location.pathname + location.hash) {
+  if (url.href !== location.href) {
     history.pushState(null, "", url.pathname + url.search + url.hash);
     route();
   }

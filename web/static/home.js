@@ -264,7 +264,10 @@ export function homePage(root) {
     .then((gs) => {
       if (!alive) return;
       games = gs || [];
-      if (games.length) chooseGame(games[0]);
+      // /?game=diam preselects a game, e.g. from its rules page.
+      const wanted = new URLSearchParams(location.search).get("game");
+      const g = games.find((x) => x.name === wanted) || games[0];
+      if (g) chooseGame(g);
     })
     .catch((err) => showError("Could not load the games: " + err.message));
   recentList(recentBox, 5);

@@ -127,7 +127,7 @@ export function rulesPage(root, game) {
       p(r.intro),
       ...r.sections(),
       variants,
-      p(h("a", { class: "button primary", href: "/", "data-link": "" }, `Play ${r.title}`)),
+      p(h("a", { class: "button primary", href: "/?game=" + game, "data-link": "", "data-testid": "play-" + game }, `Play ${r.title}`)),
     ),
   );
   listGames()
