@@ -514,10 +514,16 @@ func TestBrowser(t *testing.T) {
 			waitMyTurn(t, ctx)
 			before := plies(t, ctx)
 			mv := legal(t, ctx)[0]
+			// The refused move stays in the box to be corrected.
+			if got := eval[string](t, ctx, `document.querySelector('[data-testid=move-input]').value`); got != "3a1-c3" {
+				t.Errorf("the box holds %q after a refused move, want 3a1-c3", got)
+			}
+			eval[chromedp.Void](t, ctx, `document.querySelector('[data-testid=move-input]').value = ''`)
 			do(t, ctx, "typing a move",
 				chromedp.SendKeys(tid("move-input"), mv+"\r"),
 			)
 			waitPlies(t, ctx, before+1)
+			waitFor(t, ctx, "the box to empty", `document.querySelector('[data-testid=move-input]').value === ''`)
 		}
 		if !finished(t, ctx) {
 			waitFor(t, ctx, "the resign button", `!document.querySelector('[data-testid=resign]').hidden`)

@@ -39,7 +39,8 @@ export class Picker {
     return this.moves.some((m) => m.kind === "pass");
   }
 
-  // steps returns the step or shift moves that start at the picked source.
+  // fromSource returns the step or shift moves that start at the picked
+  // source (with the picked count, in Pogo, once one is chosen).
   fromSource() {
     return this.moves.filter((m) => {
       if (this.game === "diam") return m.kind === "shift" && m.cell === this.src && m.level === this.level;
@@ -116,7 +117,7 @@ export class Picker {
       selected,
       targets: this.targets(),
       sources: nothingPicked && !this.placing ? this.sources() : [],
-      depth: this.game === "pogo" ? this.count || (this.src !== null ? 0 : 0) : 0,
+      depth: this.game === "pogo" ? this.count : 0,
       level: this.level,
     };
   }

@@ -24,6 +24,7 @@ export function gamePage(root, id) {
     conn: null,
     alive: true,
     timer: null, // the replay's autoplay
+    typed: "", // the last move sent from the text box
   };
 
   // The page's parts.
@@ -160,8 +161,10 @@ export function gamePage(root, id) {
     ev.preventDefault();
     const m = moveInput.value.trim();
     if (!m) return;
+    // The text stays until the move is played, so a refused move can be
+    // corrected.
+    v.typed = m;
     send(m);
-    moveInput.value = "";
   });
 
   resignBtn.addEventListener("click", () => {
@@ -570,6 +573,8 @@ export function gamePage(root, id) {
         v.st = st;
         if (plyChanged) {
           v.pending = false;
+          if (v.typed && moveInput.value.trim() === v.typed) moveInput.value = "";
+          v.typed = "";
           v.pickerPly = -1;
           if (v.review !== null && v.review > st.ply) v.review = null;
         }
