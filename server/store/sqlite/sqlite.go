@@ -66,6 +66,9 @@ type op struct {
 	fn  func(ctx context.Context, tx *sql.Tx) error
 	ctx context.Context
 	err chan error
+	// single is set when fn runs one statement: SQLite undoes a failed
+	// statement by itself, so the op needs no savepoint.
+	single bool
 }
 
 // Open opens (creating it if needed) and migrates the database at path.
@@ -250,6 +253,10 @@ func (s *Store) commit(batch []*op) {
 			errs[i] = err
 			continue
 		}
+		if o.single {
+			errs[i] = o.fn(ctx, tx)
+			continue
+		}
 		if _, err := tx.StmtContext(ctx, s.savepoint).ExecContext(ctx); err != nil {
 			errs[i] = err
 			continue
@@ -294,7 +301,12 @@ func (s *Store) checkpointer() {
 
 // write queues fn for the writer and waits until it is committed.
 func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	o := &op{fn: fn, ctx: ctx, err: make(chan error, 1)}
+	return s.queue(&op{fn: fn, ctx: ctx, err: make(chan error, 1)})
+}
+
+// queue hands an op to the writer and waits for its answer.
+func (s *Store) queue(o *op) error {
+	ctx := o.ctx
 	s.mu.RLock()
 	if s.shut {
 		s.mu.RUnlock()
@@ -369,7 +381,8 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
-	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	o := &op{ctx: ctx, err: make(chan error, 1), single: end == nil}
+	o.fn = func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.StmtContext(ctx, s.insertMove).ExecContext(ctx, id, ply, move, ms(at)); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
@@ -388,7 +401,8 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
 		}
 		return nil
-	})
+	}
+	return s.queue(o)
 }
 
 // Join implements store.Store.
