@@ -1,6 +1,9 @@
 package solve
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // The board has 9 squares, numbered as in package pogo: a1, b1, c1, a2, ...,
 // c3 (file + 3*rank).
@@ -307,11 +310,16 @@ func (x *indexer) leastColour(p *pos, mask uint8, pre uint8, swap uint16) uint16
 // index returns the index of p, with its colours swapped if swap is set,
 // and the shard-owning canonical layout.
 func (x *indexer) index(p *pos, swap bool) (idx uint32, cl *canonLayout) {
+	return x.indexLayout(p, layoutRank(&p.h), swap)
+}
+
+// indexLayout is index for a position whose layout rank is known.
+func (x *indexer) indexLayout(p *pos, layout uint32, swap bool) (idx uint32, cl *canonLayout) {
 	var sw uint16
 	if swap {
 		sw = x.fullMask
 	}
-	li := x.info[layoutRank(&p.h)]
+	li := x.info[layout]
 	cl = &x.canon[li.canon]
 	if cl.stab == 1 {
 		return cl.base + uint32(x.colourRank[word(p, li.sym)^sw]), cl
@@ -356,4 +364,57 @@ func (x *indexer) decode(idx uint32) pos {
 	}
 	x.split(&p, x.colourWord[c])
 	return p
+}
+
+// A layout can also be ranked from its stars-and-bars word itself: bit i
+// set when position i holds a separator. Un-moves change a layout by
+// taking k zeros out of one run and putting them into another, which is a
+// few shifts of the word; two table lookups then rank it.
+var sepRankLo, sepRankHi = func() (lo [1024]uint32, hi [9][1024]uint32) {
+	for w := 0; w < 1024; w++ {
+		lo[w] = combRank(uint32(w))
+		for c := 0; c <= 8; c++ {
+			var r uint32
+			j := c + 1
+			for i := 0; i < 10; i++ {
+				if w>>i&1 != 0 {
+					r += binom[10+i][j]
+					j++
+				}
+			}
+			hi[c][w] = r
+		}
+	}
+	return lo, hi
+}()
+
+// layoutWord returns the stars-and-bars word of the heights h and the
+// position in it where each square's run of pieces starts.
+func layoutWord(h *[numSquares]uint8) (w uint32, start [numSquares]uint8) {
+	at := uint8(0)
+	for sq := 0; sq < numSquares; sq++ {
+		start[sq] = at
+		at += h[sq]
+		if sq < numSquares-1 {
+			w |= 1 << at
+			at++
+		}
+	}
+	return w, start
+}
+
+// wordRank ranks a layout word; it equals layoutRank of its heights.
+func wordRank(w uint32) uint32 {
+	lo := w & 1023
+	return sepRankLo[lo] + sepRankHi[bits.OnesCount32(lo)][w>>10&1023]
+}
+
+// removeZeros takes k pieces out of the run starting at position at.
+func removeZeros(w uint32, at, k uint8) uint32 {
+	return w&(1<<at-1) | w>>(at+k)<<at
+}
+
+// insertZeros puts k pieces into the run starting at position at.
+func insertZeros(w uint32, at, k uint8) uint32 {
+	return w&(1<<at-1) | w>>at<<(at+k)
 }

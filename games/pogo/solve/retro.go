@@ -263,6 +263,7 @@ func (s *solver) spread(w int, d int, lo, hi int, out [][]uint32) int64 {
 func (s *solver) unmoves(p *pos, w int, d int, weight uint32, out [][]uint32) int64 {
 	x := s.x
 	_, black := tops(p)
+	lw, start := layoutWord(&p.h)
 	var decided int64
 	for m := black; m != 0; m &= m - 1 {
 		to := bits.TrailingZeros16(m)
@@ -273,11 +274,16 @@ func (s *solver) unmoves(p *pos, w int, d int, weight uint32, out [][]uint32) in
 			block := bt >> base
 			p.h[to] = base
 			p.b[to] = bt & (1<<base - 1)
+			w1 := removeZeros(lw, start[to], k)
 			for _, from := range s.ms.list[k][to] {
 				hf, bf := p.h[from], p.b[from]
 				p.h[from] = hf + k
 				p.b[from] = bf | block<<hf
-				idx, cl := x.index(p, true)
+				at := start[from]
+				if int(from) > to {
+					at -= k
+				}
+				idx, cl := x.indexLayout(p, wordRank(insertZeros(w1, at, k)), true)
 				if o := int(cl.ordinal) % s.workers; o == w {
 					decided += s.update(idx, d, weight)
 				} else {

@@ -290,3 +290,36 @@ func TestFull(t *testing.T) {
 		})
 	}
 }
+
+// TestLayoutWord checks that ranking a layout by its word, and changing
+// the word as an un-move does, agree with ranking the heights.
+func TestLayoutWord(t *testing.T) {
+	x := indexerFor(Pieces)
+	for l := 0; l < x.numLayouts; l += 7 {
+		h := x.layoutHeights(uint32(l))
+		w, start := layoutWord(&h)
+		if r := wordRank(w); r != uint32(l) {
+			t.Fatalf("wordRank(layoutWord(%v)) = %d, want %d", h, r, l)
+		}
+		for a := 0; a < numSquares; a++ {
+			for k := uint8(1); k <= min(h[a], 3); k++ {
+				for b := 0; b < numSquares; b++ {
+					if b == a {
+						continue
+					}
+					at := start[b]
+					if b > a {
+						at -= k
+					}
+					got := wordRank(insertZeros(removeZeros(w, start[a], k), at, k))
+					g := h
+					g[a] -= k
+					g[b] += k
+					if want := layoutRank(&g); got != want {
+						t.Fatalf("moving %d from %d to %d in %v: rank %d, want %d", k, a, b, h, got, want)
+					}
+				}
+			}
+		}
+	}
+}
