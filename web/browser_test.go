@@ -134,7 +134,19 @@ func newBrowser(t *testing.T) *browser {
 // subtest saves a screenshot of the tab and logs its path.
 func (b *browser) tab(t *testing.T, timeout time.Duration) context.Context {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(b.ctx)
+	return b.open(t, timeout)
+}
+
+// person opens a tab in a browser context of its own, with its own storage:
+// another person on another device.
+func (b *browser) person(t *testing.T, timeout time.Duration) context.Context {
+	t.Helper()
+	return b.open(t, timeout, chromedp.WithNewBrowserContext())
+}
+
+func (b *browser) open(t *testing.T, timeout time.Duration, opts ...chromedp.ContextOption) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx, opts...)
 	// Open the tab before the deadline starts, then bound the actions.
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		cancel()
@@ -602,7 +614,7 @@ func TestBrowser(t *testing.T) {
 		waitFor(t, host, "the invitation link", `document.querySelector('[data-testid=invite-link-1]') !== null`)
 		shot(t, host, "invite-host")
 		link := eval[string](t, host, `document.querySelector('[data-testid=invite-link-1]').value`)
-		guest := b.tab(t, 30*time.Second)
+		guest := b.person(t, 30*time.Second)
 		do(t, guest, "opening the invitation",
 			chromedp.Navigate(link),
 			chromedp.WaitVisible(tid("join")),
@@ -618,6 +630,17 @@ func TestBrowser(t *testing.T) {
 		clickMove(t, guest, "pogo", first(legal(t, guest)))
 		waitPlies(t, host, 2)
 		shot(t, guest, "invite-guest")
+
+		// A third person with the game's address watches.
+		watcher := b.person(t, 30*time.Second)
+		do(t, watcher, "watching", chromedp.Navigate(strings.SplitN(link, "#", 2)[0]))
+		waitFor(t, watcher, "the game to be watched", `document.querySelector('[data-testid=status]').textContent.includes('watching')`)
+		if eval[bool](t, watcher, `document.querySelector('[data-testid=board-box].interactive') !== null`) {
+			t.Error("a spectator's board takes moves")
+		}
+		waitMyTurn(t, host)
+		clickMove(t, host, "pogo", first(legal(t, host)))
+		waitPlies(t, watcher, 3)
 	})
 
 	t.Run("pisola-position", func(t *testing.T) {
@@ -646,6 +669,20 @@ func TestBrowser(t *testing.T) {
 		}
 		shot(t, ctx, "pisola-roofs")
 		playByClicking(t, ctx, "pisola", 1, first)
+	})
+
+	t.Run("hotseat", func(t *testing.T) {
+		// Both seats on one device: each move by clicking, no computer.
+		ctx := b.tab(t, 30*time.Second)
+		startGame(t, ctx, b.base, "diam", "you", "you")
+		for ply := 1; ply <= 3; ply++ {
+			waitMyTurn(t, ctx)
+			clickMove(t, ctx, "diam", first(legal(t, ctx)))
+			waitPlies(t, ctx, ply)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=seats] .badge').length`); n != 2 {
+			t.Errorf("%d seats marked as the player's, want 2", n)
+		}
 	})
 
 	t.Run("phone", func(t *testing.T) {
