@@ -671,6 +671,23 @@ func TestBrowser(t *testing.T) {
 		playByClicking(t, ctx, "pisola", 1, first)
 	})
 
+	t.Run("pogo-finish", func(t *testing.T) {
+		// From a position where one move tops every stack, the game ends
+		// by the rules and the banner says so.
+		ctx := b.tab(t, 30*time.Second)
+		startVariant(t, ctx, b.base, "pogo", [][2]string{{"position", "-,-,-/-,-,-/bbbbbw,b,wwwww w"}}, "pogo", "you", "ai:random")
+		waitMyTurn(t, ctx)
+		clickMove(t, ctx, "pogo", "1c1-b1")
+		waitFor(t, ctx, "the result banner", `document.querySelector('[data-testid=result]:not([hidden])') !== null`)
+		banner := eval[string](t, ctx, `document.querySelector('[data-testid=result]').textContent`)
+		if !strings.HasPrefix(banner, "You win") || !strings.Contains(banner, "White wins") {
+			t.Errorf("result banner %q, want a win for White", banner)
+		}
+		if eval[bool](t, ctx, `!document.querySelector('[data-testid=resign]').hidden`) {
+			t.Error("the resign button is offered in a finished game")
+		}
+	})
+
 	t.Run("hotseat", func(t *testing.T) {
 		// Both seats on one device: each move by clicking, no computer.
 		ctx := b.tab(t, 30*time.Second)
