@@ -68,6 +68,9 @@ func offers(name string) bool {
 // chromiumPath returns the Chromium executable, or "" when there is none.
 func chromiumPath() string {
 	if p := os.Getenv("STAX_CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return ""
+		}
 		return p
 	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
@@ -588,6 +591,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("diam4", func(t *testing.T) {
+		skipShort(t)
 		ctx := b.tab(t, 30*time.Second)
 		startVariant(t, ctx, b.base, "diam", [][2]string{{"players", "4"}, {"teams", "true"}}, "diam(players=4,teams=true)",
 			"you", "ai:random", "ai:random", "ai:random")
@@ -644,6 +648,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("pisola-position", func(t *testing.T) {
+		skipShort(t)
 		if !offers("pisola") {
 			t.Skip("the server does not play Pisola yet")
 		}
@@ -689,6 +694,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("hotseat", func(t *testing.T) {
+		skipShort(t)
 		// Both seats on one device: each move by clicking, no computer.
 		ctx := b.tab(t, 30*time.Second)
 		startGame(t, ctx, b.base, "diam", "you", "you")
@@ -703,6 +709,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("phone", func(t *testing.T) {
+		skipShort(t)
 		g := "pisola"
 		if !offers(g) {
 			g = "diam"
@@ -801,6 +808,15 @@ const pickerChecks = `(async () => {
   eq("diam pass", new Picker("diam", ["pass"]).canPass, true);
   return fails;
 })()`
+
+// skipShort skips the subtests that add coverage beyond the main paths
+// under -short.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipped")
+	}
+}
 
 // get fetches a URL and returns its body.
 func get(t *testing.T, url string) string {
