@@ -82,19 +82,20 @@ var binom = func() (c [33][33]uint32) {
 // canonLayout is a layout of stack heights that is the least of its 8
 // images, with the positions of it that the index holds.
 type canonLayout struct {
-	layout  uint32   // the layout's rank
-	ordinal uint32   // its place among the canonical layouts
-	base    uint32   // index of its first position
-	stab    uint8    // mask of the symmetries that leave the layout unchanged
-	count   uint32   // how many of its colourings are canonical
-	sub     []int32  // for a symmetric layout: colour rank -> offset, or -1
-	list    []uint16 // for a symmetric layout: the canonical colour ranks in order
+	layout uint32   // the layout's rank
+	base   uint32   // index of its first position
+	stab   uint8    // mask of the symmetries that leave the layout unchanged
+	count  uint32   // how many of its colourings are canonical
+	sub    []int32  // for a symmetric layout: colour rank -> offset, or -1
+	list   []uint16 // for a symmetric layout: the canonical colour ranks in order
 }
 
 // layoutInfo maps any layout to its canonical one.
 type layoutInfo struct {
 	canon uint32 // index into indexer.canon
+	base  uint32 // the canonical layout's base, copied to save a lookup
 	sym   uint8  // a symmetry that maps this layout to the canonical one
+	stab  uint8  // the canonical layout's stabiliser, copied likewise
 }
 
 // indexer ranks positions of n white and n black pieces on the 9 squares
@@ -163,7 +164,7 @@ func newIndexer(n int) *indexer {
 		x.info[l].sym = bestSym
 		if best == uint32(l) {
 			x.info[l].canon = uint32(len(x.canon))
-			x.canon = append(x.canon, canonLayout{layout: uint32(l), ordinal: uint32(len(x.canon)), stab: stab})
+			x.canon = append(x.canon, canonLayout{layout: uint32(l), stab: stab})
 		}
 	}
 	for l := range x.numLayouts {
@@ -200,6 +201,10 @@ func newIndexer(n int) *indexer {
 		base += cl.count
 	}
 	x.total = base
+	for l := range x.info {
+		cl := &x.canon[x.info[l].canon]
+		x.info[l].base, x.info[l].stab = cl.base, cl.stab
+	}
 	return x
 }
 
@@ -308,24 +313,23 @@ func (x *indexer) leastColour(p *pos, mask uint8, pre uint8, swap uint16) uint16
 }
 
 // index returns the index of p, with its colours swapped if swap is set,
-// and the shard-owning canonical layout.
-func (x *indexer) index(p *pos, swap bool) (idx uint32, cl *canonLayout) {
+// and the place of its canonical layout in indexer.canon.
+func (x *indexer) index(p *pos, swap bool) (idx uint32, canon uint32) {
 	return x.indexLayout(p, layoutRank(&p.h), swap)
 }
 
 // indexLayout is index for a position whose layout rank is known.
-func (x *indexer) indexLayout(p *pos, layout uint32, swap bool) (idx uint32, cl *canonLayout) {
+func (x *indexer) indexLayout(p *pos, layout uint32, swap bool) (idx uint32, canon uint32) {
 	var sw uint16
 	if swap {
 		sw = x.fullMask
 	}
-	li := x.info[layout]
-	cl = &x.canon[li.canon]
-	if cl.stab == 1 {
-		return cl.base + uint32(x.colourRank[word(p, li.sym)^sw]), cl
+	li := &x.info[layout]
+	if li.stab == 1 {
+		return li.base + uint32(x.colourRank[word(p, li.sym)^sw]), li.canon
 	}
-	c := x.leastColour(p, cl.stab, li.sym, sw)
-	return cl.base + uint32(cl.sub[c]), cl
+	c := x.leastColour(p, li.stab, li.sym, sw)
+	return li.base + uint32(x.canon[li.canon].sub[c]), li.canon
 }
 
 // orbit returns the number of distinct images of the canonical position

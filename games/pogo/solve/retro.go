@@ -283,8 +283,8 @@ func (s *solver) unmoves(p *pos, w int, d int, weight uint32, out [][]uint32) in
 				if int(from) > to {
 					at -= k
 				}
-				idx, cl := x.indexLayout(p, wordRank(insertZeros(w1, at, k)), true)
-				if o := int(cl.ordinal) % s.workers; o == w {
+				idx, ci := x.indexLayout(p, wordRank(insertZeros(w1, at, k)), true)
+				if o := int(ci) % s.workers; o == w {
 					decided += s.update(idx, d, weight)
 				} else {
 					out[o] = append(out[o], idx|weight<<28)

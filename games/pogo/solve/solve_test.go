@@ -33,7 +33,8 @@ func TestIndex(t *testing.T) {
 			var orbits int64
 			for idx := uint32(0); idx < x.total; idx += step {
 				p := x.decode(idx)
-				got, cl := x.index(&p, false)
+				got, ci := x.index(&p, false)
+				cl := &x.canon[ci]
 				if got != idx {
 					t.Fatalf("index(decode(%d) = %s) = %d", idx, posString(&p), got)
 				}
