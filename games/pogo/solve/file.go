@@ -119,7 +119,10 @@ func (t *Table) Save(path string) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	_, err = t.WriteTo(w)
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = t.WriteTo(w)
+	}
 	if err == nil {
 		err = w.Flush()
 	}
