@@ -573,6 +573,14 @@ func TestBrowser(t *testing.T) {
 		if !strings.Contains(rec, `[Game "pogo"]`) || !strings.Contains(rec, "[Result") {
 			t.Errorf("record of %s:\n%s", id, rec)
 		}
+		// Play again: a new game with the sides swapped, the computer
+		// (White now) moving first.
+		click(t, ctx, "rematch")
+		waitFor(t, ctx, "the new game", fmt.Sprintf(`location.pathname !== '/game/%s' && document.querySelector('[data-testid=seat-info-1] .badge') !== null`, id))
+		waitMyTurn(t, ctx)
+		if n := plies(t, ctx); n != 1 {
+			t.Errorf("the new game shows %d moves at Black's first turn, want 1", n)
+		}
 		// The game is listed among the recent games.
 		do(t, ctx, "opening the recent games",
 			chromedp.Navigate(b.base+"/games"),

@@ -64,7 +64,7 @@ export function homePage(root) {
   const gameBox = h("fieldset", { class: "games" }, h("legend", {}, "Game"));
   const optBox = h("fieldset", { class: "options" }, h("legend", {}, "Options"));
   const seatBox = h("fieldset", { class: "seats", "data-testid": "seats" }, h("legend", {}, "Players"));
-  const nameInput = h("input", { type: "text", id: "player-name", maxlength: 40, autocomplete: "nickname", placeholder: "optional", "data-testid": "player-name" });
+  const nameInput = h("input", { type: "text", id: "player-name", maxlength: 40, autocomplete: "nickname", placeholder: "optional", value: savedName(), "data-testid": "player-name" });
   const startBtn = h("button", { type: "submit", class: "primary", "data-testid": "start" }, "Start the game");
   form.append(
     gameBox,
@@ -250,6 +250,7 @@ export function homePage(root) {
     startBtn.disabled = true;
     showError("");
     try {
+      saveName(nameInput.value.trim());
       const res = await createGame({ spec: current.spec, position: values.__position || undefined, name: nameInput.value.trim() || undefined, seats });
       saveToken(res.id, res.token);
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
@@ -274,6 +275,24 @@ export function homePage(root) {
   return () => {
     alive = false;
   };
+}
+
+// savedName returns the name last given on this device, or "".
+export function savedName() {
+  try {
+    return localStorage.getItem("stax.name") || "";
+  } catch {
+    return "";
+  }
+}
+
+// saveName remembers the player's name on this device.
+export function saveName(name) {
+  try {
+    if (name) localStorage.setItem("stax.name", name);
+  } catch {
+    // Storage may be unavailable (private browsing); the name is optional.
+  }
 }
 
 // seatLabel names a seat with its colours, e.g. "Player 1 (red, yellow)",

@@ -2,12 +2,12 @@
 // invitation and replaying. Everything is drawn from the server's State
 // messages (docs/server.md); moves go back over the websocket.
 
-import { Connection, getGame, invites, joinGame, recordURL, saveToken, token } from "./api.js";
-import { clear, h } from "./dom.js";
+import { Connection, createGame, getGame, invites, joinGame, recordURL, saveInvites, saveToken, token } from "./api.js";
+import { clear, h, navigate } from "./dom.js";
 import { Picker } from "./picker.js";
 import { diamPlayerColours, diamReserves, gridCounts, moveSquares, parseDiam, parseGrid, DIAM_COLOURS } from "./position.js";
 import { diamChip, discChip, render } from "./render.js";
-import { seatLabel } from "./home.js";
+import { saveName, savedName, seatLabel } from "./home.js";
 
 // gamePage draws game id into root and returns the page's clean-up.
 export function gamePage(root, id) {
@@ -78,7 +78,30 @@ export function gamePage(root, id) {
   const resignBtn = h("button", { type: "button", class: "danger", "data-testid": "resign" }, "Resign");
   const download = h("a", { class: "button secondary", href: recordURL(id), download: `stax-${id}.txt`, "data-testid": "download" }, "Download the record");
   const flipBtn = h("button", { type: "button", class: "secondary", "data-testid": "flip" }, "Flip the board");
-  const actions = h("div", { class: "actions" }, resignBtn, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, "New game"));
+  const rematchBtn = h("button", { type: "button", class: "primary", hidden: true, "data-testid": "rematch" }, "Play again");
+  const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, "New game"));
+
+  // Play again: the same variant and players, sides swapped in a
+  // two-player game; seats of other people get new invitations.
+  rematchBtn.addEventListener("click", async () => {
+    const st = v.st;
+    if (!st) return;
+    let seats = st.seats.map((s, i) => {
+      if (s.kind === "ai") return { kind: "ai", level: s.level };
+      return v.held.includes(i) ? { kind: "human" } : { kind: "human", invite: true };
+    });
+    if (seats.length === 2) seats = [seats[1], seats[0]];
+    rematchBtn.disabled = true;
+    try {
+      const res = await createGame({ spec: st.spec, seats });
+      saveToken(res.id, res.token);
+      saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
+      navigate("/game/" + res.id);
+    } catch (err) {
+      moveError.textContent = "Could not start a new game: " + err.message;
+      rematchBtn.disabled = false;
+    }
+  });
 
   root.append(
     h("div", { class: "game-head" }, title, conn),
@@ -283,6 +306,7 @@ export function gamePage(root, id) {
     moveInput.disabled = st.status !== "playing";
     moveInput.placeholder = { pogo: "e.g. 1a1-a2", pisola: "e.g. a1+c3 or c3-c5", diam: "e.g. r@3, 3:2+ or pass" }[g] || "";
     resignBtn.hidden = st.status !== "playing" || v.held.length === 0;
+    rematchBtn.hidden = st.status === "playing" || v.held.length === 0;
     flipBtn.hidden = g === "diam";
   }
 
@@ -600,7 +624,7 @@ export function gamePage(root, id) {
   const inviteMatch = /(?:^#|&)invite=([0-9a-fA-F]+)/.exec(location.hash);
   if (inviteMatch) {
     const invite = inviteMatch[1];
-    const nameInput = h("input", { type: "text", id: "join-name", maxlength: 40, placeholder: "optional", "data-testid": "join-name" });
+    const nameInput = h("input", { type: "text", id: "join-name", maxlength: 40, placeholder: "optional", value: savedName(), "data-testid": "join-name" });
     const joinErr = h("p", { class: "error small", role: "alert", "data-testid": "join-error" });
     const joinBtn = h("button", { type: "button", class: "primary", "data-testid": "join" }, "Join the game");
     const already = token(id)
@@ -616,6 +640,7 @@ export function gamePage(root, id) {
     joinBtn.addEventListener("click", async () => {
       joinBtn.disabled = true;
       try {
+        saveName(nameInput.value.trim());
         const res = await joinGame(id, invite, nameInput.value.trim());
         saveToken(id, res.token);
         history.replaceState(null, "", location.pathname);
