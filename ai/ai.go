@@ -5,6 +5,22 @@
 // The baselines "random" (a uniformly random legal move) and "greedy" (the
 // best move one ply deep by the evaluation) are accepted by New but not
 // listed by Levels.
+//
+// Each level is a recipe of levelTable: alpha-beta or MCTS from package
+// search, a budget (depth, nodes or time) and randomness (a softmax over
+// exactly scored root moves, and a probability of a random move). The
+// budget caps the limits a level's player is given: a level never thinks
+// longer than its name says, and "strongest" answers within 2 s. The
+// recipes were tuned by self-play so that each level beats the one below
+// it; docs/strength.md has the tables and the command that makes them
+// (TestStrengthLadder with -strength).
+//
+// The evaluation functions live here, one file per game (eval_pogo.go,
+// eval_pisola.go, eval_diam.go), built from each game's strategy and the
+// read-only accessors of its rules package; the rules never import search.
+//
+// PlayGame and Match play games between players under the rules of
+// game.History, for tests and the strength tables.
 package ai
 
 import (
