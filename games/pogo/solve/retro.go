@@ -118,7 +118,7 @@ func retro(x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uin
 		outbox[w] = make([][]uint32, workers)
 	}
 	for d := 0; ; d++ {
-		if d > maxDistance {
+		if d+2 > maxDistance+1 {
 			return nil, fmt.Errorf("solve: distances beyond %d plies do not fit the table", maxDistance)
 		}
 		progress(Progress{Phase: "retrograde", Done: decided, Total: total, Depth: d})
