@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -29,6 +30,7 @@ func runServe(e *env, args []string) error {
 	aiDelay := fs.Duration("ai-delay", 300*time.Millisecond, "the least time an AI takes to answer a move")
 	sync := fs.String("sync", "normal", "SQLite synchronous mode: normal or full (see docs/server.md)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
+	pprof := fs.Bool("pprof", false, "serve Go's profiles at /debug/pprof/ (for performance work; keep the server on loopback)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -43,13 +45,14 @@ func runServe(e *env, args []string) error {
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, e, log, serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync})
+	return serve(ctx, e, log, serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof})
 }
 
 type serveConfig struct {
 	addr, db, assets, sync string
 	workers                int
 	aiDelay                time.Duration
+	pprof                  bool
 	ready                  func(addr string) // called with the listening address, for tests
 }
 
@@ -84,8 +87,17 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		srv.Close()
 		return err
 	}
+	var h http.Handler = srv
+	if c.pprof {
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		mux.Handle("/", srv)
+		h = mux
+	}
 	hs := &http.Server{
-		Handler:           srv,
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
