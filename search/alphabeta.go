@@ -146,13 +146,19 @@ func (a *AlphaBeta) Play(ctx context.Context, s game.State, lim Limits, report f
 	res.Move = root[0]
 	for depth := 1; depth <= maxDepth; depth++ {
 		best, score, done := a.searchRoot(root, rootScores, depth)
-		if !done && best == game.NoMove {
+		if !done {
+			// An interrupted iteration still counts when it proved a move
+			// at least as good as the previous best, which it searched
+			// first.
+			if best != game.NoMove {
+				res.Move, res.Score = best, score
+				if res.Depth == 0 {
+					res.Depth = depth
+				}
+			}
 			break
 		}
 		res.Move, res.Score, res.Depth = best, score, depth
-		if !done {
-			break
-		}
 		res.PV = a.pv(best, depth)
 		res.Nodes, res.Elapsed = a.nodes, time.Since(start)
 		if report != nil {
@@ -303,7 +309,8 @@ func (a *AlphaBeta) child(c game.State, childFriend bool, depth, ply, alpha, bet
 	return -a.node(c, childFriend, depth, ply, -beta, -alpha)
 }
 
-// movers holds, by ply, the player to move at that ply of the current line.
+// parentMover returns the player who moved at the ply before ply on the
+// current line.
 func (a *AlphaBeta) parentMover(ply int) int { return a.moverAt[ply-1] }
 
 // apply plays m at ply and returns the resulting state.

@@ -121,7 +121,7 @@ func TestCancel(t *testing.T) {
 				if err != nil && !errors.Is(err, context.Canceled) {
 					t.Fatalf("Play: %v", err)
 				}
-				if took > 500*time.Millisecond {
+				if took > time.Second {
 					t.Errorf("Play took %v after cancelling at 50ms", took)
 				}
 				if err == nil && !isLegal(s, res.Move) {
@@ -182,7 +182,7 @@ func TestLimits(t *testing.T) {
 		} {
 			start := time.Now()
 			_, err := p.Play(context.Background(), s, search.Limits{Time: 100 * time.Millisecond}, nil)
-			if took := time.Since(start); err != nil || took > 400*time.Millisecond {
+			if took := time.Since(start); err != nil || took > time.Second {
 				t.Errorf("%s: Play took %v, %v; want about 100ms", name, took, err)
 			}
 		}
