@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// The kill test runs stax serve in a child process: the test binary
+// itself, told by this variable to act as the command.
+const serveChildEnv = "STAX_TEST_SERVE_CHILD"
+
+// TestServeChild is the child process of TestServeKilled; it does nothing in
+// a normal test run.
+func TestServeChild(t *testing.T) {
+	args := os.Getenv(serveChildEnv)
+	if args == "" {
+		t.Skip("runs only as the child of TestServeKilled")
+	}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	if err := run(e, strings.Fields(args)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startChild starts stax serve in a child process and waits until it
+// answers.
+func startChild(t *testing.T, addr, db string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+	cmd.Env = append(os.Environ(), serveChildEnv+"=serve --addr "+addr+" --db "+db+" --log-level error")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := waitHealthy(ctx, "http://"+addr); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	return cmd
+}
+
+// TestServeKilled kills the server process (SIGKILL, no shutdown) in the
+// middle of a game: every acknowledged move is there when it starts again.
+func TestServeKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "stax.db")
+	child := startChild(t, addr, db)
+	base := "http://" + addr
+
+	body := `{"spec":"pogo","seats":[{"kind":"human"},{"kind":"human"}]}`
+	res, err := http.Post(base+"/api/games", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ ID, Token string }
+	json.NewDecoder(res.Body).Decode(&created)
+	res.Body.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws/games/"+created.ID+"?token="+created.Token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	type state struct {
+		Ply   int
+		Legal []string
+		Moves []string
+	}
+	// next reads messages until a state.
+	next := func() state {
+		for {
+			_, data, err := c.Read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m struct {
+				Type  string
+				State *state
+			}
+			json.Unmarshal(data, &m)
+			if m.Type == "state" && m.State != nil {
+				return *m.State
+			}
+		}
+	}
+	st := next()
+	const plies = 6
+	for st.Ply < plies {
+		msg, _ := json.Marshal(map[string]any{"type": "move", "move": st.Legal[0], "ply": st.Ply})
+		c.Write(ctx, websocket.MessageText, msg)
+		want := st.Ply + 1
+		for st.Ply < want {
+			st = next() // the acknowledgement: the move is committed
+		}
+	}
+	child.Process.Kill()
+	child.Wait()
+
+	startChild(t, addr, db)
+	res, err = http.Get(base + "/api/games/" + created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	var after state
+	if err := json.Unmarshal(data, &after); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	if after.Ply != plies || strings.Join(after.Moves, " ") != strings.Join(st.Moves, " ") {
+		t.Fatalf("after the kill: ply %d moves %v; want %d moves %v", after.Ply, after.Moves, plies, st.Moves)
+	}
+}
+
+// TestServeShutdown runs the serve command in-process and stops it as
+// SIGINT would.
+func TestServeShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out bytes.Buffer
+	e := &env{stdout: &out, stderr: io.Discard}
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, e, discardLogger(), serveConfig{
+			addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "stax.db"), sync: "normal",
+			ready: func(addr string) { ready <- addr },
+		})
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	res, err := http.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(page), "<html") {
+		t.Errorf("GET / = %.100s; want the interface's page", page)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "stax serving on http://127.0.0.1:") {
+		t.Errorf("serve printed %q; want the address", out.String())
+	}
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
