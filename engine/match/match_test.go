@@ -430,3 +430,18 @@ func TestRatings(t *testing.T) {
 		t.Errorf("Ratings with a perfect score and a loner = %.1f", r)
 	}
 }
+
+func TestFmtScore(t *testing.T) {
+	third := 1.0 / 3
+	tests := []struct {
+		x    float64
+		want string
+	}{
+		{3, "3"}, {2.5, "2.5"}, {0.75, "0.75"}, {third + third + third + 41, "42"}, {third, "0.33"},
+	}
+	for _, tc := range tests {
+		if got := fmtScore(tc.x); got != tc.want {
+			t.Errorf("fmtScore(%v) = %q; want %q", tc.x, got, tc.want)
+		}
+	}
+}

@@ -148,6 +148,7 @@ func (t *Table) order() []int {
 
 // fmtScore writes a score total without a needless decimal part.
 func fmtScore(x float64) string {
+	x = math.Round(x*100) / 100 // thirds and quarters add up inexactly
 	if x == math.Trunc(x) {
 		return fmt.Sprintf("%.0f", x)
 	}
