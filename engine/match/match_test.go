@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	progs, err = enginetest.Build(dir)
+	progs, err = enginetest.Build(dir, false)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
@@ -204,7 +204,7 @@ func TestMisbehavingEngines(t *testing.T) {
 	engines := []Engine{
 		{Name: "random", Level: "random"},
 		bad("crash", 1), bad("hang", 0), bad("illegal", 0), bad("garbage", 0),
-		{Name: "stax", Command: []string{progs.Stax, "engine", "--level", "random"}},
+		{Name: "stax", Command: []string{progs.Bad, "-mode", "none"}},
 	}
 	var out strings.Builder
 	var statuses int
@@ -289,7 +289,7 @@ func TestFourPlayers(t *testing.T) {
 			engines := []Engine{
 				{Name: "random", Level: "random"},
 				{Name: "greedy", Level: "greedy"},
-				{Name: "ext", Command: []string{progs.Stax, "engine", "--level", "random"}},
+				{Name: "ext", Command: []string{progs.Bad, "-mode", "none"}},
 			}
 			if strings.Contains(spec, "teams") {
 				engines = engines[1:]

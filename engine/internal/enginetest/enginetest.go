@@ -17,9 +17,11 @@ type Programs struct {
 	Bad  string // engine/testdata/badengine
 }
 
-// Build compiles the programs into dir. It finds the module root from the
-// go command, so it works from any package's tests.
-func Build(dir string) (Programs, error) {
+// Build compiles the programs into dir: the misbehaving engine, and the
+// stax command when withStax is set (Stax is empty otherwise). It finds
+// the module root from the go command, so it works from any package's
+// tests.
+func Build(dir string, withStax bool) (Programs, error) {
 	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goCmd); err != nil {
 		goCmd = "go"
@@ -30,7 +32,13 @@ func Build(dir string) (Programs, error) {
 	}
 	root := strings.TrimSpace(string(out))
 	p := Programs{Stax: filepath.Join(dir, "stax"), Bad: filepath.Join(dir, "badengine")}
-	for _, b := range []struct{ out, pkg string }{{p.Stax, "./cmd/stax"}, {p.Bad, "./engine/testdata/badengine"}} {
+	builds := []struct{ out, pkg string }{{p.Bad, "./engine/testdata/badengine"}}
+	if withStax {
+		builds = append(builds, struct{ out, pkg string }{p.Stax, "./cmd/stax"})
+	} else {
+		p.Stax = ""
+	}
+	for _, b := range builds {
 		cmd := exec.Command(goCmd, "build", "-o", b.out, b.pkg)
 		cmd.Dir = root
 		if msg, err := cmd.CombinedOutput(); err != nil {
