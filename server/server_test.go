@@ -494,8 +494,12 @@ func TestRestart(t *testing.T) {
 	// The clients answer the server's close handshake, as browsers do.
 	closed := make(chan error, 1)
 	go func() {
-		_, _, err := p1.c.Read(context.Background())
-		closed <- err
+		for {
+			if _, _, err := p1.c.Read(context.Background()); err != nil {
+				closed <- err
+				return
+			}
+		}
 	}()
 	for _, c := range []*wsClient{p2, w} {
 		go func() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -126,7 +127,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	for _, p := range c.seats {
 		l.seats[p].connected--
 	}
-	if len(c.seats) > 0 {
+	if len(c.seats) > 0 && s.ctx.Err() == nil {
 		l.msg = nil
 		l.broadcast()
 	}
@@ -143,38 +144,44 @@ func (s *Server) readLoop(conn *websocket.Conn, l *live, c *client) {
 		if err != nil {
 			return
 		}
-		if typ != websocket.MessageText {
-			s.reply(l, c, &moveError{code: CodeBadMessage, msg: "want JSON text messages"})
-			continue
+		s.handleMessage(l, c, typ == websocket.MessageText, data)
+	}
+}
+
+// handleMessage handles one message of a client: a move or a resignation.
+// Anything wrong is answered with an error message to that client alone.
+func (s *Server) handleMessage(l *live, c *client, text bool, data []byte) {
+	if !text {
+		s.reply(l, c, &moveError{code: CodeBadMessage, msg: "want JSON text messages"})
+		return
+	}
+	start := time.Now()
+	var m Message
+	if err := json.Unmarshal(data, &m); err != nil {
+		s.reply(l, c, &moveError{code: CodeBadMessage, msg: "bad JSON: " + err.Error()})
+		return
+	}
+	var merr error
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch m.Type {
+	case "move":
+		if m.Move == "" {
+			merr = &moveError{code: CodeBadMessage, msg: `a move message needs a move, e.g. {"type":"move","move":"1a1-a2"}`}
+			break
 		}
-		start := time.Now()
-		var m Message
-		if err := json.Unmarshal(data, &m); err != nil {
-			s.reply(l, c, &moveError{code: CodeBadMessage, msg: "bad JSON: " + err.Error()})
-			continue
+		merr = s.play(s.ctx, l, c.seats, m.Move, m.Ply)
+		if merr == nil {
+			s.moveLat.add(time.Since(start))
 		}
-		var merr error
-		l.mu.Lock()
-		switch m.Type {
-		case "move":
-			if m.Move == "" {
-				merr = &moveError{code: CodeBadMessage, msg: `a move message needs a move, e.g. {"type":"move","move":"1a1-a2"}`}
-				break
-			}
-			merr = s.play(s.ctx, l, c.seats, m.Move, m.Ply)
-			if merr == nil {
-				s.moveLat.add(time.Since(start))
-			}
-		case "resign":
-			merr = s.resignSeat(s.ctx, l, c.seats, m.Seat)
-		default:
-			merr = &moveError{code: CodeBadMessage, msg: `unknown message type "` + m.Type + `"; want move or resign`}
-		}
-		var me *moveError
-		if errors.As(merr, &me) {
-			c.send(errorMsg(me))
-		}
-		l.mu.Unlock()
+	case "resign":
+		merr = s.resignSeat(s.ctx, l, c.seats, m.Seat)
+	default:
+		merr = &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move or resign", m.Type)}
+	}
+	var me *moveError
+	if errors.As(merr, &me) {
+		c.send(errorMsg(me))
 	}
 }
 
