@@ -101,12 +101,14 @@ func TestStrengthShort(t *testing.T) {
 		spec, a, b string
 		games, min int
 	}{
-		{"pogo", "medium", "random", 4, 4},
-		{"pogo", "medium", "beginner", 4, 3},
-		{"diam", "medium", "random", 4, 4},
-		{"diam", "medium", "beginner", 4, 3},
-		{"diam(players=4)", "easy", "random", 4, 3},
-		{"pisola", "beginner", "random", 4, 3},
+		{"pogo", "medium", "random", 8, 8},
+		{"pogo", "hard", "beginner", 8, 6},
+		{"diam", "medium", "random", 8, 8},
+		{"diam", "hard", "medium", 8, 6},
+		{"diam(players=4)", "easy", "beginner", 6, 4},
+		{"pisola", "medium", "easy", 4, 4},
+		{"pisola(roofs=true)", "easy", "random", 6, 5},
+		{"pisola(size=8)", "easy", "random", 4, 3},
 	}
 	for _, tc := range cases {
 		t.Run(tc.spec+"/"+tc.a+"-"+tc.b, func(t *testing.T) {
