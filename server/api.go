@@ -173,6 +173,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			bad("%v", err)
 			return
 		}
+		if st.Terminal() {
+			bad("position %q: the game is already over there (%s); want a position with moves to play", p, st.Outcome().Describe(g))
+			return
+		}
 		start = st.String()
 	}
 	name, err := cleanName(req.Name)

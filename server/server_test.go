@@ -414,6 +414,14 @@ func TestRejections(t *testing.T) {
 	ts.call("POST", "/api/games", map[string]any{"spec": "pogo", "seats": []any{map[string]any{"kind": "human"}, map[string]any{"kind": "robot"}}}, http.StatusBadRequest, nil)
 	ts.call("POST", "/api/games/"+id+"/join", map[string]any{"invite": "00"}, http.StatusForbidden, nil)
 	ts.call("GET", "/api/variant?spec=diam(players=3)", nil, http.StatusBadRequest, nil)
+	// A start position that is already over, and one that is not a position.
+	ts.call("POST", "/api/games", map[string]any{"spec": "pogo", "position": "-,-,-/-,-,-/ww,ww,ww b", "seats": []any{map[string]any{"kind": "human"}, map[string]any{"kind": "human"}}}, http.StatusBadRequest, nil)
+	ts.call("POST", "/api/games", map[string]any{"spec": "pogo", "position": "x", "seats": []any{map[string]any{"kind": "human"}, map[string]any{"kind": "human"}}}, http.StatusBadRequest, nil)
+	// A game from a position: it starts there.
+	from := ts.create(server.CreateRequest{Spec: "pogo", Position: "bb,bb,-/-,-,bb/ww,ww,ww w", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
+	if from.State.Start != "bb,bb,-/-,-,bb/ww,ww,ww w" || from.State.Position != from.State.Start {
+		t.Errorf("game from a position starts at %s", from.State.Start)
+	}
 }
 
 // TestJoinTwice checks that an invite works once.
