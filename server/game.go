@@ -304,20 +304,21 @@ func holds(seats []int, s int) bool {
 	return false
 }
 
-// play checks and plays a move for a connection holding seats (nil for
-// the server's own AI, which passes aiSeat instead). It commits the move
-// before anyone sees it. The caller holds l.mu.
+// play checks and plays a move for a connection holding seats (the AI
+// passes its own seat). ply, when not nil, is the ply the sender believes
+// current. It commits the move before anyone sees it. The caller holds
+// l.mu.
 func (s *Server) play(ctx context.Context, l *live, seats []int, text string, ply *int) error {
 	if l.h.Over() {
 		return &moveError{code: CodeGameOver, msg: "the game is over: " + l.h.Outcome().Describe(l.g), move: text}
+	}
+	if len(seats) == 0 {
+		return &moveError{code: CodeNotYourSeat, msg: "this connection holds no seat (no token, or a wrong one): spectators cannot move", move: text}
 	}
 	if ply != nil && *ply != l.h.Ply() {
 		return &moveError{code: CodeStale, msg: fmt.Sprintf("the move was sent for ply %d but the game is at ply %d; it was not played", *ply, l.h.Ply()), move: text}
 	}
 	toMove := l.h.State().ToMove()
-	if len(seats) == 0 {
-		return &moveError{code: CodeNotYourSeat, msg: "this connection holds no seat (no token, or a wrong one): spectators cannot move", move: text}
-	}
 	if !holds(seats, toMove) {
 		return &moveError{code: CodeNotYourTurn, msg: fmt.Sprintf("it is %s's turn (seat %d), not yours", l.g.PlayerName(toMove), toMove), move: text}
 	}
