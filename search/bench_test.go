@@ -36,8 +36,11 @@ func BenchmarkPlayout(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				n := 0
-				for ; n < 400 && !s.Terminal(); n++ {
+				for ; n < 400; n++ {
 					buf = s.Legal(buf[:0])
+					if len(buf) == 0 {
+						break
+					}
 					s.Apply(buf[rng.IntN(len(buf))])
 				}
 				plies += n

@@ -555,14 +555,16 @@ func (w *mctsWorker) tryProve(n *mctsNode) {
 // player's reward.
 func (w *mctsWorker) playout(s game.State, applied *int) [game.MaxPlayers]float64 {
 	var r [game.MaxPlayers]float64
+	// A position without legal moves is over (the games make Legal empty
+	// exactly when Terminal holds), so one call serves both.
 	for ply := 0; ; ply++ {
-		if s.Terminal() {
+		w.buf = s.Legal(w.buf[:0])
+		if len(w.buf) == 0 {
 			return outcomeRewards(s.Outcome(), w.players)
 		}
 		if ply >= w.cap {
 			break
 		}
-		w.buf = s.Legal(w.buf[:0])
 		s.Apply(w.buf[w.rng.IntN(len(w.buf))])
 		*applied++
 	}
