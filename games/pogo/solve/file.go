@@ -80,7 +80,7 @@ func ReadTable(r io.Reader) (*Table, error) {
 		return corrupt("version %d; want %d", v, fileVersion)
 	}
 	n := int(h[13])
-	if n < 1 || n > Pieces || h[12] > 1 {
+	if n < 1 || n > Pieces || h[12] > 1 || h[14]|h[15]|h[20]|h[21]|h[22]|h[23] != 0 {
 		return corrupt("bad header")
 	}
 	x := indexerFor(n)
