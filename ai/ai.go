@@ -88,6 +88,8 @@ type levelSpec struct {
 	time  time.Duration // time budget (0: none)
 	temp  float64       // softmax temperature over root moves, in evaluation units
 	eps   float64       // probability of a random move
+	// decisive makes MCTS playouts take immediate wins.
+	decisive bool
 }
 
 // Level recipes by game name; a missing game uses "default".
@@ -163,6 +165,7 @@ func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) searc
 	case "mcts":
 		m := search.NewMCTS(ev, seed)
 		m.Default = lim
+		m.Decisive = sp.decisive
 		return &capped{Player: m, lim: lim}
 	}
 	bits := 14

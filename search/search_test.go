@@ -69,9 +69,12 @@ func TestForcedWins(t *testing.T) {
 			s := mustLoad(t, tc.spec, tc.pos)
 			before := s.String()
 			g := s.Game()
+			decisive := search.NewMCTS(ai.Evaluator(g), 1)
+			decisive.Decisive = true
 			players := map[string]search.Player{
-				"alphabeta": search.NewAlphaBeta(ai.Evaluator(g), 16, 1),
-				"mcts":      search.NewMCTS(ai.Evaluator(g), 1),
+				"alphabeta":     search.NewAlphaBeta(ai.Evaluator(g), 16, 1),
+				"mcts":          search.NewMCTS(ai.Evaluator(g), 1),
+				"mcts-decisive": decisive,
 			}
 			for name, p := range players {
 				res, err := p.Play(context.Background(), s, search.Limits{Time: 5 * time.Second, Nodes: 400_000}, nil)
