@@ -18,7 +18,7 @@ const analyzeUsage = "<spec> [--pos S] [--time D]"
 func runAnalyze(e *env, args []string) error {
 	fs := newFlags(e, "analyze")
 	pos := fs.String("pos", "", "the position string (default: the start)")
-	budget := fs.Duration("time", 300*time.Millisecond, "search time per move, for games other than Pogo")
+	budget := fs.Duration("time", 0, "search time per move, for games other than Pogo (default: 300ms, less when there are many moves, 15s in all at most)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -37,8 +37,11 @@ func runAnalyze(e *env, args []string) error {
 	if pg, ok := g.(*pogo.Game); ok {
 		return analyzePogo(e, pg, s.(*pogo.State))
 	}
-	if *budget <= 0 {
+	if *budget < 0 {
 		return &usageError{"--time must be positive"}
+	}
+	if *budget == 0 {
+		*budget = min(300*time.Millisecond, 15*time.Second/time.Duration(len(s.Legal(nil)))).Round(time.Millisecond)
 	}
 	return analyzeSearch(e, g, s, *budget)
 }
@@ -98,10 +101,10 @@ func analyzeSearch(e *env, g game.Game, s game.State, budget time.Duration) erro
 				sc = -sc
 			}
 			est.score = sc
-			est.text = scoreWords(sc, res.Depth) + " (estimate)"
+			est.text = scoreWords(sc, res.Depth, 1) + " (estimate)"
 		} else {
 			est.score = -sc
-			est.text = fmt.Sprintf("%s then scores %s (estimate)", g.PlayerName(next), scoreWords(sc, res.Depth))
+			est.text = fmt.Sprintf("for %s, to move next: %s (estimate)", g.PlayerName(next), scoreWords(sc, res.Depth, 0))
 		}
 		out = append(out, est)
 	}
@@ -115,13 +118,14 @@ func analyzeSearch(e *env, g game.Game, s game.State, budget time.Duration) erro
 }
 
 // scoreWords writes a search score in words: a win or loss in n plies
-// when the search proved one, else the heuristic score.
-func scoreWords(sc, depth int) string {
+// when the search proved one (counting plus plies more, for the move that
+// led to the position searched), else the heuristic score.
+func scoreWords(sc, depth, plus int) string {
 	switch {
 	case sc > search.WinScore/2:
-		return fmt.Sprintf("win in %d", search.WinScore-sc+1)
+		return fmt.Sprintf("win in %d", search.WinScore-sc+plus)
 	case sc < -search.WinScore/2:
-		return fmt.Sprintf("loss in %d", search.WinScore+sc+1)
+		return fmt.Sprintf("loss in %d", search.WinScore+sc+plus)
 	case sc == 0:
 		return fmt.Sprintf("even (score 0, depth %d)", depth)
 	}

@@ -11,7 +11,7 @@ import (
 	"stax/games/pogo/solve"
 )
 
-const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N]"
+const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet]"
 
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
