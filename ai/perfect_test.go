@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"stax/games/pogo"
+	"stax/games/pogo/solve"
 	"stax/search"
 )
 
@@ -34,5 +36,36 @@ func TestPerfectLevel(t *testing.T) {
 	s := g.Start()
 	if _, err := s.ParseMove(s.FormatMove(res.Move)); err != nil {
 		t.Errorf("perfect played an illegal move: %v", err)
+	}
+}
+
+// TestPerfectFromTable checks the perfect level's answer where the table
+// is cached (it is never built by tests): from a position White wins in 9
+// plies, it plays a move after which Black loses in 8, and scores it so.
+func TestPerfectFromTable(t *testing.T) {
+	tb, err := solve.OpenCached(true)
+	if err != nil {
+		t.Skipf("no cached table (run stax solve pogo): %v", err)
+	}
+	g := load(t, "pogo")
+	s, err := g.ParseState("b,-,wbb/bw,w,-/ww,bw,b w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(g, "perfect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Play(context.Background(), s, search.Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Score != search.WinScore-9 {
+		t.Errorf("score %d, want WinScore-9", res.Score)
+	}
+	c := s.Clone().(*pogo.State)
+	c.Apply(res.Move)
+	if v := tb.Verdict(c); v.String() != "loss in 8" {
+		t.Errorf("after %s Black has %v, want loss in 8", s.FormatMove(res.Move), v)
 	}
 }
