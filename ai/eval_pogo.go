@@ -23,8 +23,8 @@ import (
 //   - parity: the side to move has the initiative.
 type pogoEval struct{}
 
-// reach returns the mask of squares each side's stacks can land on, and
-// the number of moves (stack, k, destination) behind them, by square.
+// pogoReach returns, for each square, how many of player p's stacks can
+// land on it, and p's number of moves.
 func pogoReach(g *pogo.Game, s *pogo.State, p int) (attacks [9]int, mobility int) {
 	for m := s.Tops(p); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros16(m)
