@@ -16,6 +16,7 @@ var (
 	strengthPairs = flag.String("strength.pairs", "beginner/random,easy/beginner,medium/easy,hard/medium,strongest/hard,strongest/random", "pairings a/b, comma-separated")
 	strengthGames = flag.Int("strength.games", 20, "games per pairing")
 	strengthOut   = flag.String("strength.out", "", "append the markdown tables to this file")
+	strengthSeed  = flag.Uint64("strength.seed", 1, "seed of the openings and the players")
 )
 
 // ladderPairs are the pairings of the level ladder.
@@ -68,7 +69,7 @@ func TestStrengthLadder(t *testing.T) {
 		fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, pr := range ladderPairs() {
 			start := time.Now()
-			tl, err := Match(context.Background(), g, pr[0], pr[1], *strengthGames, 2, 1)
+			tl, err := Match(context.Background(), g, pr[0], pr[1], *strengthGames, 2, *strengthSeed)
 			if err != nil {
 				t.Fatalf("%s %s vs %s: %v", spec, pr[0], pr[1], err)
 			}
