@@ -88,10 +88,11 @@ func Open(path string, opt Options) (*Store, error) {
 		q.Add("_pragma", p)
 	}
 	dsn := "file:" + path + "?" + q.Encode()
-	// The writer never checkpoints: a checkpoint flushes the database file
-	// and would stall every commit behind it. A background goroutine
-	// checkpoints on a reading connection instead.
-	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
+	// The writer checkpoints by itself (SQLite's automatic checkpoint after
+	// a commit that leaves 1000 pages in the WAL): with small pages each
+	// checkpoint is short. Checkpointing on another connection instead was
+	// measured to stall the writer far longer (docs/performance.md).
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -130,7 +131,6 @@ func Open(path string, opt Options) (*Store, error) {
 		}
 	}
 	go s.writer()
-	go s.checkpointer()
 	return s, nil
 }
 
@@ -276,26 +276,6 @@ func (s *Store) commit(batch []*op) {
 	}
 	for i, o := range batch {
 		o.err <- errs[i]
-	}
-}
-
-// checkpointInterval is how often the WAL is copied back into the database.
-const checkpointInterval = 10 * time.Second
-
-// checkpointer copies the WAL into the database now and then, without
-// blocking the writer (a passive checkpoint), until the store closes.
-func (s *Store) checkpointer() {
-	t := time.NewTicker(checkpointInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.done:
-			return
-		case <-t.C:
-		}
-		if _, err := s.r.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
-			continue
-		}
 	}
 }
 
