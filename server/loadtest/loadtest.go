@@ -429,7 +429,12 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 			moveTimer.Stop()
 		}
 	}()
-	msgs := make(chan []byte, 4)
+	// Each message is timed as it is read, before it waits to be decoded.
+	type received struct {
+		data []byte
+		at   time.Time
+	}
+	msgs := make(chan received, 4)
 	readErr := make(chan error, 1)
 	go func() {
 		for {
@@ -439,7 +444,7 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 				return
 			}
 			select {
-			case msgs <- data:
+			case msgs <- received{data, time.Now()}:
 			case <-ctx.Done():
 				return
 			}
@@ -466,9 +471,9 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 				}
 				return fmt.Errorf("write: %w", err)
 			}
-		case data := <-msgs:
+		case rm := <-msgs:
 			var m state
-			if err := json.Unmarshal(data, &m); err != nil {
+			if err := json.Unmarshal(rm.data, &m); err != nil {
 				return fmt.Errorf("bad message: %w", err)
 			}
 			if m.Type == "error" {
@@ -484,7 +489,7 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 				// mover's opponent, or with one client at the mover.
 				g.mu.Lock()
 				if g.sentPly >= 0 && st.Ply == g.sentPly+1 && (clients == 1 || seat != g.sentBy) {
-					lat := time.Since(g.sentAt)
+					lat := rm.at.Sub(g.sentAt)
 					g.sentPly = -1
 					g.mu.Unlock()
 					if r.measuring.Load() {
