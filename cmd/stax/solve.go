@@ -11,13 +11,14 @@ import (
 	"stax/games/pogo/solve"
 )
 
-const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet]"
+const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet] [--reachable]"
 
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
 	out := fs.String("out", "", "write the table to FILE (default: the cache, where the perfect level finds it)")
 	workers := fs.Int("workers", 0, "workers to solve with (default: one per CPU)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	reach := fs.Bool("reachable", false, "also count the positions reachable from the start (takes about as long again)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -49,6 +50,12 @@ func runSolve(e *env, args []string) error {
 	solve.Cache(t)
 	fmt.Fprintf(e.stderr, "solved in %.1fs; table written to %s\n", elapsed.Seconds(), path)
 	printStats(e.stdout, g, t)
+	if *reach {
+		r := t.Reachable(g.NewStart())
+		pct := func(n int64) float64 { return 100 * float64(n) / float64(r.Classes) }
+		fmt.Fprintf(e.stdout, "reachable from the start: %d positions up to symmetry and colour swap: %.2f%% wins, %.2f%% losses, %.2f%% draws for the side to move\n",
+			r.Classes, pct(r.Wins), pct(r.Losses), pct(r.Draws))
+	}
 	return nil
 }
 

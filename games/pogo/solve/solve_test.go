@@ -281,6 +281,11 @@ func TestFull(t *testing.T) {
 					t.Errorf("%s: verdict %v, Best plays %s with %v", s, tb.Verdict(s), s.FormatMove(best.Move), best.Verdict)
 				}
 			}
+			r := tb.Reachable(g.NewStart())
+			t.Logf("reachable from the start: %+v", r)
+			if r.Classes != r.Wins+r.Losses+r.Draws || r.Classes > int64(tb.Positions()) || r.Draws == 0 {
+				t.Errorf("reachable from the start: %+v", r)
+			}
 			var buf bytes.Buffer
 			if _, err := tb.WriteTo(&buf); err != nil {
 				t.Fatal(err)

@@ -317,3 +317,43 @@ func (t *Table) Best(s *pogo.State) (MoveVerdict, []MoveVerdict, bool) {
 	}
 	return best, moves, true
 }
+
+// Reach counts the classes of positions (colours normalised so that White
+// is to move, symmetric images together) that can arise in play from a
+// position, by their verdict for the side to move.
+type Reach struct {
+	Classes, Wins, Losses, Draws int64
+}
+
+// Reachable explores every position that can arise from s and counts them
+// by verdict. It visits each class once, so it takes about as long as a
+// solve.
+func (t *Table) Reachable(s *pogo.State) Reach {
+	p := fromState(s)
+	first, _ := t.x.index(&p, false)
+	seen := make([]uint64, (len(t.val)+63)/64)
+	seen[first/64] |= 1 << (first % 64)
+	queue := []uint32{first}
+	var r Reach
+	for len(queue) > 0 {
+		idx := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		r.Classes++
+		switch verdictOf(t.val[idx]).Result {
+		case game.Win:
+			r.Wins++
+		case game.Loss:
+			r.Losses++
+		default:
+			r.Draws++
+		}
+		q := t.x.decode(idx)
+		t.successors(&q, func(i uint32) {
+			if seen[i/64]>>(i%64)&1 == 0 {
+				seen[i/64] |= 1 << (i % 64)
+				queue = append(queue, i)
+			}
+		})
+	}
+	return r
+}
