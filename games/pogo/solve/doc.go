@@ -17,7 +17,7 @@
 // predecessor of a won position has one unresolved move fewer, lost when
 // none remain. The counters are scaled by orbit sizes so that folding the
 // symmetries counts every move exactly once. Work is sharded by layout
-// between workers; a worker posts the updates of another's positions to it
-// and they are applied after a barrier, so no memory is shared while
-// written.
+// between workers; a worker posts each update to the worker that owns the
+// position and they are applied after a barrier, so no memory is shared
+// while written.
 package solve
