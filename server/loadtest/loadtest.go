@@ -367,6 +367,16 @@ func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) er
 	}
 	var conns []*websocket.Conn
 	defer func() {
+		if ctx.Err() != nil && len(conns) > 0 {
+			// The test is over: resign, so that the server is not left
+			// with games that never end.
+			// Closing with the handshake lets the server read the
+			// resignation before the connection ends.
+			rctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			conns[0].Write(rctx, websocket.MessageText, []byte(`{"type":"resign"}`))
+			cancel()
+			conns[0].Close(websocket.StatusNormalClosure, "")
+		}
 		for _, c := range conns {
 			c.CloseNow()
 			r.conns.Add(-1)
@@ -438,7 +448,10 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 	readErr := make(chan error, 1)
 	go func() {
 		for {
-			_, data, err := c.Read(ctx)
+			// Not ctx: a read whose context ends closes the connection,
+			// and playGame still resigns through it. The read ends when
+			// playGame closes the connection.
+			_, data, err := c.Read(context.Background())
 			if err != nil {
 				readErr <- err
 				return

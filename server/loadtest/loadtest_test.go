@@ -42,7 +42,13 @@ func TestLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%d client(s) per game:\n%s", clients, rep)
+		un, _ := st.Unfinished(context.Background())
+		t.Logf("%d client(s) per game:\n%s\n%d games left unfinished", clients, rep, len(un))
+		// A game being replaced when the test ends may be left behind;
+		// every other is resigned.
+		if len(un) > 2 {
+			t.Errorf("%d games left unfinished; want every game resigned at the end", len(un))
+		}
 		if rep.Errors != 0 || rep.Moves < 100 || rep.Conns != 50*clients {
 			t.Errorf("%d errors (first: %s), %d moves, %d websockets; want none, at least 100, %d", rep.Errors, rep.FirstError, rep.Moves, rep.Conns, 50*clients)
 		}
