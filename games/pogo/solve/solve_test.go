@@ -256,7 +256,7 @@ func checkNegamax(t *testing.T, tb *Table, g *pogo.Game, positions int) {
 }
 
 // TestFull solves both variants of the real game and checks them. It
-// takes about a minute of CPU, so it runs only when STAX_SOLVE_FULL is set.
+// takes minutes, so it runs only when STAX_SOLVE_FULL is set.
 func TestFull(t *testing.T) {
 	if os.Getenv("STAX_SOLVE_FULL") == "" {
 		t.Skip("set STAX_SOLVE_FULL=1 to solve the whole game")
