@@ -116,8 +116,8 @@ var levelTable = map[string]map[string]levelSpec{
 	"pisola": {
 		"beginner":  {algo: "alphabeta", depth: 1, temp: 80, eps: 0.2},
 		"easy":      {algo: "alphabeta", depth: 1, temp: 15, eps: 0.02},
-		"medium":    {algo: "alphabeta", nodes: 20_000},
-		"hard":      {algo: "alphabeta", time: 250 * time.Millisecond},
+		"medium":    {algo: "alphabeta", nodes: 5_000},
+		"hard":      {algo: "alphabeta", nodes: 50_000},
 		"strongest": {algo: "alphabeta", time: 1500 * time.Millisecond},
 	},
 	// Four-player Diam: MCTS with a reward per player beats the paranoid
