@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"syscall"
 	"time"
 
@@ -88,8 +89,7 @@ func runLoadtest(e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stderr, "server started: %s, database %s\n", base, *db)
 	}
-	var before syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	before := loadtest.ProcessCPU()
 	rep, err := loadtest.Run(ctx, loadtest.Config{
 		URL:      base,
 		Games:    *games,
@@ -102,20 +102,23 @@ func runLoadtest(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var after syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	clientCPU := loadtest.ProcessCPU() - before
 	fmt.Fprintf(e.stdout, "stax loadtest --games %d --clients %d --duration %s --think %s --spec %s\n%s\n", *games, *clients, *duration, *think, *spec, rep)
-	fmt.Fprintf(e.stdout, "client process CPU: %.1fs\n", cpuSeconds(after)-cpuSeconds(before))
+	fmt.Fprintf(e.stdout, "client process CPU: %.1fs\n", clientCPU.Seconds())
 	if child != nil {
-		child.Process.Signal(syscall.SIGTERM)
-		if err := child.Wait(); err != nil {
+		killed := false
+		if err := child.Process.Signal(syscall.SIGTERM); err != nil {
+			child.Process.Kill() // no SIGTERM on this system
+			killed = true
+		}
+		if err := child.Wait(); err != nil && !killed {
 			return fmt.Errorf("server: %w", err)
 		}
 		ps := child.ProcessState
 		fmt.Fprintf(e.stdout, "server process CPU: %.1fs (user %.1fs, system %.1fs)\n",
 			(ps.UserTime() + ps.SystemTime()).Seconds(), ps.UserTime().Seconds(), ps.SystemTime().Seconds())
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			fmt.Fprintf(e.stdout, "server peak memory: %d MiB\n", ru.Maxrss/1024)
+		if mib := maxRSS(ps); mib > 0 {
+			fmt.Fprintf(e.stdout, "server peak memory: %d MiB\n", mib)
 		}
 	}
 	if rep.Errors > 0 {
@@ -124,8 +127,16 @@ func runLoadtest(e *env, args []string) error {
 	return nil
 }
 
-func cpuSeconds(r syscall.Rusage) float64 {
-	return float64(r.Utime.Sec+r.Stime.Sec) + float64(r.Utime.Usec+r.Stime.Usec)/1e6
+// maxRSS returns the peak resident memory of a finished process in MiB,
+// or 0 where it is not known.
+func maxRSS(ps *os.ProcessState) int64 {
+	v := reflect.ValueOf(ps.SysUsage())
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		if f := v.Elem().FieldByName("Maxrss"); f.IsValid() && f.CanInt() {
+			return f.Int() / 1024
+		}
+	}
+	return 0
 }
 
 // freeAddr returns a loopback address with a port free at the moment.

@@ -2,7 +2,10 @@
 
 package loadtest
 
-import "syscall"
+import (
+	"syscall"
+	"time"
+)
 
 // RaiseFileLimit raises the soft limit on open files to the hard limit and
 // returns the new soft limit. Every websocket is a file descriptor.
@@ -18,4 +21,14 @@ func RaiseFileLimit() (uint64, error) {
 		}
 	}
 	return uint64(lim.Cur), nil
+}
+
+// ProcessCPU returns the CPU time this process has used so far, user and
+// system together.
+func ProcessCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
