@@ -90,7 +90,6 @@ type mctsWorker struct {
 	c       float64
 	cap     int
 	scale   float64
-	iters   int64
 	// allocated counts the nodes of the tree, which stops growing (and
 	// only runs playouts from its leaves) beyond maxTreeNodes.
 	allocated int
@@ -363,7 +362,6 @@ func countNodes(n *mctsNode) int {
 // iterate runs one selection, expansion, playout and backup. A node is
 // expanded on its second visit; its first runs a playout.
 func (w *mctsWorker) iterate() {
-	w.iters++
 	s := w.s
 	if w.undoer == nil {
 		s = s.Clone()
