@@ -61,7 +61,7 @@ type Game interface {
 	MaxPlies() int
 	// Start returns the starting position.
 	Start() State
-	// ParseState parses a position string of RULES.md.
+	// ParseState parses a position string of docs/rules.md.
 	ParseState(s string) (State, error)
 }
 
@@ -88,7 +88,7 @@ type State interface {
 	// Adjudicate returns the outcome of stopping the game now for a reason
 	// outside the position (repetition or the ply cap).
 	Adjudicate(reason Reason) Outcome
-	// String returns the position string of RULES.md.
+	// String returns the position string of docs/rules.md.
 	String() string
 	// ParseMove parses a move in the game's notation and checks that it is
 	// legal in this position. Errors are *MoveError.

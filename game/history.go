@@ -4,7 +4,7 @@ import "fmt"
 
 // History is a game in play: a starting position, the moves played from it
 // and the rules that depend on them. It ends the game on the third (or
-// rep-th) occurrence of a position and at the ply cap, as RULES.md says, and
+// rep-th) occurrence of a position and at the ply cap, as docs/rules.md says, and
 // records resignations and forfeits.
 //
 // A History is not safe for concurrent use.

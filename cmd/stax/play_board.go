@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The board drawings work from the position string of RULES.md, so they
+// The board drawings work from the position string of docs/rules.md, so they
 // draw every game without knowing its types: grid games (Pogo, Pisola) as
 // ranks of piles, Diam as its ring of eight piles around the unused centre.
 // Each pile is drawn piece by piece, bottom to top.

@@ -41,7 +41,7 @@
 //
 // # Rule decisions
 //
-// RULES.md leaves these points to the implementation; this package settles
+// docs/rules.md leaves these points to the implementation; this package settles
 // them as follows.
 //
 //   - Players are numbered from 0 in the API and from 1 in position

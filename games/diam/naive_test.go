@@ -8,7 +8,7 @@ import (
 )
 
 // naive is a deliberately simple second implementation of the rules of
-// RULES.md, written straight from the text with cells as strings and
+// docs/rules.md, written straight from the text with cells as strings and
 // everything recomputed from scratch, to cross-check the bitboard one.
 type naive struct {
 	players int

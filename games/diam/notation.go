@@ -28,7 +28,7 @@ func (s *State) String() string {
 }
 
 // Parse parses a position string of this variant. It rejects a string
-// that no game could reach in the ways RULES.md makes precise: more than 4
+// that no game could reach in the ways docs/rules.md makes precise: more than 4
 // pieces on a cell or of a colour, a player number out of range, or diams
 // on more than one diameter. A string that shows a diam is a finished
 // game.

@@ -412,7 +412,7 @@ func (s *State) Terminal() bool {
 }
 
 // blocked reports whether no player has a move other than a pass, which
-// RULES.md makes a draw. It never holds with at most 4 pieces of each
+// docs/rules.md makes a draw. It never holds with at most 4 pieces of each
 // colour (see the package doc), but the rules keep it.
 func (s *State) blocked() bool {
 	return s.count(s.g, int(s.toMove)) == 0 && !s.someoneElseMoves(s.g)

@@ -1,7 +1,7 @@
 package pisola
 
 // Squares are numbered file + n*rank from 0 (a1), so that their numbers
-// follow the reading order of RULES.md: a1 < b1 < ... < a2. A set of squares
+// follow the reading order of docs/rules.md: a1 < b1 < ... < a2. A set of squares
 // is a uint64 with bit sq set for square sq; an 8x8 board uses all 64 bits.
 
 // maxHeight bounds the height of a stack: the whole 8x8 board in one stack.

@@ -1,6 +1,6 @@
 // Package pisola implements Pisola, a two-phase stacking game for two
 // players on a 6x6 (or 8x8) board, exactly as the project's rules
-// specification (RULES.md) describes it.
+// specification (docs/rules.md) describes it.
 //
 // Each player has 18 pieces (32 on 8x8). In the placing phase the players,
 // White first, put two pieces of their colour on two empty squares per

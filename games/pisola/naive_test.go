@@ -7,7 +7,7 @@ import (
 )
 
 // This file is a second, deliberately simple implementation of the rules,
-// written straight from RULES.md to check the fast one: the board is a grid
+// written straight from docs/rules.md to check the fast one: the board is a grid
 // of strings, every question is answered by scanning the whole board, and
 // every move copies the position.
 
@@ -209,7 +209,7 @@ func (p naivePos) moves() []naiveMove {
 }
 
 // play returns the position after m, the locking rule applied after every
-// move as RULES.md says.
+// move as docs/rules.md says.
 func (p naivePos) play(m naiveMove) naivePos {
 	c := p.clone()
 	if m.place {

@@ -35,7 +35,7 @@ func abs(x int) int {
 }
 
 // makeDests builds the destinations by the Manhattan-distance rule of
-// RULES.md: k pieces go to squares at distance k, and three pieces also to
+// docs/rules.md: k pieces go to squares at distance k, and three pieces also to
 // distance 1 (the U move) when u is set.
 func makeDests(u bool) destTable {
 	var t destTable

@@ -1,4 +1,4 @@
-// position.js parses the position strings and move notation of RULES.md
+// position.js parses the position strings and move notation as the rules
 // (docs/rules.md) for display. The server is the judge of legality; this
 // module only reads what it is sent.
 

@@ -31,7 +31,7 @@ type moveSet struct {
 	count [4][numSquares]uint8 // count[k][sq]: destinations for 1..k pieces
 }
 
-// newMoveSet builds the destinations by RULES.md: k pieces go to squares at
+// newMoveSet builds the destinations by docs/rules.md: k pieces go to squares at
 // Manhattan distance k, and three pieces also to distance 1 when u is set.
 func newMoveSet(u bool) *moveSet {
 	ms := &moveSet{}
