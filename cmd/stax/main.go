@@ -37,16 +37,16 @@ type env struct {
 // commands lists every subcommand, in the order "stax help" shows them.
 func commands() []command {
 	return []command{
+		{"serve", "[--addr 127.0.0.1:8080] [--db stax.db] [--assets DIR] [--workers N] [--ai-delay D] [--sync normal|full]", "serve the web interface and the game API (docs/server.md)", runServe},
+		{"play", playUsage, "play a game in the terminal against the computer or another person", runPlay},
+		{"analyze", analyzeUsage, "give every legal move its verdict: exact for Pogo, estimated by search for the others", runAnalyze},
+		{"solve", solveUsage, "solve Pogo completely and print its statistics; writes the table the perfect level uses", runSolve},
+		{"engine", "[--level L]", "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
+		{"match", "--game SPEC --engine NAME=CMD ... [--games N] [--concurrency C] [--movetime MS] [--openings K] [--out FILE] [--sprt E0,E1]", "play a match between engines and print a cross table with Elo", runMatch},
+		{"loadtest", loadtestUsage, "play many concurrent games against a server over loopback and measure relay latency", runLoadtest},
 		{"games", "", "list the games, their options and defaults", runGames},
 		{"moves", "<spec> [--pos S]", "list the legal moves of a position", runMoves},
 		{"perft", "<spec> <depth> [--pos S] [--divide]", "count the leaves of the move tree to each depth", runPerft},
-		{"engine", "[--level L]", "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
-		{"match", "--game SPEC --engine NAME=CMD ... [--games N] [--concurrency C] [--movetime MS] [--openings K] [--out FILE] [--sprt E0,E1]", "play a match between engines and print a cross table with Elo", runMatch},
-		{"solve", solveUsage, "solve Pogo completely and print its statistics; writes the table the perfect level uses", runSolve},
-		{"analyze", analyzeUsage, "give every legal move its verdict: exact for Pogo, estimated by search for the others", runAnalyze},
-		{"play", playUsage, "play a game in the terminal against the computer or another person", runPlay},
-		{"serve", "[--addr 127.0.0.1:8080] [--db stax.db] [--assets DIR] [--workers N] [--ai-delay D] [--sync normal|full]", "serve the web interface and the game API (docs/server.md)", runServe},
-		{"loadtest", loadtestUsage, "play many concurrent games against a server over loopback and measure relay latency", runLoadtest},
 	}
 }
 
