@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"testing"
 	"time"
 
 	"stax/game"
@@ -32,9 +31,8 @@ func extraLevels(g game.Game) []string {
 // The table is loaded (or built, with a message from solve.Notify, and
 // cached) on the first move.
 //
-// In a test binary the table is never built implicitly: if it is not
-// already cached, the level plays as "strongest" instead, so that tests
-// that play every level stay quick.
+// When buildMissingTables is false the table is never built implicitly:
+// if it is not already cached, the level plays as "strongest" instead.
 type perfect struct {
 	g        *pogo.Game
 	fallback search.Player
@@ -44,9 +42,14 @@ func newPerfect(g *pogo.Game, ev search.Evaluator, seed uint64) search.Player {
 	return &perfect{g: g, fallback: newLevel(g, "strongest", ev, seed)}
 }
 
+// buildMissingTables says whether the perfect level builds a table that is
+// not cached yet (taking some seconds) on its first move. The package's
+// tests turn it off so that the tests that play every level stay quick.
+var buildMissingTables = true
+
 // table opens the variant's table, honouring ctx while it is built.
 func (p *perfect) table(ctx context.Context) (*solve.Table, error) {
-	if testing.Testing() {
+	if !buildMissingTables {
 		return solve.OpenCached(p.g.U())
 	}
 	type opened struct {
@@ -76,7 +79,7 @@ func (p *perfect) Play(ctx context.Context, s game.State, lim search.Limits, rep
 		return search.Result{}, fmt.Errorf("ai: the perfect level plays Pogo, not %s", s.Game().Info().Name)
 	}
 	t, err := p.table(ctx)
-	if testing.Testing() && errors.Is(err, os.ErrNotExist) {
+	if !buildMissingTables && errors.Is(err, os.ErrNotExist) {
 		return p.fallback.Play(ctx, s, lim, report)
 	}
 	if err != nil {
