@@ -302,3 +302,17 @@ func (r Registry) Load(spec string) (Game, error) {
 	}
 	return g, nil
 }
+
+// RepetitionOption returns the rep option every game has: how many
+// occurrences of a position end the game (0: never), default 3. doc says
+// how the game scores that end.
+func RepetitionOption(doc string) Option {
+	return Option{Key: "rep", Kind: Int, Default: "3", Min: 0, Max: 100, Doc: doc}
+}
+
+// PlyCapOption returns the maxplies option every game has: the number of
+// plies after which the game ends (0: no limit), with the game's default.
+// doc says how the game scores that end.
+func PlyCapOption(def int, doc string) Option {
+	return Option{Key: "maxplies", Kind: Int, Default: strconv.Itoa(def), Min: 0, Max: 100000, Doc: doc}
+}

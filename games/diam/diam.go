@@ -19,10 +19,8 @@ var Info = &game.Info{
 			Doc: "With 4 players, play red and yellow against green and blue, partners moving each other's pieces."},
 		{Key: "drop", Kind: game.Choice, Default: "empty", Choices: []string{"empty", "any"},
 			Doc: "Where a piece may be placed: only on an empty cell, or on any cell holding fewer than 4 pieces."},
-		{Key: "rep", Kind: game.Int, Default: "3", Min: 0, Max: 100,
-			Doc: "The number of occurrences of a position that ends the game as a draw (0: never)."},
-		{Key: "maxplies", Kind: game.Int, Default: "200", Min: 0, Max: 100000,
-			Doc: "The number of plies after which the game ends as a draw (0: no limit)."},
+		game.RepetitionOption("The number of occurrences of a position that ends the game as a draw (0: never)."),
+		game.PlyCapOption(200, "The number of plies after which the game ends as a draw (0: no limit)."),
 	},
 	New: func(opts game.Options) (game.Game, error) {
 		g, err := newGame(opts)

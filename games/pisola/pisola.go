@@ -16,10 +16,8 @@ var Info = &game.Info{
 			Doc: "The side of the board: 6 for 6x6 with 18 pieces each, 8 for 8x8 with 32."},
 		{Key: "roofs", Kind: game.Bool, Default: "false",
 			Doc: "Play the roofs variant: locked stacks get a roof of their top colour and the first to place all their roofs wins."},
-		{Key: "rep", Kind: game.Int, Default: "3", Min: 0, Max: 100,
-			Doc: "The number of occurrences of a position that ends the game, scored as at the end (0: never)."},
-		{Key: "maxplies", Kind: game.Int, Default: "1000", Min: 0, Max: 100000,
-			Doc: "The number of plies after which the game ends, scored as at the end (0: no limit)."},
+		game.RepetitionOption("The number of occurrences of a position that ends the game, scored as at the end (0: never)."),
+		game.PlyCapOption(1000, "The number of plies after which the game ends, scored as at the end (0: no limit)."),
 	},
 	New: func(opts game.Options) (game.Game, error) {
 		g, err := newGame(opts)

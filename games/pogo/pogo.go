@@ -14,10 +14,8 @@ var Info = &game.Info{
 			Doc: "Allow three pieces to move in a U shape to an adjacent square."},
 		{Key: "first", Kind: game.Choice, Default: "white", Choices: []string{"white", "black"},
 			Doc: "Which colour moves first from the starting position."},
-		{Key: "rep", Kind: game.Int, Default: "3", Min: 0, Max: 100,
-			Doc: "The number of occurrences of a position that ends the game as a draw (0: never)."},
-		{Key: "maxplies", Kind: game.Int, Default: "400", Min: 0, Max: 100000,
-			Doc: "The number of plies after which the game ends as a draw (0: no limit)."},
+		game.RepetitionOption("The number of occurrences of a position that ends the game as a draw (0: never)."),
+		game.PlyCapOption(400, "The number of plies after which the game ends as a draw (0: no limit)."),
 	},
 	New: func(opts game.Options) (game.Game, error) { return newGame(opts), nil },
 }
