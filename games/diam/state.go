@@ -468,14 +468,7 @@ func (s *State) Perft(depth int) uint64 {
 var zNib, zSide = makeZobrist()
 
 func makeZobrist() (z [4][numCells][16]uint64, side [4]uint64) {
-	x := uint64(0xd1a3)
-	next := func() uint64 { // splitmix64
-		x += 0x9e3779b97f4a7c15
-		v := x
-		v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
-		v = (v ^ v>>27) * 0x94d049bb133111eb
-		return v ^ v>>31
-	}
+	next := game.NewKeySource(0xd1a3).Next
 	for c := range z {
 		for cell := range z[c] {
 			var key [maxHeight]uint64

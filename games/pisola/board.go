@@ -1,8 +1,10 @@
 package pisola
 
+import "stax/game"
+
 // Squares are numbered file + n*rank from 0 (a1), so that their numbers
-// follow the reading order of docs/rules.md: a1 < b1 < ... < a2. A set of squares
-// is a uint64 with bit sq set for square sq; an 8x8 board uses all 64 bits.
+// follow the reading order of docs/rules.md: a1 < b1 < ... < a2. A set of
+// squares is a uint64 with bit sq set for square sq; an 8x8 board uses all 64 bits.
 
 // maxHeight bounds the height of a stack: the whole 8x8 board in one stack.
 const maxHeight = 64
@@ -66,15 +68,7 @@ type zobristKeys struct {
 }
 
 func newZobrist() *zobristKeys {
-	// splitmix64 with a fixed seed: the hash is the same in every run.
-	x := uint64(0x9e3779b97f4a7c15 ^ 0x5049534f4c41) // "PISOLA"
-	next := func() uint64 {
-		x += 0x9e3779b97f4a7c15
-		z := x
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-		return z ^ (z >> 31)
-	}
+	next := game.NewKeySource(0x9e3779b97f4a7c15 ^ 0x5049534f4c41).Next // "PISOLA"
 	z := &zobristKeys{}
 	for sq := range z.piece {
 		for lv := range z.piece[sq] {

@@ -270,14 +270,7 @@ func (s *State) perft(depth int) uint64 {
 var zobrist, zobristBlack = makeZobrist()
 
 func makeZobrist() (z [numSquares][12][2]uint64, black uint64) {
-	x := uint64(0x9e3779b97f4a7c15)
-	next := func() uint64 { // splitmix64
-		x += 0x9e3779b97f4a7c15
-		v := x
-		v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
-		v = (v ^ v>>27) * 0x94d049bb133111eb
-		return v ^ v>>31
-	}
+	next := game.NewKeySource(0x9e3779b97f4a7c15).Next
 	for sq := range z {
 		for l := range z[sq] {
 			z[sq][l][0], z[sq][l][1] = next(), next()
