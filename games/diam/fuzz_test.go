@@ -1,11 +1,10 @@
 package diam_test
 
 import (
-	"errors"
-	"slices"
 	"testing"
 
 	"stax/game"
+	"stax/game/gametest"
 	"stax/games/diam"
 )
 
@@ -35,21 +34,12 @@ func FuzzParsePosition(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, g := range games {
-			s, err := g.Parse(in)
-			if err != nil {
-				var pe *game.PositionError
-				if !errors.As(err, &pe) {
-					t.Fatalf("Parse(%q) error %T, want *game.PositionError", in, err)
-				}
+			st := gametest.CheckParseState(t, g, in)
+			if st == nil {
 				continue
 			}
-			again, err := g.Parse(s.String())
-			if err != nil {
-				t.Fatalf("Parse(%q).String() = %q does not parse: %v", in, s.String(), err)
-			}
-			if again.String() != s.String() || again.Hash() != s.Hash() || again.Terminal() != s.Terminal() {
-				t.Fatalf("Parse(%q) does not round-trip: %q", in, again)
-			}
+			s := st.(*diam.State)
+			pos, hash := s.String(), s.Hash()
 			moves := s.Legal(nil)
 			if s.Terminal() != (len(moves) == 0) {
 				t.Fatalf("%q: terminal %v with %d moves", s, s.Terminal(), len(moves))
@@ -58,8 +48,8 @@ func FuzzParsePosition(f *testing.F) {
 				s.Apply(m)
 				s.Undo()
 			}
-			if s.String() != again.String() || s.Hash() != again.Hash() {
-				t.Fatalf("%q: Apply and Undo of every move give %q", again, s)
+			if s.String() != pos || s.Hash() != hash {
+				t.Fatalf("%q: Apply and Undo of every move give %q", pos, s)
 			}
 		}
 	})
@@ -97,20 +87,7 @@ func FuzzParseMove(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, s := range states {
-			m, err := s.ParseMove(in)
-			if err != nil {
-				var me *game.MoveError
-				if !errors.As(err, &me) {
-					t.Fatalf("%q: ParseMove(%q) error %T, want *game.MoveError", s, in, err)
-				}
-				continue
-			}
-			if !slices.Contains(s.Legal(nil), m) {
-				t.Fatalf("%q: ParseMove(%q) = %d, not a legal move", s, in, m)
-			}
-			if back, err := s.ParseMove(s.FormatMove(m)); err != nil || back != m {
-				t.Fatalf("%q: ParseMove(%q) = %d, which does not round-trip: %v", s, in, m, err)
-			}
+			gametest.CheckParseMove(t, s, in)
 		}
 	})
 }

@@ -2,11 +2,11 @@ package pisola
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 
 	"stax/game"
+	"stax/game/gametest"
 )
 
 // fuzzVariants are the variants the fuzz targets parse with.
@@ -92,20 +92,7 @@ func FuzzParseMove(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, s := range states {
-			m, err := s.ParseMove(in)
-			if err != nil {
-				var me *game.MoveError
-				if !errors.As(err, &me) {
-					t.Fatalf("%s: ParseMove(%q) error %T, want *game.MoveError", s, in, err)
-				}
-				continue
-			}
-			if !slices.Contains(s.Legal(nil), m) {
-				t.Fatalf("%s: ParseMove(%q) = %v, which is not legal", s, in, m)
-			}
-			if back, err := s.ParseMove(s.FormatMove(m)); err != nil || back != m {
-				t.Fatalf("%s: FormatMove(%v) = %q parses as %v, %v", s, m, s.FormatMove(m), back, err)
-			}
+			gametest.CheckParseMove(t, s, in)
 		}
 	})
 }
