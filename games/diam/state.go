@@ -430,15 +430,31 @@ func (s *State) Outcome() game.Outcome {
 		return game.Outcome{Players: g.players}
 	}
 	c, level, cell := s.diam()
-	detail := fmt.Sprintf("diam at level %d in %s on cells %d and %d",
-		level+1, colourNames[c], cell+1, cell+5)
 	if g.teams {
 		a := c & 1
-		detail += fmt.Sprintf(": %s and %s win", colourNames[a], colourNames[a+2])
-		return game.Decided(g.players, game.ByRules, detail, a, a+2)
+		return game.Decided(g.players, game.ByRules, diamDetails[1][c][level][cell], a, a+2)
 	}
-	return game.Decided(g.players, game.ByRules, detail, g.Owner(c))
+	return game.Decided(g.players, game.ByRules, diamDetails[0][c][level][cell], g.Owner(c))
 }
+
+// diamDetails[teams][colour][level][cell] describes a winning diam in
+// words, e.g. "diam at level 3 in red on cells 2 and 6", naming the winning
+// team in the team game. The table is built once, so that a game's outcome
+// costs no allocation in playouts.
+var diamDetails = func() (t [2][4][maxHeight][4]string) {
+	for c := range t[0] {
+		for level := range t[0][c] {
+			for cell := range t[0][c][level] {
+				d := fmt.Sprintf("diam at level %d in %s on cells %d and %d",
+					level+1, colourNames[c], cell+1, cell+5)
+				a := c & 1
+				t[0][c][level][cell] = d
+				t[1][c][level][cell] = d + fmt.Sprintf(": %s and %s win", colourNames[a], colourNames[a+2])
+			}
+		}
+	}
+	return t
+}()
 
 // Adjudicate returns a draw: repetition and the ply cap draw in Diam.
 func (s *State) Adjudicate(reason game.Reason) game.Outcome {
