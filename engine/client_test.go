@@ -2,8 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -18,20 +16,7 @@ import (
 var progs enginetest.Programs
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "stax-engine-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	progs, err = enginetest.Build(dir, true)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	enginetest.Main(m, &progs, true)
 }
 
 func startClient(t *testing.T, argv ...string) *Client {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -22,20 +21,7 @@ import (
 var progs enginetest.Programs
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "stax-match-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	progs, err = enginetest.Build(dir, false)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	enginetest.Main(m, &progs, false)
 }
 
 func TestParseEngine(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing"
 )
 
 // Programs holds the paths of the built programs.
@@ -46,4 +47,23 @@ func Build(dir string, withStax bool) (Programs, error) {
 		}
 	}
 	return p, nil
+}
+
+// Main builds the programs into a temporary directory, stores their paths
+// in *progs, runs the tests and exits; a test package's TestMain calls it.
+func Main(m *testing.M, progs *Programs, withStax bool) {
+	dir, err := os.MkdirTemp("", "stax-engine-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*progs, err = Build(dir, withStax)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
