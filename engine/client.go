@@ -58,6 +58,8 @@ type Client struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	lines   chan string   // closed at the end of the output
+	stopped chan struct{} // closed by Close and Kill: nobody reads lines any more
+	stop    sync.Once     // closes stopped
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error         // set before exited is closed
 	tooLong bool          // set before lines is closed: the output had an overlong line
@@ -94,7 +96,7 @@ func Start(argv []string, timeout time.Duration) (*Client, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("engine: empty command")
 	}
-	c := &Client{argv: argv, lines: make(chan string, 64), exited: make(chan struct{}), stderr: &tail{}}
+	c := &Client{argv: argv, lines: make(chan string, 64), stopped: make(chan struct{}), exited: make(chan struct{}), stderr: &tail{}}
 	c.cmd = exec.Command(argv[0], argv[1:]...)
 	c.cmd.Stderr = c.stderr
 	isolate(c.cmd)
@@ -109,25 +111,36 @@ func Start(argv []string, timeout time.Duration) (*Client, error) {
 	if err := c.cmd.Start(); err != nil {
 		return nil, &Fault{Kind: Crashed, Detail: fmt.Sprintf("cannot start %s: %v", argv[0], err)}
 	}
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			c.lines <- sc.Text()
-		}
-		c.tooLong = errors.Is(sc.Err(), bufio.ErrTooLong)
-		close(c.lines)
-		// Drain what is left so that the process never blocks on a full
-		// pipe (a line too long stops the scanner).
-		io.Copy(io.Discard, stdout)
-		c.waitErr = c.cmd.Wait()
-		close(c.exited)
-	}()
+	go c.read(stdout)
 	if err := c.handshake(timeout); err != nil {
 		c.Kill()
 		return nil, err
 	}
 	return c, nil
+}
+
+// read passes the engine's output lines to next until the output ends or
+// the client stops reading (Close, Kill), then drains the rest, so that
+// the engine never blocks on a full pipe and the reader never blocks on a
+// full channel, and finally waits for the process.
+func (c *Client) read(stdout io.Reader) {
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	reading := true
+	for reading && sc.Scan() {
+		select {
+		case c.lines <- sc.Text():
+		case <-c.stopped:
+			reading = false
+		}
+	}
+	c.tooLong = errors.Is(sc.Err(), bufio.ErrTooLong)
+	close(c.lines)
+	// A line too long stops the scanner, and a stopped client reads no
+	// more: what is left is discarded.
+	io.Copy(io.Discard, stdout)
+	c.waitErr = c.cmd.Wait()
+	close(c.exited)
 }
 
 func (c *Client) handshake(timeout time.Duration) error {
@@ -345,6 +358,7 @@ func (c *Client) Go(params string, timeout time.Duration) (Search, error) {
 // Close asks the engine to quit, and kills it if it has not exited within
 // a short grace period.
 func (c *Client) Close() error {
+	c.stopReading()
 	c.Send("quit")
 	c.stdin.Close()
 	select {
@@ -355,8 +369,13 @@ func (c *Client) Close() error {
 	return c.Kill()
 }
 
+// stopReading tells the reader that nobody reads the output any more:
+// what the engine still prints is discarded.
+func (c *Client) stopReading() { c.stop.Do(func() { close(c.stopped) }) }
+
 // Kill ends the process at once and waits for it.
 func (c *Client) Kill() error {
+	c.stopReading()
 	c.stdin.Close()
 	killAll(c.cmd)
 	select {

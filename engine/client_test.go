@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -226,4 +227,59 @@ func TestKillScript(t *testing.T) {
 	if el := time.Since(start); el > 3*time.Second {
 		t.Errorf("Kill took %v", el)
 	}
+}
+
+// TestFloodAfterGo checks that an engine that keeps printing after the
+// client stopped reading (here, after a time fault) neither blocks the
+// client's reader nor outlives Kill: Kill returns at once, the process is
+// reaped and no goroutine is left behind.
+func TestFloodAfterGo(t *testing.T) {
+	before := runtime.NumGoroutine()
+	c, err := Start([]string{progs.Bad, "-mode", "flood"}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Setup("pogo", nil, "startpos", nil, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Go("movetime 10", 200*time.Millisecond)
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != TimedOut {
+		t.Fatalf("Go = %v; want a time fault", err)
+	}
+	// Let the output fill the client's buffer while nobody reads.
+	for deadline := time.Now().Add(5 * time.Second); len(c.lines) < cap(c.lines); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the flood filled %d of %d buffered lines", len(c.lines), cap(c.lines))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	start := time.Now()
+	if err := c.Kill(); err != nil {
+		t.Fatalf("Kill: %v", err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("Kill took %v", el)
+	}
+	if c.cmd.ProcessState == nil {
+		t.Error("the engine process was not reaped")
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close after Kill: %v", err)
+	}
+	var after int
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if after = runtime.NumGoroutine(); after <= before || time.Now().After(deadline) {
+			break
+		}
+	}
+	if after > before {
+		t.Errorf("%d goroutines after Kill, %d before Start:\n%s", after, before, goroutines())
+	}
+}
+
+// goroutines returns the stacks of every goroutine, for leak reports.
+func goroutines() string {
+	buf := make([]byte, 1<<20)
+	return string(buf[:runtime.Stack(buf, true)])
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,13 +80,21 @@ func NewServer(cfg Config) *Server {
 // Run reads commands from r and writes answers to w until quit, the end of
 // the input, or the cancellation of ctx. It returns an error only when
 // reading or writing fails; bad commands are answered with error lines.
+//
+// Run reads r in a goroutine of its own, which never outlives Run when r
+// can be interrupted: on the cancellation of ctx a read in progress is cut
+// short by a read deadline when r has SetReadDeadline (files opened for
+// polling, pipes, network connections), else by closing r when it is an
+// io.Closer (an io.PipeReader). A reader that allows neither (a terminal's
+// blocking standard input) keeps that goroutine until its read returns.
 func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.out = bufio.NewWriter(w)
 	lines := make(chan inputLine)
 	readErr := make(chan error, 1)
 	done := make(chan struct{})
-	defer close(done)
+	readerDone := make(chan struct{})
 	go func() {
+		defer close(readerDone)
 		defer close(lines)
 		br := bufio.NewReaderSize(r, 64*1024)
 		for {
@@ -99,6 +108,12 @@ func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 			case <-done:
 				return
 			}
+		}
+	}()
+	defer func() {
+		close(done)
+		if ctx.Err() != nil && interruptRead(r) {
+			<-readerDone
 		}
 	}()
 	defer s.stopSearch()
@@ -124,6 +139,23 @@ func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 			}
 		}
 	}
+}
+
+// interruptRead cuts short a read of r in progress, if r allows it, and
+// reports whether it did.
+func interruptRead(r io.Reader) bool {
+	if d, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
+		if d.SetReadDeadline(time.Now()) == nil {
+			return true
+		}
+	}
+	if _, ok := r.(*os.File); ok {
+		return false // closing a file does not end a blocking read
+	}
+	if c, ok := r.(io.Closer); ok {
+		return c.Close() == nil
+	}
+	return false
 }
 
 // inputLine is one line read by Run.

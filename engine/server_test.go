@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -439,5 +441,54 @@ func TestLongLine(t *testing.T) {
 	want := "error line longer than 1048576 bytes ignored\nreadyok\nlegal 1a1-b1 "
 	if !strings.HasPrefix(out.String(), want) {
 		t.Errorf("output %q; want %q", out.String(), want)
+	}
+}
+
+// TestRunCancelled checks that cancelling Run's context ends it and its
+// reader promptly, for the kinds of input it can interrupt: an in-process
+// pipe and an operating-system pipe.
+func TestRunCancelled(t *testing.T) {
+	inputs := map[string]func(t *testing.T) (io.Reader, io.Closer){
+		"io.Pipe": func(t *testing.T) (io.Reader, io.Closer) {
+			r, w := io.Pipe()
+			return r, w
+		},
+		"os.Pipe": func(t *testing.T) (io.Reader, io.Closer) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			return r, w
+		},
+	}
+	for name, open := range inputs {
+		t.Run(name, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			r, w := open(t)
+			defer w.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- NewServer(testConfig()).Run(ctx, r, io.Discard) }()
+			time.Sleep(20 * time.Millisecond) // let the reader block
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run = %v after cancel; want nil", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("Run did not return after its context was cancelled")
+			}
+			var after int
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				if after = runtime.NumGoroutine(); after <= before || time.Now().After(deadline) {
+					break
+				}
+			}
+			if after > before {
+				t.Errorf("%d goroutines after Run, %d before:\n%s", after, before, goroutines())
+			}
+		})
 	}
 }

@@ -1,8 +1,8 @@
 // Command badengine speaks the stax engine protocol like stax engine at the
 // random level, until its fault: from the go command numbered -after + 1
 // (counted from 1 in each process) it crashes, hangs, answers an illegal
-// move or prints garbage. The engine tests use it to check that matches
-// survive misbehaving engines.
+// move, prints garbage or floods its output with info lines. The engine
+// tests use it to check that matches survive misbehaving engines.
 package main
 
 import (
@@ -34,7 +34,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 func main() {
-	mode := flag.String("mode", "crash", "the fault: crash, hang, illegal, garbage, silent (never finishes the handshake) or none")
+	mode := flag.String("mode", "crash", "the fault: crash, hang, illegal, garbage, flood (info lines without end), silent (never finishes the handshake) or none")
 	after := flag.Int("after", 0, "the number of go commands answered properly first")
 	flag.Parse()
 
@@ -73,6 +73,12 @@ func main() {
 				case "garbage":
 					fmt.Fprintln(out, "Hello! I am a chess engine. e2e4?")
 					continue
+				case "flood":
+					for i := 0; ; i++ {
+						if _, err := fmt.Fprintf(out, "info depth 1 nodes %d score cp 0 pv 1a1-b1\n", i); err != nil {
+							os.Exit(4)
+						}
+					}
 				}
 			}
 		}
