@@ -7,6 +7,10 @@
 // engine, committed to the [store.Store], and only then broadcast to the
 // game's connections. AI moves run in a bounded pool of workers. On start
 // the server loads the unfinished games from the store and resumes them.
+//
+// The server knows no concrete game and no computer player: its caller
+// passes the games it offers (Config.Games) and the players of its AI
+// seats (Config.NewPlayer, Config.Levels), as stax serve does.
 package server
 
 import (
@@ -25,7 +29,6 @@ import (
 	"sync"
 	"time"
 
-	"stax/ai"
 	"stax/game"
 	"stax/search"
 	"stax/server/store"
@@ -50,9 +53,12 @@ type Config struct {
 	// AITimeout bounds one AI move (default 30s); an AI that finds no move
 	// in time forfeits.
 	AITimeout time.Duration
-	// NewPlayer makes the player of an AI seat (default ai.New).
+	// NewPlayer makes the player of an AI seat; the caller wires in the
+	// computer players (stax serve passes ai.New). Without it the server
+	// offers no AI seats.
 	NewPlayer func(g game.Game, level string) (search.Player, error)
-	// Levels lists a game's AI levels (default ai.Levels).
+	// Levels lists a game's AI levels for the game picker (stax serve
+	// passes ai.Levels); nil lists none.
 	Levels func(g game.Game) []string
 	// OriginPatterns lists the other origins allowed to open websockets
 	// (see websocket.AcceptOptions); the server's own origin always is.
@@ -99,10 +105,10 @@ func New(cfg Config) (*Server, error) {
 		cfg.AITimeout = 30 * time.Second
 	}
 	if cfg.NewPlayer == nil {
-		cfg.NewPlayer = ai.New
+		cfg.NewPlayer = noPlayers
 	}
 	if cfg.Levels == nil {
-		cfg.Levels = ai.Levels
+		cfg.Levels = func(game.Game) []string { return []string{} }
 	}
 	if cfg.SendQueue <= 0 {
 		cfg.SendQueue = 32
@@ -353,6 +359,12 @@ func (s *Server) runAI(l *live) {
 			l.broadcast()
 		}
 	}
+}
+
+// noPlayers is the NewPlayer of a server configured without computer
+// players.
+func noPlayers(g game.Game, level string) (search.Player, error) {
+	return nil, fmt.Errorf("level %q: this server has no computer players; want a human seat", level)
 }
 
 // newSecret returns 128 random bits in hex.

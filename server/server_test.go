@@ -626,3 +626,33 @@ func TestStatic(t *testing.T) {
 		}
 	}
 }
+
+// TestNoComputerPlayers checks a server configured without computer
+// players: it lists no levels and refuses AI seats with a clear error.
+func TestNoComputerPlayers(t *testing.T) {
+	st, err := sqlite.Open(newDB(t), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := server.New(server.Config{Store: st, Games: games.Registry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	ts := &testServer{t: t, url: hs.URL}
+	var list struct{ Games []server.GameInfo }
+	ts.call("GET", "/api/games", nil, http.StatusOK, &list)
+	for _, gi := range list.Games {
+		if gi.Levels == nil || len(gi.Levels) != 0 {
+			t.Errorf("%s lists levels %#v; want an empty list", gi.Name, gi.Levels)
+		}
+	}
+	var bad struct{ Error string }
+	ts.call("POST", "/api/games", server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}}, http.StatusBadRequest, &bad)
+	if !strings.Contains(bad.Error, "no computer players") {
+		t.Errorf("creating an AI seat: %q; want it to say the server has no computer players", bad.Error)
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"stax/ai"
 	"stax/games"
 	"stax/server"
 	"stax/server/store/sqlite"
@@ -32,10 +33,12 @@ func startServer(t *testing.T) string {
 		t.Fatalf("opening the database: %v", err)
 	}
 	srv, err := server.New(server.Config{
-		Store:   st,
-		Games:   games.Registry(),
-		Assets:  web.FS(),
-		AIDelay: 50 * time.Millisecond,
+		Store:     st,
+		Games:     games.Registry(),
+		NewPlayer: ai.New,
+		Levels:    ai.Levels,
+		Assets:    web.FS(),
+		AIDelay:   50 * time.Millisecond,
 	})
 	if err != nil {
 		st.Close()

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"stax/ai"
 	"stax/games"
 	"stax/server"
 	"stax/server/store/sqlite"
@@ -72,12 +73,14 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		assets = os.DirFS(c.assets)
 	}
 	srv, err := server.New(server.Config{
-		Store:   st,
-		Games:   games.Registry(),
-		Assets:  assets,
-		Log:     log,
-		Workers: c.workers,
-		AIDelay: c.aiDelay,
+		Store:     st,
+		Games:     games.Registry(),
+		NewPlayer: ai.New,
+		Levels:    ai.Levels,
+		Assets:    assets,
+		Log:       log,
+		Workers:   c.workers,
+		AIDelay:   c.aiDelay,
 	})
 	if err != nil {
 		return err

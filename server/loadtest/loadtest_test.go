@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"stax/ai"
 	"stax/games"
 	"stax/server"
 	"stax/server/loadtest"
@@ -24,7 +25,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := server.New(server.Config{Store: st, Games: games.Registry()})
+	srv, err := server.New(server.Config{Store: st, Games: games.Registry(), NewPlayer: ai.New, Levels: ai.Levels})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"errors"
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// layers are the module's layering rules: the packages matched by a
+// pattern must not depend, directly or through other packages, on those
+// matched by any of the forbidden patterns. Below cmd/, only ai/ and the
+// list in games/ name concrete games, and only cmd/ wires the computer
+// players into the server and the engine (README's layout table). A
+// pattern "x/..." matches x and the packages below it.
+var layers = []struct {
+	pkgs      string
+	forbidden []string
+}{
+	{"stax/game/...", []string{"stax/games/...", "stax/search/...", "stax/ai/...", "stax/engine/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/games/diam/...", []string{"stax/search/...", "stax/ai/...", "stax/engine/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/games/pisola/...", []string{"stax/search/...", "stax/ai/...", "stax/engine/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/games/pogo/...", []string{"stax/search/...", "stax/ai/...", "stax/engine/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/search/...", []string{"stax/games/...", "stax/ai/...", "stax/engine/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/ai/...", []string{"stax/engine/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/engine/...", []string{"stax/games/...", "stax/ai/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/server/...", []string{"stax/games/...", "stax/ai/...", "stax/engine/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/web/...", []string{"stax/games/...", "stax/ai/...", "stax/engine/...", "stax/cmd/..."}},
+}
+
+// TestLayers checks the layering rules on the non-test imports of every
+// package of the module, so that, e.g., the server never links a rules
+// engine or the solver again.
+func TestLayers(t *testing.T) {
+	imports := moduleImports(t, filepath.Join("..", ".."))
+	var names []string
+	for p := range imports {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, l := range layers {
+		matched := false
+		for _, p := range names {
+			if !matchPattern(l.pkgs, p) {
+				continue
+			}
+			matched = true
+			for dep, via := range dependencies(imports, p) {
+				for _, f := range l.forbidden {
+					if matchPattern(f, dep) {
+						t.Errorf("%s depends on %s (through %s); %s must not depend on %s", p, dep, via, l.pkgs, f)
+					}
+				}
+			}
+		}
+		if !matched {
+			t.Errorf("no package matches %s: update the layering rules", l.pkgs)
+		}
+	}
+}
+
+// matchPattern reports whether the import path p matches pattern, where
+// "x/..." matches x and every path below it.
+func matchPattern(pattern, p string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return p == base || strings.HasPrefix(p, base+"/")
+	}
+	return p == pattern
+}
+
+// moduleImports reads the module rooted at root and returns, for each of
+// its packages, the module packages it imports outside its tests.
+func moduleImports(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var module string
+	for _, line := range strings.Split(string(mod), "\n") {
+		if m, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			module = strings.TrimSpace(m)
+		}
+	}
+	if module == "" {
+		t.Fatal("go.mod names no module")
+	}
+	imports := map[string][]string{}
+	err = filepath.WalkDir(root, func(dir string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if name := d.Name(); dir != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		pkg, err := build.Default.ImportDir(dir, 0)
+		if err != nil {
+			var none *build.NoGoError
+			if errors.As(err, &none) {
+				return nil
+			}
+			return err
+		}
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			return err
+		}
+		path := module
+		if rel != "." {
+			path += "/" + filepath.ToSlash(rel)
+		}
+		var own []string
+		for _, imp := range pkg.Imports {
+			if matchPattern(module+"/...", imp) {
+				own = append(own, imp)
+			}
+		}
+		imports[path] = own
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return imports
+}
+
+// dependencies returns the module packages p depends on, each with the
+// package that imports it on one path from p.
+func dependencies(imports map[string][]string, p string) map[string]string {
+	deps := map[string]string{}
+	queue := []string{p}
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		for _, imp := range imports[q] {
+			if _, seen := deps[imp]; !seen && imp != p {
+				deps[imp] = q
+				queue = append(queue, imp)
+			}
+		}
+	}
+	return deps
+}
+
+// TestLayersCatch checks that the layering check notices a forbidden
+// dependency reached through another package.
+func TestLayersCatch(t *testing.T) {
+	imports := map[string][]string{
+		"stax/server":       {"stax/server/store", "stax/game"},
+		"stax/server/store": {"stax/ai"},
+		"stax/ai":           {"stax/games/pogo"},
+	}
+	deps := dependencies(imports, "stax/server")
+	if deps["stax/ai"] != "stax/server/store" || deps["stax/games/pogo"] != "stax/ai" {
+		t.Errorf("dependencies(stax/server) = %v; want stax/ai through stax/server/store and stax/games/pogo through stax/ai", deps)
+	}
+	if !matchPattern("stax/games/...", "stax/games/pogo") || !matchPattern("stax/games/...", "stax/games") || matchPattern("stax/games/...", "stax/gamesx") {
+		t.Error("matchPattern does not match as go list does")
+	}
+}
