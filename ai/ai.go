@@ -26,9 +26,9 @@ package ai
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"stax/game"
@@ -49,14 +49,13 @@ func Levels(g game.Game) []string {
 	return append(append([]string(nil), levelNames...), extraLevels(g)...)
 }
 
-// seedCounter gives each new player a different seed unless one is set.
-var seedCounter atomic.Uint64
-
 // New returns a fresh Player for level (each game and seat should get its
-// own Player: it may keep a search tree between moves). An unknown level is
-// an error that lists the valid ones.
+// own Player: it may keep a search tree between moves). Its randomness is
+// seeded from the runtime's random source, so two players of the same
+// level play different games; NewSeeded makes them reproducible. An
+// unknown level is an error that lists the valid ones.
 func New(g game.Game, level string) (search.Player, error) {
-	return NewSeeded(g, level, 0x57a8+seedCounter.Add(1)*0x9e3779b97f4a7c15)
+	return NewSeeded(g, level, rand.Uint64())
 }
 
 // NewSeeded is New with the seed of the player's randomness fixed, for

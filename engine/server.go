@@ -23,8 +23,13 @@ type Config struct {
 	Name, Author string
 	// Registry lists the games newgame accepts.
 	Registry game.Registry
-	// NewPlayer returns a fresh player for a variant and level.
+	// NewPlayer returns a fresh player for a variant and level, its
+	// randomness seeded from a real source.
 	NewPlayer func(g game.Game, level string) (search.Player, error)
+	// NewSeeded, when set, returns a player whose randomness is seeded
+	// with seed; the engine then offers the seed option, for reproducible
+	// sessions.
+	NewSeeded func(g game.Game, level string, seed uint64) (search.Player, error)
 	// Levels lists the levels offered for a variant, weakest first; nil
 	// offers only Level.
 	Levels func(g game.Game) []string
@@ -54,6 +59,7 @@ type Server struct {
 	level   string
 	threads int
 	hash    int
+	seed    uint64        // 0: random players; else the seed of the next one
 	player  search.Player // for g and level; nil until needed
 
 	cur *searchJob // the running search, nil when idle
@@ -314,6 +320,9 @@ func (s *Server) hello() {
 	s.send("option name threads type spin default 1 min 1 max %d", s.cfg.MaxThreads)
 	s.send("option name hash type spin default 16 min 1 max 4096")
 	s.send("option name games type string default %s", strings.Join(s.cfg.Registry.Names(), ","))
+	if s.cfg.NewSeeded != nil {
+		s.send("option name seed type string default 0")
+	}
 	s.send("staxok")
 }
 
@@ -334,7 +343,7 @@ func (s *Server) setOption(args []string) error {
 			if valid := s.levelsFor(s.g); !slices.Contains(valid, value) {
 				return fmt.Errorf("setoption level: unknown level %q for %s; want one of %s", value, game.SpecOf(s.g), strings.Join(valid, ", "))
 			}
-			p, err := s.cfg.NewPlayer(s.g, value)
+			p, err := s.newPlayer(value)
 			if err != nil {
 				return fmt.Errorf("setoption level: %v", err)
 			}
@@ -355,8 +364,15 @@ func (s *Server) setOption(args []string) error {
 			return fmt.Errorf("setoption hash: %q: want an integer from 1 to 4096 (megabytes)", value)
 		}
 		s.hash = n
+	case "seed":
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil || s.cfg.NewSeeded == nil {
+			return fmt.Errorf("setoption seed: %q: want an unsigned integer (0: random)", value)
+		}
+		s.seed = n
+		s.player = nil
 	default:
-		return fmt.Errorf("setoption: unknown option %q; want level, threads or hash", name)
+		return fmt.Errorf("setoption: unknown option %q; want level, threads, hash or seed", name)
 	}
 	return nil
 }
@@ -467,6 +483,25 @@ func (s *Server) show() error {
 	return nil
 }
 
+// SetSeed seeds the players of the session, as setoption name seed does; 0
+// seeds them from a real random source.
+func (s *Server) SetSeed(seed uint64) { s.seed = seed }
+
+// newPlayer returns a player of level for the current game: seeded when
+// the seed option is set (each new player with the next seed, so that a
+// session replays exactly), else from a real random source.
+func (s *Server) newPlayer(level string) (search.Player, error) {
+	if s.seed == 0 || s.cfg.NewSeeded == nil {
+		return s.cfg.NewPlayer(s.g, level)
+	}
+	seed := s.seed
+	s.seed++
+	if s.seed == 0 {
+		s.seed = 1
+	}
+	return s.cfg.NewSeeded(s.g, level, seed)
+}
+
 // goSearch handles go [movetime MS] [depth D] [nodes N] [infinite]: it
 // starts the search in a goroutine that sends info lines and bestmove.
 func (s *Server) goSearch(ctx context.Context, args []string) error {
@@ -513,7 +548,7 @@ func (s *Server) goSearch(ctx context.Context, args []string) error {
 		return nil
 	}
 	if s.player == nil {
-		p, err := s.cfg.NewPlayer(s.g, s.level)
+		p, err := s.newPlayer(s.level)
 		if err != nil {
 			return fmt.Errorf("go: %v", err)
 		}

@@ -492,3 +492,40 @@ func TestRunCancelled(t *testing.T) {
 		})
 	}
 }
+
+// TestSeed checks that the players of a session draw from a real random
+// source unless the seed option asks for a reproducible session.
+func TestSeed(t *testing.T) {
+	cfg := testConfig()
+	cfg.NewSeeded = ai.NewSeeded
+	moves := func(setup ...string) string {
+		s := startSession(t, cfg)
+		for _, l := range setup {
+			s.send(l)
+		}
+		var got []string
+		for range 12 {
+			s.send("newgame pogo")
+			s.send("position startpos")
+			s.send("go")
+			l, _ := s.until("bestmove")
+			got = append(got, l)
+		}
+		if errs := s.sync(); len(errs) != 0 {
+			t.Fatalf("unexpected lines %q", errs)
+		}
+		return strings.Join(got, ",")
+	}
+	if a, b := moves(), moves(); a == b {
+		t.Errorf("two unseeded sessions chose the same 12 random moves: %s", a)
+	}
+	seeded := "setoption name seed value 77"
+	if a, b := moves(seeded), moves(seeded); a != b {
+		t.Errorf("two sessions with seed 77 differ:\n%s\n%s", a, b)
+	}
+	s := startSession(t, cfg)
+	s.send("setoption name seed value -1")
+	if got := s.sync(); len(got) != 1 || !strings.HasPrefix(got[0], `error setoption seed: "-1"`) {
+		t.Errorf("bad seed: %q", got)
+	}
+}

@@ -20,6 +20,7 @@ func engineConfig(level string) engine.Config {
 		Author:     "the stax developers",
 		Registry:   games.Registry(),
 		NewPlayer:  ai.New,
+		NewSeeded:  ai.NewSeeded,
 		Levels:     ai.Levels,
 		Extra:      []string{"random", "greedy"},
 		Level:      level,
@@ -30,6 +31,7 @@ func engineConfig(level string) engine.Config {
 func runEngine(e *env, args []string) error {
 	fs := newFlags(e, "engine")
 	level := fs.String("level", "medium", "the level played until setoption name level changes it")
+	seed := fs.Uint64("seed", 0, "seed the players' randomness, for reproducible sessions, as setoption name seed does (0: random)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -41,5 +43,6 @@ func runEngine(e *env, args []string) error {
 	if !slices.Contains(srv.Levels(), *level) {
 		return &usageError{fmt.Sprintf("level %q: want one of %s", *level, strings.Join(srv.Levels(), ", "))}
 	}
+	srv.SetSeed(*seed)
 	return srv.Run(context.Background(), e.stdin, e.stdout)
 }

@@ -21,7 +21,7 @@ func TestEngineCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := []string{"id name stax", "id author", "option name level type combo default random", "option name threads", "option name hash", "option name games", "staxok"}
+	want := []string{"id name stax", "id author", "option name level type combo default random", "option name threads", "option name hash", "option name games", "option name seed", "staxok"}
 	for i, w := range want {
 		if i >= len(lines) || !strings.HasPrefix(lines[i], w) {
 			t.Fatalf("output:\n%s\nline %d: want prefix %q", out, i, w)

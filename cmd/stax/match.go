@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"strconv"
@@ -39,7 +40,7 @@ func runMatch(e *env, args []string) error {
 	movetime := fs.Int("movetime", 100, "the time per move in milliseconds (0: each engine's own budget)")
 	timeout := fs.Int("timeout", 0, "the time in milliseconds after which a move is lost (default movetime + max(1000, movetime), or 30000 with movetime 0)")
 	openings := fs.Int("openings", 2, "the number of random plies that start each opening; each opening is played with every seat rotation")
-	seed := fs.Uint64("seed", 1, "the seed of the random openings")
+	seed := fs.Uint64("seed", 0, "the seed of the random openings, for a reproducible schedule (0: random; the report shows the seed used)")
 	out := fs.String("out", "", "append every game to this file in the record format")
 	sprt := fs.String("sprt", "", "ELO0,ELO1[,ALPHA,BETA]: stop a two-engine match when a sequential probability ratio test decides")
 	quiet := fs.Bool("quiet", false, "print no progress")
@@ -64,6 +65,9 @@ func runMatch(e *env, args []string) error {
 	g, err := games.Load(*spec)
 	if err != nil {
 		return err
+	}
+	if *seed == 0 {
+		*seed = rand.Uint64N(1<<53) + 1
 	}
 	cfg := match.Config{
 		Game: g, Engines: engines, Games: *n, Concurrency: *conc,

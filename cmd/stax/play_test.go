@@ -314,3 +314,26 @@ func TestDrawBoard(t *testing.T) {
 		})
 	}
 }
+
+// TestPlayRandomness checks that unseeded games differ and seeded ones
+// repeat: the computer players draw from a real random source unless
+// --seed asks for a reproducible game.
+func TestPlayRandomness(t *testing.T) {
+	game := func(seed ...string) string {
+		args := append([]string{"play", "pogo", "--white", "random", "--black", "random", "--color", "never"}, seed...)
+		out, _, err := runCmd(t, "", args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// Two random Pogo games coincide with a negligible probability; three
+	// unseeded games all equal would mean a fixed seed.
+	a, b, c := game(), game(), game()
+	if a == b && b == c {
+		t.Errorf("three unseeded games are identical:\n%s", a)
+	}
+	if x, y := game("--seed", "42"), game("--seed", "42"); x != y {
+		t.Errorf("two games with --seed 42 differ:\n%s\n---\n%s", x, y)
+	}
+}

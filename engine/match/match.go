@@ -100,7 +100,8 @@ type Config struct {
 	// the engines take over; every opening is played with each rotation of
 	// the seats.
 	Openings int
-	// Seed fixes the openings and the built-in players' choices.
+	// Seed fixes the openings (the built-in players draw their own
+	// randomness from NewPlayer).
 	Seed uint64
 	// SPRT, when not nil, ends a match of two engines as soon as the test
 	// decides.
@@ -541,8 +542,8 @@ func (r *Report) Write(w io.Writer) {
 	if cfg.Openings == 1 {
 		plies = "ply"
 	}
-	fmt.Fprintf(w, "Match: %s, %d of %d games, %s, openings of %d random %s, %.1fs\n\n",
-		game.SpecOf(cfg.Game), len(r.Games), cfg.Games, tc, cfg.Openings, plies, r.Elapsed.Seconds())
+	fmt.Fprintf(w, "Match: %s, %d of %d games, %s, openings of %d random %s (seed %d), %.1fs\n\n",
+		game.SpecOf(cfg.Game), len(r.Games), cfg.Games, tc, cfg.Openings, plies, cfg.Seed, r.Elapsed.Seconds())
 	r.Table.Write(w)
 	if t := cfg.SPRT; t != nil {
 		lo, hi := t.Bounds()
