@@ -35,12 +35,17 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/recent", s.handleRecent)
 	m.HandleFunc("GET /ws/games/{id}", s.handleWS)
 	m.HandleFunc("GET /healthz", s.handleHealth)
-	m.HandleFunc("GET /debug/stats", s.handleStats)
+	if s.cfg.DebugStats {
+		m.HandleFunc("GET /debug/stats", s.handleStats)
+	}
+	m.HandleFunc("/debug/", func(w http.ResponseWriter, r *http.Request) {
+		httpError(w, http.StatusNotFound, "no debug endpoint here; stax serve --stats serves /debug/stats")
+	})
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
 	})
 	m.HandleFunc("/", s.handleStatic)
-	s.mux = m
+	s.mux = s.guard(m)
 }
 
 // httpError writes {"error": msg} with the status code.
@@ -66,6 +71,10 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		httpError(w, http.StatusBadRequest, "bad JSON body: "+err.Error())
+		return false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		httpError(w, http.StatusBadRequest, "bad JSON body: unexpected data after the JSON object; want one object")
 		return false
 	}
 	return true

@@ -66,6 +66,15 @@ type Config struct {
 	// SendQueue is how many messages may wait for a slow connection before
 	// it is closed (default 32).
 	SendQueue int
+	// AllowedHosts lists the host names, besides loopback ones, that the
+	// Host header may name: "*" allows any, ".example.org" a domain and
+	// its subdomains. Any other host is refused, so that a page of another
+	// site that rebinds its DNS name to this server's address cannot reach
+	// it.
+	AllowedHosts []string
+	// DebugStats serves GET /debug/stats; it is off by default because it
+	// tells outsiders how busy the server is.
+	DebugStats bool
 	// KeepFinished is how long a finished game nobody watches stays in
 	// memory (default 5 minutes).
 	KeepFinished time.Duration
@@ -76,7 +85,7 @@ type Server struct {
 	cfg   Config
 	store store.Store
 	log   *slog.Logger
-	mux   *http.ServeMux
+	mux   http.Handler // the routes behind the guard
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc

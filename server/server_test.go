@@ -80,6 +80,9 @@ func (ts *testServer) call(method, path string, body any, want int, out any) {
 		rd = bytes.NewReader(b)
 	}
 	req, _ := http.NewRequest(method, ts.url+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		ts.t.Fatal(err)

@@ -72,7 +72,7 @@ func runLoadtest(e *env, args []string) error {
 		}
 		// The server runs in its own process, as in production, so that
 		// the two sides' websockets count against separate file limits.
-		child = exec.Command(exe, "serve", "--addr", addr, "--db", *db, "--log-level", "error")
+		child = exec.Command(exe, "serve", "--addr", addr, "--db", *db, "--log-level", "error", "--stats")
 		child.Stdout, child.Stderr = e.stderr, e.stderr
 		if err := child.Start(); err != nil {
 			return fmt.Errorf("starting the server: %w", err)

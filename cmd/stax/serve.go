@@ -32,6 +32,8 @@ func runServe(e *env, args []string) error {
 	sync := fs.String("sync", "normal", "SQLite synchronous mode: normal or full (see docs/server.md)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	pprof := fs.Bool("pprof", false, "serve Go's profiles at /debug/pprof/ (for performance work; keep the server on loopback)")
+	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
+	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -46,14 +48,19 @@ func runServe(e *env, args []string) error {
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, e, log, serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof})
+	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats}
+	if c.allowedHosts, err = allowedHosts(*addr, *hosts); err != nil {
+		return err
+	}
+	return serve(ctx, e, log, c)
 }
 
 type serveConfig struct {
 	addr, db, assets, sync string
 	workers                int
 	aiDelay                time.Duration
-	pprof                  bool
+	pprof, stats           bool
+	allowedHosts           []string
 	ready                  func(addr string) // called with the listening address, for tests
 }
 
@@ -81,6 +88,9 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		Log:       log,
 		Workers:   c.workers,
 		AIDelay:   c.aiDelay,
+
+		AllowedHosts: c.allowedHosts,
+		DebugStats:   c.stats,
 	})
 	if err != nil {
 		return err
@@ -111,6 +121,9 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	}
 	fmt.Fprintf(e.stdout, "stax serving on %s (database %s); press Ctrl-C to stop\n", url, c.db)
 	log.Info("listening", "addr", ln.Addr().String(), "db", c.db)
+	if len(c.allowedHosts) == 0 && !isLoopbackAddr(ln.Addr()) {
+		fmt.Fprintf(e.stderr, "note: the server answers only requests for localhost or a loopback address; give --allowed-hosts to be reached by name from elsewhere\n")
+	}
 	if c.ready != nil {
 		c.ready(ln.Addr().String())
 	}
@@ -132,4 +145,36 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// allowedHosts returns the host names the server answers to besides
+// loopback ones: those of --allowed-hosts, or by default the host of
+// --addr when it names one (a wildcard address names none, so such a
+// server answers only on loopback until --allowed-hosts is given).
+func allowedHosts(addr, flag string) ([]string, error) {
+	if flag != "" {
+		var out []string
+		for _, h := range strings.Split(flag, ",") {
+			h = strings.TrimSpace(h)
+			if h == "" || strings.ContainsAny(h, "/:@ ") && net.ParseIP(h) == nil {
+				return nil, &usageError{fmt.Sprintf("--allowed-hosts %q: want host names separated by commas, e.g. stax.example.org,.example.net", flag)}
+			}
+			out = append(out, h)
+		}
+		return out, nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("--addr %q: want host:port, e.g. 127.0.0.1:8080", addr)}
+	}
+	if ip := net.ParseIP(host); host == "" || host == "localhost" || ip != nil && (ip.IsUnspecified() || ip.IsLoopback()) {
+		return nil, nil
+	}
+	return []string{host}, nil
+}
+
+// isLoopbackAddr reports whether a listening address is a loopback one.
+func isLoopbackAddr(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
 }

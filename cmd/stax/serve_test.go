@@ -177,3 +177,30 @@ func TestServeShutdown(t *testing.T) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestAllowedHosts checks which host names stax serve answers to besides
+// loopback ones.
+func TestAllowedHosts(t *testing.T) {
+	for _, tt := range []struct {
+		addr, flag string
+		want       string
+		bad        bool
+	}{
+		{"127.0.0.1:8080", "", "", false},
+		{"0.0.0.0:8080", "", "", false},
+		{":8080", "", "", false},
+		{"[::]:8080", "", "", false},
+		{"192.168.1.5:8080", "", "192.168.1.5", false},
+		{"stax.example.org:80", "", "stax.example.org", false},
+		{":8080", "stax.example.org, .example.net", "stax.example.org .example.net", false},
+		{":8080", "*", "*", false},
+		{":8080", "http://x", "", true},
+		{":8080", "a,,b", "", true},
+		{"8080", "", "", true},
+	} {
+		got, err := allowedHosts(tt.addr, tt.flag)
+		if (err != nil) != tt.bad || strings.Join(got, " ") != tt.want {
+			t.Errorf("allowedHosts(%q, %q) = %q, %v; want %q (error: %v)", tt.addr, tt.flag, got, err, tt.want, tt.bad)
+		}
+	}
+}

@@ -25,7 +25,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := server.New(server.Config{Store: st, Games: games.Registry(), NewPlayer: ai.New, Levels: ai.Levels})
+	srv, err := server.New(server.Config{Store: st, Games: games.Registry(), NewPlayer: ai.New, Levels: ai.Levels, DebugStats: true})
 	if err != nil {
 		t.Fatal(err)
 	}
