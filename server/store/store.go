@@ -44,7 +44,8 @@ type Seat struct {
 
 // End says how a game finished.
 type End struct {
-	// Result is the PGN-style result, e.g. "1-0".
+	// Result is the PGN-style result, e.g. "1-0", and "*" while the game
+	// goes on (a game created with an empty Result reads back "*").
 	Result string
 	// Reason is the game.Reason in words, e.g. "rules" or "resignation".
 	Reason string

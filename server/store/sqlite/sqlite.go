@@ -159,17 +159,25 @@ func setup(db *sql.DB) error {
 }
 
 // migrate applies the embedded migrations newer than the database's
-// user_version, each in its own transaction.
+// user_version in one immediate transaction, which holds SQLite's write
+// lock: a second process opening the database at the same time waits, then
+// finds the migrations done.
 func migrate(db *sql.DB) error {
 	names, err := fs.Glob(migrations, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
-	var have int
-	if err := db.QueryRow("PRAGMA user_version").Scan(&have); err != nil {
+	tx, err := db.Begin() // BEGIN IMMEDIATE: the writer's connection has _txlock=immediate
+	if err != nil {
 		return err
 	}
+	defer tx.Rollback()
+	var have int
+	if err := tx.QueryRow("PRAGMA user_version").Scan(&have); err != nil {
+		return err
+	}
+	last := have
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "migrations/")
 		num, _, _ := strings.Cut(base, "_")
@@ -184,24 +192,18 @@ func migrate(db *sql.DB) error {
 		if err != nil {
 			return err
 		}
-		tx, err := db.Begin()
-		if err != nil {
-			return err
-		}
 		if _, err := tx.Exec(string(text)); err != nil {
-			tx.Rollback()
 			return fmt.Errorf("migration %s: %w", base, err)
 		}
-		if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", v)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-		have = v
+		last = v
 	}
-	return nil
+	if last == have {
+		return nil
+	}
+	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", last)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // writer runs the writes: it takes every op waiting (up to maxBatch), runs

@@ -1,0 +1,438 @@
+// Package storetest is the conformance kit every store.Store implementation
+// passes: its tests call [Run] with a way to make an empty database.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"stax/server/store"
+)
+
+// Opener makes a new, empty database for one test and returns a function
+// that opens a store on it. The function may be called several times, also
+// at once, and each store it returns is closed by the kit; a store opened
+// after another was closed sees what the first one wrote.
+type Opener func(t *testing.T) func() (store.Store, error)
+
+// Run checks a store implementation against the behaviour the server relies
+// on.
+func Run(t *testing.T, newDB Opener) {
+	tests := []struct {
+		name string
+		f    func(t *testing.T, open func() store.Store)
+	}{
+		{"CreateGet", testCreateGet},
+		{"AppendMove", testAppendMove},
+		{"ConcurrentAppend", testConcurrentAppend},
+		{"JoinFinish", testJoinFinish},
+		{"Unfinished", testUnfinished},
+		{"Recent", testRecent},
+		{"Reopen", testReopen},
+		{"ConcurrentOpen", testConcurrentOpen},
+		{"ManyWriters", testManyWriters},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			openDB := newDB(t)
+			tc.f(t, func() store.Store {
+				t.Helper()
+				s, err := openDB()
+				if err != nil {
+					t.Fatalf("open store: %v", err)
+				}
+				t.Cleanup(func() { s.Close() })
+				return s
+			})
+		})
+	}
+}
+
+// base is the time the kit's games are created at; stores keep times to
+// the millisecond at least.
+var base = time.UnixMilli(1_700_000_000_000).UTC()
+
+func at(sec int) time.Time { return base.Add(time.Duration(sec) * time.Second) }
+
+// NewGame returns a two-seat Pogo game with id: seat 0 joined by its
+// creator, seat 1 open with an invite.
+func NewGame(id string) *store.Game {
+	return &store.Game{
+		ID: id, Spec: "pogo", Status: store.Playing, Created: base, Updated: base,
+		Seats: []store.Seat{
+			{Kind: "human", Name: "alice", TokenHash: "t0-" + id, Joined: true},
+			{Kind: "human", InviteHash: "i1-" + id},
+		},
+		End: store.End{Result: "*", Resigned: -1},
+	}
+}
+
+// Equal reports the first difference between two stored games, or "".
+// Times are compared as instants.
+func Equal(a, b *store.Game) string {
+	switch {
+	case a.ID != b.ID || a.Spec != b.Spec || a.Start != b.Start:
+		return fmt.Sprintf("id/spec/start %q %q %q; want %q %q %q", a.ID, a.Spec, a.Start, b.ID, b.Spec, b.Start)
+	case a.Status != b.Status || a.Ply != b.Ply:
+		return fmt.Sprintf("status %q ply %d; want %q ply %d", a.Status, a.Ply, b.Status, b.Ply)
+	case a.End != b.End:
+		return fmt.Sprintf("end %+v; want %+v", a.End, b.End)
+	case !a.Created.Equal(b.Created) || !a.Updated.Equal(b.Updated):
+		return fmt.Sprintf("created %v updated %v; want %v, %v", a.Created, a.Updated, b.Created, b.Updated)
+	case !reflect.DeepEqual(a.Seats, b.Seats):
+		return fmt.Sprintf("seats %+v; want %+v", a.Seats, b.Seats)
+	case len(a.Moves) != len(b.Moves) || (len(a.Moves) > 0 && !reflect.DeepEqual(a.Moves, b.Moves)):
+		return fmt.Sprintf("moves %q; want %q", a.Moves, b.Moves)
+	}
+	return ""
+}
+
+func mustGet(t *testing.T, s store.Store, id string) *store.Game {
+	t.Helper()
+	g, err := s.Get(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Get(%s): %v", id, err)
+	}
+	return g
+}
+
+func check(t *testing.T, what string, err, want error) {
+	t.Helper()
+	if want == nil && err != nil || want != nil && !errors.Is(err, want) {
+		t.Fatalf("%s: %v; want %v", what, err, want)
+	}
+}
+
+func testCreateGet(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	g := NewGame("g1")
+	check(t, "create", s.Create(ctx, g), nil)
+	check(t, "create the same id", s.Create(ctx, NewGame("g1")), store.ErrConflict)
+	got := mustGet(t, s, "g1")
+	if d := Equal(got, g); d != "" {
+		t.Fatalf("Get after Create: %s", d)
+	}
+	// A game created with moves, a start position and a four-seat table.
+	g4 := &store.Game{
+		ID: "g4", Spec: "diam(players=4,teams=true)", Start: "some position", Status: store.Playing,
+		Created: at(1), Updated: at(2), Moves: []string{"r@3", "b@5"}, Ply: 2,
+		Seats: []store.Seat{
+			{Kind: "human", Name: "ann", TokenHash: "t", Joined: true},
+			{Kind: "ai", Level: "easy", Joined: true},
+			{Kind: "human", Name: "ann", TokenHash: "t", Joined: true},
+			{Kind: "ai", Level: "hard", Joined: true},
+		},
+		End: store.End{Result: "*", Resigned: -1},
+	}
+	check(t, "create with moves", s.Create(ctx, g4), nil)
+	if d := Equal(mustGet(t, s, "g4"), g4); d != "" {
+		t.Fatalf("Get of a game created with moves: %s", d)
+	}
+	check(t, "append after created moves", s.AppendMove(ctx, "g4", 2, "pass", at(3), nil), nil)
+	if got := mustGet(t, s, "g4"); got.Ply != 3 || got.Moves[2] != "pass" {
+		t.Fatalf("after append: ply %d moves %q", got.Ply, got.Moves)
+	}
+	// A game created without a result reads back as unfinished: "*".
+	g5 := NewGame("g5")
+	g5.End.Result = ""
+	check(t, "create without a result", s.Create(ctx, g5), nil)
+	if got := mustGet(t, s, "g5"); got.End.Result != "*" {
+		t.Fatalf("result %q of a new game; want \"*\"", got.End.Result)
+	}
+	_, err := s.Get(ctx, "nope")
+	check(t, "Get of an unknown id", err, store.ErrNotFound)
+	// Text is kept exactly, whatever it holds.
+	odd := NewGame("odd")
+	odd.Seats[0].Name = "Zoë 'quote' \"dq\" \\ ; DROP TABLE games; 名前"
+	check(t, "create odd name", s.Create(ctx, odd), nil)
+	if got := mustGet(t, s, "odd"); got.Seats[0].Name != odd.Seats[0].Name {
+		t.Fatalf("name %q; want %q", got.Seats[0].Name, odd.Seats[0].Name)
+	}
+	check(t, "ping", s.Ping(ctx), nil)
+}
+
+func testAppendMove(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	check(t, "create", s.Create(ctx, NewGame("g")), nil)
+	check(t, "move 0", s.AppendMove(ctx, "g", 0, "1a1-a2", at(1), nil), nil)
+	check(t, "move 0 again", s.AppendMove(ctx, "g", 0, "1b1-b2", at(2), nil), store.ErrConflict)
+	check(t, "move of an unknown game", s.AppendMove(ctx, "nope", 0, "1b1-b2", at(2), nil), store.ErrConflict)
+	check(t, "move 1", s.AppendMove(ctx, "g", 1, "1a3-b3", at(3), nil), nil)
+	g := mustGet(t, s, "g")
+	if g.Ply != 2 || !reflect.DeepEqual(g.Moves, []string{"1a1-a2", "1a3-b3"}) || g.Status != store.Playing {
+		t.Fatalf("after two moves: ply %d moves %q status %s", g.Ply, g.Moves, g.Status)
+	}
+	// A move does not change the update time; a finishing move does.
+	if !g.Updated.Equal(base) {
+		t.Fatalf("updated %v after moves; want %v", g.Updated, base)
+	}
+	end := store.End{Result: "1-0", Reason: "rules", Detail: "White wins", Resigned: -1}
+	check(t, "finishing move", s.AppendMove(ctx, "g", 2, "2a2-a3", at(4), &end), nil)
+	g = mustGet(t, s, "g")
+	if g.Status != store.Finished || g.End != end || g.Ply != 3 || !g.Updated.Equal(at(4)) {
+		t.Fatalf("after the finishing move: %+v", g)
+	}
+	// A finishing move that conflicts leaves the game as it was.
+	check(t, "conflicting finishing move", s.AppendMove(ctx, "g", 1, "x", at(5), &store.End{Result: "0-1", Resigned: -1}), store.ErrConflict)
+	if g2 := mustGet(t, s, "g"); Equal(g2, g) != "" {
+		t.Fatalf("a failed finishing move changed the game: %s", Equal(g2, g))
+	}
+}
+
+// testConcurrentAppend races many writers for each ply of one game: exactly
+// one wins each ply and the others get ErrConflict.
+func testConcurrentAppend(t *testing.T, open func() store.Store) {
+	stores := []store.Store{open(), open()}
+	ctx := context.Background()
+	check(t, "create", stores[0].Create(ctx, NewGame("race")), nil)
+	const plies, racers = 10, 8
+	for ply := 0; ply < plies; ply++ {
+		var wins, conflicts atomic.Int32
+		var wg sync.WaitGroup
+		errs := make(chan error, racers)
+		start := make(chan struct{})
+		for r := 0; r < racers; r++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				err := stores[r%len(stores)].AppendMove(ctx, "race", ply, fmt.Sprintf("m%d-%d", ply, r), at(ply), nil)
+				switch {
+				case err == nil:
+					wins.Add(1)
+				case errors.Is(err, store.ErrConflict):
+					conflicts.Add(1)
+				default:
+					errs <- err
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("ply %d: %v", ply, err)
+		}
+		if wins.Load() != 1 || conflicts.Load() != racers-1 {
+			t.Fatalf("ply %d: %d writers won and %d got a conflict; want 1 and %d", ply, wins.Load(), conflicts.Load(), racers-1)
+		}
+	}
+	g := mustGet(t, stores[1], "race")
+	if g.Ply != plies || len(g.Moves) != plies {
+		t.Fatalf("ply %d, %d moves; want %d", g.Ply, len(g.Moves), plies)
+	}
+	for i, m := range g.Moves {
+		var p, r int
+		if _, err := fmt.Sscanf(m, "m%d-%d", &p, &r); err != nil || p != i {
+			t.Fatalf("move %d is %q", i, m)
+		}
+	}
+}
+
+func testJoinFinish(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	check(t, "create g1", s.Create(ctx, NewGame("g1")), nil)
+	check(t, "create g2", s.Create(ctx, NewGame("g2")), nil)
+	check(t, "join", s.Join(ctx, "g1", 1, "t1", "bob", at(1)), nil)
+	check(t, "join again", s.Join(ctx, "g1", 1, "t2", "eve", at(2)), store.ErrConflict)
+	check(t, "join a joined seat", s.Join(ctx, "g1", 0, "t2", "eve", at(2)), store.ErrConflict)
+	check(t, "join an unknown seat", s.Join(ctx, "g1", 5, "t2", "eve", at(2)), store.ErrConflict)
+	check(t, "join an unknown game", s.Join(ctx, "nope", 1, "t2", "eve", at(2)), store.ErrConflict)
+	g := mustGet(t, s, "g1")
+	want := store.Seat{Kind: "human", Name: "bob", TokenHash: "t1", InviteHash: "i1-g1", Joined: true}
+	if g.Seats[1] != want || !g.Updated.Equal(at(1)) {
+		t.Fatalf("after join: seat %+v updated %v; want %+v, %v", g.Seats[1], g.Updated, want, at(1))
+	}
+	end := store.End{Result: "1-0", Reason: "resignation", Detail: "Black resigned", Resigned: 1}
+	check(t, "finish", s.Finish(ctx, "g2", end, at(3)), nil)
+	check(t, "finish again", s.Finish(ctx, "g2", store.End{Result: "0-1", Resigned: 0}, at(4)), store.ErrConflict)
+	check(t, "finish an unknown game", s.Finish(ctx, "nope", end, at(4)), store.ErrConflict)
+	g = mustGet(t, s, "g2")
+	if g.Status != store.Finished || g.End != end || !g.Updated.Equal(at(3)) {
+		t.Fatalf("after finish: %+v", g)
+	}
+	check(t, "move after finish", s.AppendMove(ctx, "g2", 0, "1a1-a2", at(5), nil), nil)
+}
+
+// testUnfinished checks what the server resumes on start: every game still
+// being played, with its seats and moves, oldest first.
+func testUnfinished(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	for i := range 5 {
+		g := NewGame(fmt.Sprint("u", i))
+		g.Created = at(10 - i)
+		check(t, "create", s.Create(ctx, g), nil)
+		for p := range i {
+			check(t, "move", s.AppendMove(ctx, g.ID, p, fmt.Sprint("m", p), at(20), nil), nil)
+		}
+	}
+	check(t, "finish u2", s.Finish(ctx, "u2", store.End{Result: "1/2-1/2", Reason: "agreement", Resigned: -1}, at(30)), nil)
+	un, err := s.Unfinished(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, g := range un {
+		ids = append(ids, g.ID)
+		want := mustGet(t, s, g.ID)
+		if d := Equal(g, want); d != "" {
+			t.Fatalf("Unfinished %s differs from Get: %s", g.ID, d)
+		}
+	}
+	if !reflect.DeepEqual(ids, []string{"u4", "u3", "u1", "u0"}) {
+		t.Fatalf("Unfinished = %v; want [u4 u3 u1 u0] (oldest first, u2 finished)", ids)
+	}
+}
+
+// testRecent checks the lists of recent games: most recently updated first,
+// filtered by status, bounded, with seats and ply but no moves.
+func testRecent(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	for i := range 6 {
+		g := NewGame(fmt.Sprint("r", i))
+		g.Created, g.Updated = at(i), at(i)
+		check(t, "create", s.Create(ctx, g), nil)
+	}
+	check(t, "move", s.AppendMove(ctx, "r0", 0, "m", at(50), nil), nil)
+	check(t, "join r1", s.Join(ctx, "r1", 1, "t", "bob", at(40)), nil)
+	check(t, "finish r2", s.Finish(ctx, "r2", store.End{Result: "1-0", Reason: "resignation", Resigned: 1}, at(30)), nil)
+	check(t, "finish r3", s.AppendMove(ctx, "r3", 0, "m", at(35), &store.End{Result: "0-1", Reason: "rules", Resigned: -1}), nil)
+	ids := func(gs []*store.Game) []string {
+		var out []string
+		for _, g := range gs {
+			out = append(out, g.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		limit  int
+		status string
+		want   []string
+	}{
+		{10, "", []string{"r1", "r3", "r2", "r5", "r4", "r0"}},
+		{3, "", []string{"r1", "r3", "r2"}},
+		{10, store.Finished, []string{"r3", "r2"}},
+		{10, store.Playing, []string{"r1", "r5", "r4", "r0"}},
+		{1, store.Playing, []string{"r1"}},
+	} {
+		gs, err := s.Recent(ctx, tc.limit, tc.status)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ids(gs), tc.want) {
+			t.Fatalf("Recent(%d, %q) = %v; want %v", tc.limit, tc.status, ids(gs), tc.want)
+		}
+		for _, g := range gs {
+			want := mustGet(t, s, g.ID)
+			if g.Moves != nil {
+				t.Fatalf("Recent returned the moves of %s", g.ID)
+			}
+			want.Moves = nil
+			if d := Equal(g, want); d != "" {
+				t.Fatalf("Recent %s differs from Get: %s", g.ID, d)
+			}
+		}
+	}
+}
+
+// testReopen checks that everything written survives closing the store.
+func testReopen(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	check(t, "create", s.Create(ctx, NewGame("g")), nil)
+	check(t, "move", s.AppendMove(ctx, "g", 0, "1a1-a2", at(1), nil), nil)
+	check(t, "join", s.Join(ctx, "g", 1, "t1", "bob", at(2)), nil)
+	want := mustGet(t, s, "g")
+	check(t, "close", s.Close(), nil)
+	s2 := open()
+	if d := Equal(mustGet(t, s2, "g"), want); d != "" {
+		t.Fatalf("after reopening: %s", d)
+	}
+	check(t, "move after reopening", s2.AppendMove(ctx, "g", 1, "1a3-b3", at(3), nil), nil)
+}
+
+// testConcurrentOpen opens several stores on a new database at once: the
+// migrations run once, under a lock, and every store works.
+func testConcurrentOpen(t *testing.T, open func() store.Store) {
+	const n = 4
+	stores := make([]store.Store, n)
+	var wg sync.WaitGroup
+	for i := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i] = open()
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	ctx := context.Background()
+	for i, s := range stores {
+		check(t, "create", s.Create(ctx, NewGame(fmt.Sprint("c", i))), nil)
+	}
+	for _, s := range stores {
+		if gs, err := s.Recent(ctx, 10, ""); err != nil || len(gs) != n {
+			t.Fatalf("Recent: %d games, %v; want %d", len(gs), err, n)
+		}
+	}
+}
+
+// testManyWriters writes many games at once: every write is committed and
+// answered, and a failing write fails alone.
+func testManyWriters(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	games, plies := 40, 15
+	if testing.Short() {
+		games, plies = 10, 10
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, games)
+	for i := range games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprint("w", i)
+			if err := s.Create(ctx, NewGame(id)); err != nil {
+				errs <- err
+				return
+			}
+			for p := range plies {
+				if err := s.AppendMove(ctx, id, p, "m", at(p), nil); err != nil {
+					errs <- err
+					return
+				}
+			}
+			if err := s.AppendMove(ctx, id, 0, "m", at(0), nil); !errors.Is(err, store.ErrConflict) {
+				errs <- fmt.Errorf("conflicting move: %v; want ErrConflict", err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	un, err := s.Unfinished(ctx)
+	if err != nil || len(un) != games {
+		t.Fatalf("Unfinished: %d games, %v; want %d", len(un), err, games)
+	}
+	for _, g := range un {
+		if len(g.Moves) != plies || g.Ply != plies {
+			t.Fatalf("game %s has %d moves (ply %d); want %d", g.ID, len(g.Moves), g.Ply, plies)
+		}
+	}
+}
