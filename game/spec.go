@@ -20,7 +20,9 @@ const (
 
 // Option describes one option of a game: its key, type, default and range.
 type Option struct {
-	Key     string
+	Key string
+	// Label names the option for people, e.g. "Board size".
+	Label   string
 	Kind    OptionKind
 	Default string
 	// Min and Max bound an Int option.
@@ -307,12 +309,12 @@ func (r Registry) Load(spec string) (Game, error) {
 // occurrences of a position end the game (0: never), default 3. doc says
 // how the game scores that end.
 func RepetitionOption(doc string) Option {
-	return Option{Key: "rep", Kind: Int, Default: "3", Min: 0, Max: 100, Doc: doc}
+	return Option{Key: "rep", Label: "Repetitions that end the game", Kind: Int, Default: "3", Min: 0, Max: 100, Doc: doc}
 }
 
 // PlyCapOption returns the maxplies option every game has: the number of
 // plies after which the game ends (0: no limit), with the game's default.
 // doc says how the game scores that end.
 func PlyCapOption(def int, doc string) Option {
-	return Option{Key: "maxplies", Kind: Int, Default: strconv.Itoa(def), Min: 0, Max: 100000, Doc: doc}
+	return Option{Key: "maxplies", Label: "Move limit (plies)", Kind: Int, Default: strconv.Itoa(def), Min: 0, Max: 100000, Doc: doc}
 }

@@ -86,6 +86,9 @@ func checkStatic(t *testing.T, g game.Game) {
 		if o.Doc == "" {
 			t.Errorf("option %q has no Doc", o.Key)
 		}
+		if o.Label == "" {
+			t.Errorf("option %q has no Label", o.Key)
+		}
 	}
 	// The variant's canonical spec loads the same variant.
 	sp := game.SpecOf(g)
@@ -309,6 +312,7 @@ func CheckState(t *testing.T, s game.State, rng *rand.Rand) []game.Move {
 		}
 	}
 	checkMutations(t, g, pos, rng)
+	CheckBoard(t, s, moves)
 	return moves
 }
 

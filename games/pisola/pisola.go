@@ -12,9 +12,9 @@ var Info = &game.Info{
 	Title:   "Pisola",
 	Summary: "Place pieces two at a time, then jump stacks exactly their height; blocked stacks lock; top the most squares.",
 	Options: []game.Option{
-		{Key: "size", Kind: game.Int, Default: "6", Min: 6, Max: 8, Choices: []string{"6", "8"},
+		{Key: "size", Label: "Board size", Kind: game.Int, Default: "6", Min: 6, Max: 8, Choices: []string{"6", "8"},
 			Doc: "The side of the board: 6 for 6x6 with 18 pieces each, 8 for 8x8 with 32."},
-		{Key: "roofs", Kind: game.Bool, Default: "false",
+		{Key: "roofs", Label: "Roofs variant", Kind: game.Bool, Default: "false",
 			Doc: "Play the roofs variant: locked stacks get a roof of their top colour and the first to place all their roofs wins."},
 		game.RepetitionOption("The number of occurrences of a position that ends the game, scored as at the end (0: never)."),
 		game.PlyCapOption(1000, "The number of plies after which the game ends, scored as at the end (0: no limit)."),

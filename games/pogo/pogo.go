@@ -10,9 +10,9 @@ var Info = &game.Info{
 	Title:   "Pogo",
 	Summary: "3x3 stacking game: move 1 to 3 pieces exactly that many steps; top every stack to win.",
 	Options: []game.Option{
-		{Key: "u", Kind: game.Bool, Default: "true",
+		{Key: "u", Label: "U move", Kind: game.Bool, Default: "true",
 			Doc: "Allow three pieces to move in a U shape to an adjacent square."},
-		{Key: "first", Kind: game.Choice, Default: "white", Choices: []string{"white", "black"},
+		{Key: "first", Label: "First to move", Kind: game.Choice, Default: "white", Choices: []string{"white", "black"},
 			Doc: "Which colour moves first from the starting position."},
 		game.RepetitionOption("The number of occurrences of a position that ends the game as a draw (0: never)."),
 		game.PlyCapOption(400, "The number of plies after which the game ends as a draw (0: no limit)."),
