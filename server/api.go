@@ -28,6 +28,7 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /api/games", s.handleGames)
 	m.HandleFunc("GET /api/variant", s.handleVariant)
+	m.HandleFunc("GET /api/view", s.handleView)
 	m.HandleFunc("POST /api/games", s.handleCreate)
 	m.HandleFunc("GET /api/games/{id}", s.handleState)
 	m.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
@@ -96,6 +97,7 @@ func (s *Server) variant(g game.Game) Variant {
 		Players:     g.Players(),
 		PlayerNames: playerNames(g),
 		Start:       g.Start().String(),
+		View:        viewOf(g.Start(), false, nil),
 		Levels:      s.cfg.Levels(g),
 	}
 }
@@ -108,7 +110,7 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	for _, info := range s.cfg.Games {
 		gi := GameInfo{Name: info.Name, Title: info.Title, Summary: info.Summary, Options: []OptionInfo{}}
 		for _, o := range info.Options {
-			oi := OptionInfo{Key: o.Key, Default: o.Default, Doc: o.Doc, Choices: o.Choices}
+			oi := OptionInfo{Key: o.Key, Label: o.Label, Default: o.Default, Doc: o.Doc, Choices: o.Choices}
 			switch o.Kind {
 			case game.Bool:
 				oi.Kind = "bool"

@@ -38,6 +38,8 @@ type live struct {
 	// The JSON arrays of the moves and positions so far, without the
 	// closing bracket, grown one element per move.
 	movesJSON, positionsJSON []byte
+	// last lists the cells the last move touched, for the board view.
+	last []string
 	// msg is the encoded state message, nil when it must be rebuilt.
 	msg []byte
 	// idle is when the last subscriber left (zero while any is connected).
@@ -112,6 +114,7 @@ func (l *live) applyText(text string) (string, error) {
 	}
 	note := st.FormatMove(m)
 	hash := st.Hash()
+	l.last = lastCells(st, m)
 	if err := l.h.PlayMove(m); err != nil {
 		return "", err
 	}
@@ -132,6 +135,7 @@ func (l *live) undoLast() {
 	l.h.Undo()
 	l.hashes = l.hashes[:len(l.hashes)-1]
 	l.notes = l.notes[:len(l.notes)-1]
+	l.last = nil
 	l.movesJSON = trimLastElem(l.movesJSON)
 	l.positionsJSON = trimLastElem(l.positionsJSON)
 	l.msg = nil
@@ -225,6 +229,7 @@ func (l *live) state() *State {
 	if n := len(l.notes); n > 0 {
 		s.LastMove = l.notes[n-1]
 	}
+	s.View = viewOf(st, over, l.last)
 	if over {
 		s.Status = store.Finished
 	} else {

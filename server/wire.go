@@ -27,6 +27,7 @@ type State struct {
 	Legal       []string        `json:"legal"`
 	Status      string          `json:"status"`
 	Outcome     *Outcome        `json:"outcome"`
+	View        *View           `json:"view,omitempty"`
 	Created     time.Time       `json:"created"`
 	Updated     time.Time       `json:"updated"`
 }
@@ -87,6 +88,7 @@ type GameInfo struct {
 // OptionInfo describes one option of a game.
 type OptionInfo struct {
 	Key     string   `json:"key"`
+	Label   string   `json:"label"`
 	Kind    string   `json:"kind"`
 	Default string   `json:"default"`
 	Min     *int     `json:"min,omitempty"`
@@ -101,6 +103,7 @@ type Variant struct {
 	Players     int      `json:"players"`
 	PlayerNames []string `json:"playerNames"`
 	Start       string   `json:"start"`
+	View        *View    `json:"view,omitempty"`
 	Levels      []string `json:"levels,omitempty"`
 }
 

@@ -1,0 +1,107 @@
+package server_test
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"testing"
+
+	"stax/server"
+)
+
+// TestView checks the board views of GET /api/view, which replays and the
+// rules' diagrams draw from.
+func TestView(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{})
+	view := func(spec, pos, move string, want int) *server.View {
+		t.Helper()
+		q := url.Values{"spec": {spec}, "position": {pos}, "move": {move}}
+		var v server.View
+		ts.call("GET", "/api/view?"+q.Encode(), nil, want, &v)
+		return &v
+	}
+	cell := func(v *server.View, name string) server.CellView {
+		t.Helper()
+		for _, c := range v.Board.Cells {
+			if c.Name == name {
+				return c
+			}
+		}
+		t.Fatalf("no cell %s in %+v", name, v.Board)
+		return server.CellView{}
+	}
+
+	v := view("pogo", "", "", http.StatusOK)
+	if v.Board.Topology != "grid" || v.Board.Size != 3 || len(v.Board.Cells) != 9 || cell(v, "a1").Stack != "ww" || cell(v, "c3").Stack != "bb" {
+		t.Errorf("Pogo's start: %+v", v.Board)
+	}
+	if m := v.Moves[0]; len(v.Moves) != 16 || m.Text != "1a1-b1" || m.Kind != "shift" || m.From != "a1" || m.Count != 1 || !slices.Equal(m.To, []string{"b1"}) {
+		t.Errorf("Pogo's first moves: %+v", v.Moves[:2])
+	}
+
+	const locked = "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb*,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw* w"
+	v = view("pisola", locked, "d6-d2", http.StatusOK)
+	if c := cell(v, "d4"); !slices.Equal(c.Marks, []string{"locked"}) {
+		t.Errorf("Pisola's d4: %+v, want locked", c)
+	}
+	if c := cell(v, "d2"); c.Stack != "bwbw" {
+		t.Errorf("Pisola's d2 after d6-d2: %+v", c)
+	}
+	if !slices.Equal(v.Last, []string{"d6", "d2"}) {
+		t.Errorf("last move cells %v, want [d6 d2]", v.Last)
+	}
+	if len(v.Board.Counts) == 0 || v.Board.Counts[0].Label == "" {
+		t.Errorf("Pisola's counts: %+v", v.Board.Counts)
+	}
+
+	v = view("pisola", "", "", http.StatusOK)
+	if len(v.Board.Reserves) != 2 || v.Board.Reserves[0] != (server.Reserve{Piece: "w", Left: 18}) {
+		t.Errorf("Pisola's reserves at the start: %+v", v.Board.Reserves)
+	}
+	if m := v.Moves[0]; m.Kind != "place" || m.Piece != "w" || len(m.To) != 2 {
+		t.Errorf("Pisola's first move: %+v", m)
+	}
+
+	v = view("diam", "gr/-/y/-/b/g/-/- 1", "1:2+", http.StatusOK)
+	if v.Board.Topology != "ring" || v.Board.Size != 8 || v.Board.Height != 4 {
+		t.Errorf("Diam's board: %+v", v.Board)
+	}
+	if c := cell(v, "2"); c.Stack != "r" || !slices.Equal(v.Last, []string{"1", "2"}) {
+		t.Errorf("Diam after 1:2+: cell 2 %+v, last %v", c, v.Last)
+	}
+	v = view("diam", "gr/-/y/-/br/g/-/- 2", "", http.StatusOK)
+	if c := cell(v, "5"); !slices.Equal(c.Marks, []string{"highlighted"}) || !slices.Equal(c.Levels, []int{2}) || len(v.Moves) != 0 {
+		t.Errorf("Diam's diam: cell 5 %+v, %d moves", c, len(v.Moves))
+	}
+
+	// Bad input is refused with a message.
+	view("nogame", "", "", http.StatusBadRequest)
+	view("pogo", "not a position", "", http.StatusBadRequest)
+	view("pogo", "", "3a1-c3", http.StatusBadRequest)
+}
+
+// TestStateView checks that a game's state carries the view of its
+// position, the same moves as its legal list, and the last move's cells.
+func TestStateView(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{})
+	id, tokens := ts.twoPlayerGame("diam")
+	c := ts.dial("seat 0", id, tokens[0])
+	c.hello()
+	c.waitPly(0)
+	c.move("r@3", 0)
+	var st server.State
+	ts.call("GET", "/api/games/"+id, nil, http.StatusOK, &st)
+	if st.View == nil {
+		t.Fatal("the state has no view")
+	}
+	if !slices.Equal(st.View.Last, []string{"3"}) || st.View.Board.Cells[2].Stack != "r" {
+		t.Errorf("view after r@3: last %v, cell 3 %+v", st.View.Last, st.View.Board.Cells[2])
+	}
+	var texts []string
+	for _, m := range st.View.Moves {
+		texts = append(texts, m.Text)
+	}
+	if !slices.Equal(texts, st.Legal) {
+		t.Errorf("the view's moves %v differ from the legal moves %v", texts, st.Legal)
+	}
+}
