@@ -284,7 +284,7 @@ func (p *player) show() {
 	out := p.e.stdout
 	s := p.h.State()
 	fmt.Fprintln(out)
-	drawBoard(out, s.String(), p.colour)
+	drawBoard(out, s, p.colour)
 	fmt.Fprintf(out, "position: %s\n", s.String())
 	if !p.h.Over() {
 		fmt.Fprintf(out, "move %d, %s to move\n", p.h.Ply()+1, p.g.PlayerName(s.ToMove()))

@@ -3,13 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+
+	"stax/game"
 )
 
-// The board drawings work from the position string of docs/rules.md, so they
-// draw every game without knowing its types: grid games (Pogo, Pisola) as
-// ranks of piles, Diam as its ring of eight piles around the unused centre.
-// Each pile is drawn piece by piece, bottom to top.
+// The board drawings work from the game's board view (game.Viewer), so
+// they draw every game without knowing it: a grid as ranks of piles, a
+// ring of eight as its cells around the unused centre. Each pile is drawn
+// piece by piece, bottom to top; reserves and counts follow.
 
 // ANSI escapes for the pieces: a coloured tile per piece.
 const (
@@ -17,163 +20,215 @@ const (
 	ansiDim   = "\x1b[2m"
 )
 
-var pieceColour = map[byte]string{
-	'w': "\x1b[30;107m", // black on bright white
-	'b': "\x1b[97;40m",  // bright white on black
-	'r': "\x1b[97;41m",
-	'g': "\x1b[30;42m",
-	'y': "\x1b[30;103m",
-	'B': "\x1b[97;44m", // Diam's blue, told apart from Pogo's black by the caller
+// pieceColour maps a piece's colour name to its tile.
+var pieceColour = map[string]string{
+	"white":  "\x1b[30;107m", // black on bright white
+	"black":  "\x1b[97;40m",  // bright white on black
+	"red":    "\x1b[97;41m",
+	"green":  "\x1b[30;42m",
+	"yellow": "\x1b[30;103m",
+	"blue":   "\x1b[97;44m",
 }
 
-// drawBoard draws the position string pos. It falls back to printing the
-// string when it is in neither form.
-func drawBoard(w io.Writer, pos string, colour bool) {
-	board, _, ok := strings.Cut(pos, " ")
-	var lines []string
-	switch {
-	case ok && strings.Contains(board, ","):
-		lines = drawGrid(board, colour)
-	case ok && strings.Count(board, "/") == 7:
-		lines = drawRing(board, colour)
-	}
-	if lines == nil {
-		fmt.Fprintf(w, "  %s\n", pos)
+// drawBoard draws the position s from its board view, or prints its
+// position string when its game has none.
+func drawBoard(w io.Writer, s game.State, colour bool) {
+	v, ok := s.(game.Viewer)
+	if !ok {
+		fmt.Fprintf(w, "  %s\n", s)
 		return
 	}
+	b := v.Board()
+	d := drawing{b: &b, colour: colour}
+	var lines []string
+	switch {
+	case b.Topology == game.Grid:
+		lines = d.grid()
+	case b.Topology == game.Ring && b.Size == 8:
+		lines = d.ring()
+	default:
+		lines = d.list()
+	}
+	lines = append(lines, d.extras(s.Game())...)
 	for _, l := range lines {
 		fmt.Fprintln(w, strings.TrimRight(l, " "))
 	}
 }
 
-// tile draws one piece three columns wide: its letter, and a mark for a
-// locked (*) or roofed (^) stack's top piece.
-func tile(piece byte, mark byte, diam, colour bool) string {
-	m := byte(' ')
-	if mark != 0 {
-		m = mark
-	}
-	text := " " + string(piece) + string(m)
-	if !colour {
-		return text
-	}
-	key := piece
-	if diam && piece == 'b' {
-		key = 'B'
-	}
-	c, ok := pieceColour[key]
-	if !ok {
-		return text
-	}
-	return c + text + ansiReset
+// drawing draws one board.
+type drawing struct {
+	b      *game.Board
+	colour bool
 }
 
-// emptyTile draws the ground of an empty square or an empty level.
-func emptyTile(colour bool) string {
-	if colour {
+// tile draws one piece three columns wide: its letter and a mark (* for a
+// locked stack's top piece, ^ for a roofed one's, = for a highlighted
+// piece).
+func (d drawing) tile(letter, mark byte) string {
+	if mark == 0 {
+		mark = ' '
+	}
+	text := " " + string(letter) + string(mark)
+	if !d.colour {
+		return text
+	}
+	p := d.b.Piece(letter)
+	if p == nil || pieceColour[p.Name] == "" {
+		return text
+	}
+	return pieceColour[p.Name] + text + ansiReset
+}
+
+// empty draws the ground of an empty square or an empty level.
+func (d drawing) empty() string {
+	if d.colour {
 		return ansiDim + " . " + ansiReset
 	}
 	return " . "
 }
 
-// stack splits a square of a position string into its pieces and its
-// mark (* or ^, or 0).
-func stack(sq string) (pieces string, mark byte) {
-	if sq == "-" {
-		return "", 0
+// level draws level l (0 = bottom) of cell c: its piece with its mark, or
+// "" when the cell is lower.
+func (d drawing) level(c *game.Cell, l int) string {
+	if l >= len(c.Stack) {
+		return ""
 	}
-	if n := len(sq); n > 0 && (sq[n-1] == '*' || sq[n-1] == '^') {
-		return sq[:n-1], sq[n-1]
+	var mark byte
+	switch {
+	case l == len(c.Stack)-1 && c.Marks&game.Roofed != 0:
+		mark = '^'
+	case l == len(c.Stack)-1 && c.Marks&game.Locked != 0:
+		mark = '*'
+	case c.Marks&game.Highlighted != 0 && (slices.Contains(c.Levels, l+1) || slices.Contains(c.Levels, 0)):
+		mark = '='
 	}
-	return sq, 0
+	return d.tile(c.Stack[l], mark)
 }
 
-// drawGrid draws a grid game: the ranks from the highest down, each as
-// piles standing on the rank's line, rank numbers on the left and files
-// above and below.
-func drawGrid(board string, colour bool) []string {
-	ranks := strings.Split(board, "/")
-	files := len(strings.Split(ranks[0], ","))
+// grid draws the ranks from the highest down, each as piles standing on
+// the rank's line, rank numbers on the left and files above and below.
+func (d drawing) grid() []string {
+	n := d.b.Size
 	header := "    "
-	for f := 0; f < files; f++ {
+	for f := 0; f < n; f++ {
 		header += fmt.Sprintf(" %c  ", 'a'+f)
 	}
 	out := []string{header}
-	for i, rank := range ranks {
-		num := len(ranks) - i
-		squares := strings.Split(rank, ",")
-		if len(squares) != files {
-			return nil
-		}
+	for r := n - 1; r >= 0; r-- {
+		rank := d.b.Cells[r*n : (r+1)*n]
 		height := 1
-		for _, sq := range squares {
-			p, _ := stack(sq)
-			height = max(height, len(p))
+		for _, c := range rank {
+			height = max(height, len(c.Stack))
 		}
-		for level := height - 1; level >= 0; level-- {
+		for l := height - 1; l >= 0; l-- {
 			line := "    "
-			if level == 0 {
-				line = fmt.Sprintf("%3d ", num)
+			if l == 0 {
+				line = fmt.Sprintf("%3d ", r+1)
 			}
-			for _, sq := range squares {
-				p, mark := stack(sq)
-				switch {
-				case level < len(p):
-					m := byte(0)
-					if level == len(p)-1 {
-						m = mark
-					}
-					line += tile(p[level], m, false, colour) + " "
-				case level == 0:
-					line += emptyTile(colour) + " "
+			for i := range rank {
+				switch t := d.level(&rank[i], l); {
+				case t != "":
+					line += t + " "
+				case l == 0:
+					line += d.empty() + " "
 				default:
 					line += "    "
 				}
 			}
 			out = append(out, line)
 		}
-		out = append(out, "    "+strings.Repeat("--- ", files))
+		out = append(out, "    "+strings.Repeat("--- ", n))
 	}
-	out = append(out, header)
-	return out
+	return append(out, header)
 }
 
-// ringLayout places Diam's cells on a 3x3 grid, clockwise from the top
-// left, so that opposite cells face each other across the centre (0).
-var ringLayout = [3][3]int{{1, 2, 3}, {8, 0, 4}, {7, 6, 5}}
+// ringLayout places a ring of eight cells on a 3x3 grid, clockwise from the
+// top left, so that facing cells face each other across the centre (-1).
+var ringLayout = [3][3]int{{0, 1, 2}, {7, -1, 3}, {6, 5, 4}}
 
-// drawRing draws Diam: the eight cells around the centre, each a pile of
-// up to four levels, with the level numbers on the left.
-func drawRing(board string, colour bool) []string {
-	cells := strings.Split(board, "/")
+// ring draws a ring of eight: the cells around the centre, each a pile
+// with the level numbers on the left.
+func (d drawing) ring() []string {
 	var out []string
+	height := max(d.b.Height, 1)
+	for _, c := range d.b.Cells {
+		height = max(height, len(c.Stack))
+	}
 	for _, row := range ringLayout {
 		head := "      "
-		for _, c := range row {
-			if c == 0 {
+		for _, i := range row {
+			if i < 0 {
 				head += "        "
 			} else {
-				head += fmt.Sprintf(" cell %d ", c)
+				head += fmt.Sprintf(" %-7s", "cell "+d.b.Cells[i].Name)
 			}
 		}
 		out = append(out, head)
-		for level := 3; level >= 0; level-- {
-			line := fmt.Sprintf("  L%d  ", level+1)
-			for _, c := range row {
-				if c == 0 {
+		for l := height - 1; l >= 0; l-- {
+			line := fmt.Sprintf("  L%d  ", l+1)
+			for _, i := range row {
+				if i < 0 {
 					line += "        "
 					continue
 				}
-				p, _ := stack(cells[c-1])
-				if level < len(p) {
-					line += "  " + tile(p[level], 0, true, colour) + "   "
-				} else {
-					line += "  " + emptyTile(colour) + "   "
+				t := d.level(&d.b.Cells[i], l)
+				if t == "" {
+					t = d.empty()
 				}
+				line += "  " + t + "   "
 			}
 			out = append(out, line)
 		}
 	}
-	out = append(out, "  cells 1-5, 2-6, 3-7 and 4-8 face each other; + is clockwise")
+	var pairs []string
+	for i := 0; i < d.b.Size/2; i++ {
+		pairs = append(pairs, d.b.Cells[i].Name+"-"+d.b.Cells[i+d.b.Size/2].Name)
+	}
+	out = append(out, "  cells "+strings.Join(pairs[:len(pairs)-1], ", ")+" and "+pairs[len(pairs)-1]+" face each other; numbered clockwise")
+	return out
+}
+
+// list draws any other board one cell a line, bottom to top.
+func (d drawing) list() []string {
+	var out []string
+	for i := range d.b.Cells {
+		c := &d.b.Cells[i]
+		line := fmt.Sprintf("  %4s ", c.Name)
+		if c.Stack == "" {
+			line += d.empty()
+		}
+		for l := range c.Stack {
+			line += d.level(c, l)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// extras writes the reserves and counts of the board, naming the players.
+func (d drawing) extras(g game.Game) []string {
+	var out []string
+	if len(d.b.Reserves) > 0 {
+		parts := make([]string, len(d.b.Reserves))
+		for i, r := range d.b.Reserves {
+			name := string(r.Piece)
+			if p := d.b.Piece(r.Piece); p != nil {
+				name = p.Name
+			}
+			parts[i] = fmt.Sprintf("%s %d", name, r.Left)
+		}
+		out = append(out, "  to place: "+strings.Join(parts, ", "))
+	}
+	for _, c := range d.b.Counts {
+		parts := make([]string, len(c.Values))
+		for p, v := range c.Values {
+			parts[p] = fmt.Sprintf("%s %d", g.PlayerName(p), v)
+		}
+		line := "  " + strings.ToLower(c.Label[:1]) + c.Label[1:] + ": " + strings.Join(parts, ", ")
+		if c.Of > 0 {
+			line += fmt.Sprintf(" (of %d)", c.Of)
+		}
+		out = append(out, line)
+	}
 	return out
 }

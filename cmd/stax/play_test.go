@@ -256,65 +256,6 @@ func TestPlayColour(t *testing.T) {
 	}
 }
 
-func TestDrawBoard(t *testing.T) {
-	tests := []struct {
-		name, pos string
-		want      []string
-	}{
-		{"pogo", "b,-,wbb/bw,w,-/ww,bw,b w", []string{
-			"     a   b   c",
-			"             b",
-			"             b",
-			"  3  b   .   w",
-			"    --- --- ---",
-			"     w",
-			"  2  b   w   .",
-			"    --- --- ---",
-			"     w   w",
-			"  1  w   b   b",
-			"    --- --- ---",
-			"     a   b   c",
-		}},
-		{"locks and roofs", "w*,bw^/-,b b", []string{
-			"     a   b",
-			"         w^",
-			"  2  w*  b",
-			"    --- ---",
-			"  1  .   b",
-			"    --- ---",
-			"     a   b",
-		}},
-		{"diam", "r/ry/-/-/-/-/-/gbyg 2", []string{
-			"       cell 1  cell 2  cell 3",
-			"  L4     .       .       .",
-			"  L3     .       .       .",
-			"  L2     .       y       .",
-			"  L1     r       r       .",
-			"       cell 8          cell 4",
-			"  L4     g               .",
-			"  L3     y               .",
-			"  L2     b               .",
-			"  L1     g               .",
-		}},
-		{"unknown", "something else", []string{"  something else"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b strings.Builder
-			drawBoard(&b, tt.pos, false)
-			got := strings.Split(b.String(), "\n")
-			if len(got) < len(tt.want) {
-				t.Fatalf("drawBoard(%q) =\n%s", tt.pos, b.String())
-			}
-			for i, w := range tt.want {
-				if got[i] != w {
-					t.Errorf("drawBoard(%q) line %d = %q, want %q\n%s", tt.pos, i, got[i], w, b.String())
-				}
-			}
-		})
-	}
-}
-
 // TestPlayRandomness checks that unseeded games differ and seeded ones
 // repeat: the computer players draw from a real random source unless
 // --seed asks for a reproducible game.

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"stax/game"
+	"stax/games"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// TestDrawBoard draws known positions of every game and compares them with
+// testdata/board/*.txt (go test -run TestDrawBoard -update rewrites them).
+func TestDrawBoard(t *testing.T) {
+	tests := []struct {
+		name, spec, pos string
+	}{
+		{"pogo", "pogo", "b,-,wbb/bw,w,-/ww,bw,b w"},
+		{"pisola-placing", "pisola", "-,-,-,-,-,-/-,-,-,-,-,-/-,-,b,-,-,-/-,w,-,-,b,-/-,-,-,-,-,-/w,-,-,-,-,- w"},
+		{"pisola-locked", "pisola", "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb*,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw* w"},
+		{"pisola-roofs", "pisola(roofs=true)", "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb^,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw^ w"},
+		{"diam", "diam", "r/ry/-/-/-/-/-/gbyg 2"},
+		{"diam-won", "diam", "gr/-/y/-/br/g/-/- 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := games.Load(tt.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := g.ParseState(tt.pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			drawBoard(&b, s, false)
+			golden(t, filepath.Join("testdata", "board", tt.name+".txt"), b.String())
+
+			var c strings.Builder
+			drawBoard(&c, s, true)
+			if !strings.Contains(c.String(), "\x1b[") {
+				t.Errorf("the coloured drawing has no colour")
+			}
+		})
+	}
+}
+
+// TestDrawBoardWithoutView checks that a game without a board view is shown
+// by its position string.
+func TestDrawBoardWithoutView(t *testing.T) {
+	g, err := games.Load("pogo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	drawBoard(&b, noView{g.Start()}, false)
+	if got, want := b.String(), "  bb,bb,bb/-,-,-/ww,ww,ww w\n"; got != want {
+		t.Errorf("drawBoard = %q, want %q", got, want)
+	}
+}
+
+// noView hides a state's board view.
+type noView struct{ game.State }
+
+// golden compares got with the file at path, or rewrites it under -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs; got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
