@@ -89,6 +89,7 @@ func TestStateView(t *testing.T) {
 	c.hello()
 	c.waitPly(0)
 	c.move("r@3", 0)
+	c.waitPly(1)
 	var st server.State
 	ts.call("GET", "/api/games/"+id, nil, http.StatusOK, &st)
 	if st.View == nil {
