@@ -13,9 +13,10 @@
 // moving phase begins, every unlocked stack with no destination locks,
 // repeatedly until nothing changes; a stack at least as tall as the board's
 // side therefore locks at once. Locked stacks never move and are never
-// landed on. The game ends when the player to move cannot move: each
-// player scores the squares they top, locked stacks included, and the
-// higher score wins; equal scores draw.
+// landed on. The game ends as soon as either player cannot move, checked
+// after every move (with end=tomove, only when the player to move cannot
+// move): each player scores the squares they top, locked stacks included,
+// and the higher score wins; equal scores draw.
 //
 // In the roofs variant each player has 6 roofs (8 on 8x8), one put on each
 // locked stack in the colour of its top piece. A player who has put on all
@@ -26,6 +27,9 @@
 // Options:
 //   - size (6 or 8, default 6): the side of the board.
 //   - roofs (default false): the roofs variant.
+//   - end (any or tomove, default any): when the moving phase ends, as
+//     soon as either player cannot move, or only when the player to move
+//     cannot.
 //   - rep (default 3): the number of occurrences of a position that ends
 //     the game; 0 turns repetition off.
 //   - maxplies (default 1000): the ply cap; 0 means none.

@@ -34,7 +34,7 @@ func (s *State) Legal(dst []game.Move) []game.Move {
 		}
 		return dst
 	}
-	if s.roofsDone() {
+	if s.stopped() {
 		return dst
 	}
 	for from := s.top[s.toMove] &^ s.locked; from != 0; from &= from - 1 {
@@ -58,7 +58,7 @@ func (s *State) countMoves() uint64 {
 		adjacent := bits.OnesCount64(e&(e>>1)&geo.notLastFile) + bits.OnesCount64(e&(e>>geo.n))
 		return uint64(k*(k-1)/2 - adjacent)
 	}
-	if s.roofsDone() {
+	if s.stopped() {
 		return 0
 	}
 	var n int
@@ -69,17 +69,24 @@ func (s *State) countMoves() uint64 {
 	return uint64(n)
 }
 
-// canMove reports whether the player to move has a stack move. A player
-// whose colour tops only locked stacks has none.
-func (s *State) canMove() bool {
+// canMove reports whether player p has a stack move in the moving phase. A
+// player whose colour tops only locked stacks has none.
+func (s *State) canMove(p int) bool {
 	geo := s.g.geo
-	for from := s.top[s.toMove] &^ s.locked; from != 0; from &= from - 1 {
+	for from := s.top[p] &^ s.locked; from != 0; from &= from - 1 {
 		x := bits.TrailingZeros64(from)
 		if geo.target[x][s.height[x]]&^s.locked != 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// stopped reports whether the moving phase is over for a reason other than
+// the player to move having no move: a player has placed all their roofs,
+// or, with end=any, the player who just moved cannot move any more.
+func (s *State) stopped() bool {
+	return s.roofsDone() || s.g.endAny && !s.canMove(s.toMove^1)
 }
 
 // Perft counts the leaves of the move tree of the given depth. It plays the
@@ -116,7 +123,7 @@ func (s *State) perft(depth int) uint64 {
 		}
 		return n
 	}
-	if s.roofsDone() {
+	if s.stopped() {
 		return 0
 	}
 	// Make and unmake restore the masks, so those read here stay valid.

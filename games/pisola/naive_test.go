@@ -16,6 +16,7 @@ import (
 type naivePos struct {
 	n      int
 	roofs  bool
+	endAny bool // end=any: the game ends when either player cannot move
 	board  [][]string
 	locked [][]bool
 	toMove byte // 'w' or 'b'
@@ -36,8 +37,8 @@ func (m naiveMove) String() string {
 }
 
 // naiveParse reads a position string that is known to be good.
-func naiveParse(pos string, n int, roofs bool) naivePos {
-	p := naivePos{n: n, roofs: roofs}
+func naiveParse(pos string, n int, roofs, endAny bool) naivePos {
+	p := naivePos{n: n, roofs: roofs, endAny: endAny}
 	board, side, _ := strings.Cut(pos, " ")
 	p.toMove = side[0]
 	ranks := strings.Split(board, "/")
@@ -194,10 +195,21 @@ func (p naivePos) moves() []naiveMove {
 	if p.roofsWon() {
 		return nil
 	}
+	// With end=any the game is over when the player who just moved cannot
+	// move any more.
+	if p.endAny && len(p.stackMoves(other(p.toMove))) == 0 {
+		return nil
+	}
+	return p.stackMoves(p.toMove)
+}
+
+// stackMoves lists the stack moves of colour c.
+func (p naivePos) stackMoves(c byte) []naiveMove {
+	var out []naiveMove
 	for r := 0; r < p.n; r++ {
 		for f := 0; f < p.n; f++ {
 			s := p.board[r][f]
-			if s == "" || p.locked[r][f] || s[len(s)-1] != p.toMove {
+			if s == "" || p.locked[r][f] || s[len(s)-1] != c {
 				continue
 			}
 			for _, d := range p.destinations(f, r) {

@@ -31,7 +31,7 @@ func TestPerftGeneric(t *testing.T) {
 func TestPerftNaive(t *testing.T) {
 	checkPerftUpTo(t, 200_000, 20_000, func(s game.State, depth int) uint64 {
 		g := s.Game().(*Game)
-		return naivePerft(naiveParse(s.String(), g.Size(), g.Roofs()), depth)
+		return naivePerft(naiveParse(s.String(), g.Size(), g.Roofs(), g.EndAny()), depth)
 	})
 }
 
@@ -76,6 +76,8 @@ func TestAgainstNaive(t *testing.T) {
 		{"roofs=true", ""},
 		{"size=8", ""},
 		{"size=8,roofs=true", ""},
+		{"end=tomove", ""},
+		{"roofs=true,end=tomove", ""},
 		{"", midGame},
 		{"roofs=true", "-,-,bww,-,-,-/-,-,-,wbbbw^,bwbwbbw^,-/bbwbww^,-,-,-,-,b/-,-,b,bwbww^,-,-/-,-,bwwww^,-,-,-/-,-,-,-,wbb,- w"},
 	}
@@ -87,7 +89,7 @@ func TestAgainstNaive(t *testing.T) {
 			if st.pos != "" {
 				s = parse(t, st.opts, st.pos)
 			}
-			p := naiveParse(s.String(), g.Size(), g.Roofs())
+			p := naiveParse(s.String(), g.Size(), g.Roofs(), g.EndAny())
 			rng := rand.New(rand.NewPCG(uint64(i), 42))
 			for ply := 0; ply < 400; ply++ {
 				compareNaive(t, s, p)

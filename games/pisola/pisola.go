@@ -16,6 +16,8 @@ var Info = &game.Info{
 			Doc: "The side of the board: 6 for 6x6 with 18 pieces each, 8 for 8x8 with 32."},
 		{Key: "roofs", Label: "Roofs variant", Kind: game.Bool, Default: "false",
 			Doc: "Play the roofs variant: locked stacks get a roof of their top colour and the first to place all their roofs wins."},
+		{Key: "end", Kind: game.Choice, Default: "any", Choices: []string{"any", "tomove"},
+			Doc: "When the moving phase ends: any, as soon as either player cannot move (checked after every move); tomove, only when the player to move cannot move."},
 		game.RepetitionOption("The number of occurrences of a position that ends the game, scored as at the end (0: never)."),
 		game.PlyCapOption(1000, "The number of plies after which the game ends, scored as at the end (0: no limit)."),
 	},
@@ -39,7 +41,8 @@ type Game struct {
 	opts     game.Options
 	geo      *geometry
 	roofs    bool
-	numRoofs int // roofs per player in the roofs variant: 6, or 8 on 8x8
+	endAny   bool // end=any: the game ends when either player cannot move
+	numRoofs int  // roofs per player in the roofs variant: 6, or 8 on 8x8
 	rep      int
 	maxPlies int
 }
@@ -56,7 +59,7 @@ func New(opts game.Options) (*Game, error) {
 }
 
 func newGame(opts game.Options) (*Game, error) {
-	g := &Game{opts: opts, roofs: opts.Bool("roofs"), rep: opts.Int("rep"), maxPlies: opts.Int("maxplies")}
+	g := &Game{opts: opts, roofs: opts.Bool("roofs"), endAny: opts.String("end") == "any", rep: opts.Int("rep"), maxPlies: opts.Int("maxplies")}
 	switch opts.Int("size") {
 	case 6:
 		g.geo = &geo6
@@ -105,6 +108,11 @@ func (g *Game) Size() int { return g.geo.n }
 
 // Roofs reports whether the variant is the roofs variant.
 func (g *Game) Roofs() bool { return g.roofs }
+
+// EndAny reports whether the moving phase ends as soon as either player
+// cannot move (end=any), rather than only when the player to move cannot
+// (end=tomove).
+func (g *Game) EndAny() bool { return g.endAny }
 
 // NumRoofs returns the number of roofs each player has in the roofs
 // variant: 6 on 6x6, 8 on 8x8.

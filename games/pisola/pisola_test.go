@@ -303,6 +303,68 @@ func TestEnd(t *testing.T) {
 	}
 }
 
+// TestEndReadings checks the two readings of the end of the moving phase on
+// a position where they differ: after a6-d6 White cannot move and leads 2-1
+// on roofs. With end=any (the default) the game ends there; with
+// end=tomove Black moves once more and c1-f1 levels the roofs at 2-2.
+func TestEndReadings(t *testing.T) {
+	const pos = "bbw,-,-,bbw,-,bbbbbbwwwwww^/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/wwwwwwbbbbbb^,-,-,-,-,-/-,-,wwb,-,-,wwb w"
+	tests := []struct {
+		opts   string
+		moves  []string
+		result string
+		scores [2]int
+	}{
+		{"roofs=true", []string{"a6-d6"}, "1-0", [2]int{2, 1}},
+		{"roofs=true,end=any", []string{"a6-d6"}, "1-0", [2]int{2, 1}},
+		{"roofs=true,end=tomove", []string{"a6-d6", "c1-f1"}, "1/2-1/2", [2]int{2, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.opts, func(t *testing.T) {
+			s := parse(t, tt.opts, pos)
+			for i, m := range tt.moves {
+				if s.Terminal() {
+					t.Fatalf("over before %s: %v", m, s.Outcome().Describe(s.g))
+				}
+				play(t, s, m)
+				if last := i == len(tt.moves)-1; s.Terminal() != last {
+					t.Fatalf("after %s: terminal %v, want %v", m, s.Terminal(), last)
+				}
+			}
+			o := s.Outcome()
+			if o.ResultString() != tt.result || o.Detail != "White cannot move" || o.Scores != [4]int{tt.scores[0], tt.scores[1]} {
+				t.Errorf("outcome %s (%s, %v); want %s (White cannot move, %v)", o.ResultString(), o.Detail, o.Scores, tt.result, tt.scores)
+			}
+			if len(s.Legal(nil)) != 0 {
+				t.Errorf("legal moves after the end: %d", len(s.Legal(nil)))
+			}
+		})
+	}
+	// In the classic game: d6-d2 leaves White, the mover, with no move
+	// (end=any ends the game, naming White; end=tomove lets Black go on),
+	// and e4-a4 leaves neither player a move.
+	others := []struct {
+		opts, pos, move, detail string
+		over                    bool
+	}{
+		{"", "-,wwbbb,-,wbww,-,-/-,-,-,-,-,-/-,-,bbbbw*,-,-,wbbwww*/-,-,-,-,-,-/-,-,wbwb,b,bwwww*,-/-,-,-,wbbwbb*,-,- w",
+			"d6-d2", "White cannot move", true},
+		{"end=tomove", "-,wwbbb,-,wbww,-,-/-,-,-,-,-,-/-,-,bbbbw*,-,-,wbbwww*/-,-,-,-,-,-/-,-,wbwb,b,bwwww*,-/-,-,-,wbbwbb*,-,- w",
+			"d6-d2", "", false},
+		{"", "-,-,-,-,-,-/wwbbb*,-,-,-,-,bbbwwww*/bbwbw,-,-,-,bwwb,-/-,wbwbb*,-,-,bbwwb*,-/-,-,-,-,wbwww*,-/-,-,-,-,-,- b",
+			"e4-a4", "neither player can move", true},
+		{"end=tomove", "-,-,-,-,-,-/wwbbb*,-,-,-,-,bbbwwww*/bbwbw,-,-,-,bwwb,-/-,wbwbb*,-,-,bbwwb*,-/-,-,-,-,wbwww*,-/-,-,-,-,-,- b",
+			"e4-a4", "White cannot move", true},
+	}
+	for _, tt := range others {
+		s := parse(t, tt.opts, tt.pos)
+		play(t, s, tt.move)
+		if o := s.Outcome(); s.Terminal() != tt.over || o.Detail != tt.detail {
+			t.Errorf("%s %s: terminal %v (%s); want %v (%s)", tt.opts, tt.move, s.Terminal(), o.Detail, tt.over, tt.detail)
+		}
+	}
+}
+
 // TestRoofs checks the roofs variant's wins: the first to place all their
 // roofs wins, even when the opponent's move places them, and the mover
 // wins when both complete on one move.

@@ -260,13 +260,14 @@ func (s *State) roofsDone() bool {
 }
 
 // Terminal reports whether the game is over: a player has placed all their
-// roofs, or the player to move cannot move.
+// roofs, or a player cannot move (with end=tomove, the player to move).
 func (s *State) Terminal() bool {
-	return s.moving && (s.roofsDone() || !s.canMove())
+	return s.moving && (s.stopped() || !s.canMove(s.toMove))
 }
 
 var (
 	blockedDetail = [2]string{"White cannot move", "Black cannot move"}
+	neitherDetail = "neither player can move"
 	roofsDetail   = [2]string{"White placed all their roofs", "Black placed all their roofs"}
 	bothDetail    = [2]string{"both placed all their roofs, White moving last", "both placed all their roofs, Black moving last"}
 )
@@ -292,8 +293,18 @@ func (s *State) Outcome() game.Outcome {
 		s.setScores(&o)
 		return o
 	}
-	if !s.canMove() {
-		return s.scored(game.ByRules, blockedDetail[s.toMove])
+	var blocked [2]bool
+	blocked[s.toMove] = !s.canMove(s.toMove)
+	if s.g.endAny {
+		blocked[s.toMove^1] = !s.canMove(s.toMove ^ 1)
+	}
+	switch {
+	case blocked[White] && blocked[Black]:
+		return s.scored(game.ByRules, neitherDetail)
+	case blocked[White]:
+		return s.scored(game.ByRules, blockedDetail[White])
+	case blocked[Black]:
+		return s.scored(game.ByRules, blockedDetail[Black])
 	}
 	return game.Outcome{Players: 2}
 }

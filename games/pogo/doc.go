@@ -1,5 +1,6 @@
-// Package pogo implements Pogo, Laurent Escoffier's 3x3 stacking game
-// (1998), exactly as the project's rules specification describes it.
+// Package pogo implements Pogo, a 3x3 stacking game for two players,
+// exactly as the project's rules specification (docs/rules.md) describes
+// it.
 //
 // Each player has six pieces, starting as two-piece stacks on their first
 // rank: White on a1, b1, c1 and Black on a3, b3, c3. A player moves the top
