@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	neturl "net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,6 +19,8 @@ import (
 	"stax/ai"
 	"stax/games"
 	"stax/server"
+	"stax/server/store"
+	"stax/server/store/postgres"
 	"stax/server/store/sqlite"
 	"stax/web"
 )
@@ -25,11 +28,11 @@ import (
 func runServe(e *env, args []string) error {
 	fs := newFlags(e, "serve")
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
-	db := fs.String("db", "stax.db", "the SQLite database file (created if missing)")
+	db := fs.String("db", "stax.db", "the database: a SQLite file (created if missing) or a postgres:// URL")
 	assets := fs.String("assets", "", "serve the UI's static files from this directory instead of the embedded ones")
 	workers := fs.Int("workers", 0, "AI moves computed at once (default: the number of CPUs)")
 	aiDelay := fs.Duration("ai-delay", 300*time.Millisecond, "the least time an AI takes to answer a move")
-	sync := fs.String("sync", "normal", "SQLite synchronous mode: normal or full (see docs/server.md)")
+	sync := fs.String("sync", "normal", "SQLite's synchronous mode: normal or full (see docs/server.md)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	pprof := fs.Bool("pprof", false, "serve Go's profiles at /debug/pprof/ (for performance work; keep the server on loopback)")
 	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
@@ -64,10 +67,31 @@ type serveConfig struct {
 	ready                  func(addr string) // called with the listening address, for tests
 }
 
+// openStore opens the store a --db value names: a PostgreSQL database for
+// a postgres:// or postgresql:// URL, a SQLite file otherwise. sync is
+// SQLite's synchronous mode.
+func openStore(ctx context.Context, db, sync string) (store.Store, error) {
+	if postgres.IsURL(db) {
+		if sync != "" && sync != "normal" {
+			return nil, &usageError{"--sync applies to SQLite only; PostgreSQL's durability is its own setting (synchronous_commit)"}
+		}
+		return postgres.Open(ctx, db, postgres.Options{})
+	}
+	return sqlite.Open(db, sqlite.Options{Sync: sync})
+}
+
+// redactDB returns a --db value fit for logs: a URL's password is hidden.
+func redactDB(db string) string {
+	if u, err := neturl.Parse(db); err == nil && postgres.IsURL(db) {
+		return u.Redacted()
+	}
+	return db
+}
+
 // serve runs the server until ctx is cancelled, then shuts it down
 // gracefully.
 func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
-	st, err := sqlite.Open(c.db, sqlite.Options{Sync: c.sync})
+	st, err := openStore(ctx, c.db, c.sync)
 	if err != nil {
 		return err
 	}
@@ -119,8 +143,8 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	if strings.HasPrefix(c.addr, ":") || strings.HasPrefix(c.addr, "0.0.0.0:") {
 		url = "http://localhost:" + strings.TrimPrefix(c.addr[strings.LastIndex(c.addr, ":"):], ":") + "/"
 	}
-	fmt.Fprintf(e.stdout, "stax serving on %s (database %s); press Ctrl-C to stop\n", url, c.db)
-	log.Info("listening", "addr", ln.Addr().String(), "db", c.db)
+	fmt.Fprintf(e.stdout, "stax serving on %s (database %s); press Ctrl-C to stop\n", url, redactDB(c.db))
+	log.Info("listening", "addr", ln.Addr().String(), "db", redactDB(c.db))
 	if len(c.allowedHosts) == 0 && !isLoopbackAddr(ln.Addr()) {
 		fmt.Fprintf(e.stderr, "note: the server answers only requests for localhost or a loopback address; give --allowed-hosts to be reached by name from elsewhere\n")
 	}

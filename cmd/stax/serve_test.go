@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"stax/server/store/pgtest"
 )
 
 // The kill test runs stax serve in a child process: the test binary
@@ -57,17 +59,24 @@ func startChild(t *testing.T, addr, db string) *exec.Cmd {
 	return cmd
 }
 
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
 // TestServeKilled kills the server process (SIGKILL, no shutdown) in the
-// middle of a game: every acknowledged move is there when it starts again.
+// middle of a game: every acknowledged move is there when it starts again,
+// with SQLite and with PostgreSQL.
 func TestServeKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts server processes")
 	}
+	t.Run("sqlite", func(t *testing.T) { testServeKilled(t, filepath.Join(t.TempDir(), "stax.db")) })
+	t.Run("postgres", func(t *testing.T) { testServeKilled(t, pgtest.URL(t)) })
+}
+
+func testServeKilled(t *testing.T, db string) {
 	addr, err := freeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := filepath.Join(t.TempDir(), "stax.db")
 	child := startChild(t, addr, db)
 	base := "http://" + addr
 

@@ -1,0 +1,364 @@
+// Package postgres implements store.Store with PostgreSQL (jackc/pgx,
+// pgxpool).
+//
+// Several servers may share one database: each game's moves are ordered by
+// the primary key (game, ply), so of two writers of one ply exactly one
+// wins. The embedded migrations are applied on open under an advisory lock,
+// so servers starting together migrate once.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"stax/server/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// migrationLock is the key of the advisory lock held while migrating.
+const migrationLock = 0x73746178_6d696772 // "staxmigr"
+
+// Options tune a Store.
+type Options struct {
+	// MaxConns bounds the pool's connections (default pgxpool's: the
+	// larger of 4 and the number of CPUs).
+	MaxConns int
+}
+
+// IsURL reports whether a --db value names a PostgreSQL database
+// (postgres:// or postgresql://) rather than a SQLite file.
+func IsURL(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// Store is a PostgreSQL store.Store.
+type Store struct {
+	pool *pgxpool.Pool
+	url  string
+}
+
+// Open connects to the database at url and migrates it.
+func Open(ctx context.Context, url string, opt Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if opt.MaxConns > 0 {
+		cfg.MaxConns = int32(opt.MaxConns)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	s := &Store{pool: pool, url: url}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: migrate: %w", err)
+	}
+	return s, nil
+}
+
+// migrate applies the embedded migrations not yet recorded in
+// schema_migrations, each in its own transaction, while holding an advisory
+// lock, so that servers starting together migrate once.
+func (s *Store) migrate(ctx context.Context) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", int64(migrationLock)); err != nil {
+		return err
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", int64(migrationLock))
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version integer PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return err
+	}
+	var have int
+	if err := conn.QueryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&have); err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		num, _, _ := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with a number", base)
+		}
+		if v <= have {
+			continue
+		}
+		text, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, string(text)); err != nil {
+				return fmt.Errorf("migration %s: %w", base, err)
+			}
+			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", v, base)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Migrations returns the versions of the migrations applied, oldest first.
+func (s *Store) Migrations(ctx context.Context) ([]int, error) {
+	rows, err := s.pool.Query(ctx, "SELECT version FROM schema_migrations ORDER BY version")
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int])
+}
+
+// isConflict reports whether err is a unique or foreign key violation.
+func isConflict(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "23503")
+}
+
+// Create implements store.Store.
+func (s *Store) Create(ctx context.Context, g *store.Game) error {
+	status := g.Status
+	if status == "" {
+		status = store.Playing
+	}
+	result := g.End.Result
+	if result == "" {
+		result = "*"
+	}
+	b := &pgx.Batch{}
+	b.Queue(`INSERT INTO games (id, spec, start, status, result, reason, detail, resigned, ply, created, updated)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		g.ID, g.Spec, g.Start, status, result, g.End.Reason, g.End.Detail, g.End.Resigned, len(g.Moves), g.Created, g.Updated)
+	for i, st := range g.Seats {
+		b.Queue(`INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, joined)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, g.ID, i, st.Kind, st.Level, st.Name, st.TokenHash, st.InviteHash, st.Joined)
+	}
+	for i, m := range g.Moves {
+		b.Queue(`INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, g.ID, i, m, g.Created)
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		return tx.SendBatch(ctx, b).Close()
+	})
+	if isConflict(err) {
+		return fmt.Errorf("game %s: %w: the id exists", g.ID, store.ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("create game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// AppendMove implements store.Store.
+func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
+	var err error
+	if end == nil {
+		// A move writes only its row, as in the SQLite store; the game's
+		// ply and update time are written when it ends.
+		_, err = s.pool.Exec(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, id, ply, move, at)
+	} else {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, id, ply, move, at); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, result = $4, reason = $5, detail = $6, resigned = $7 WHERE id = $8`,
+				ply+1, at, store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id)
+			return err
+		})
+	}
+	if isConflict(err) {
+		return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("game %s ply %d: %w", id, ply, err)
+	}
+	return nil
+}
+
+// Join implements store.Store.
+func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name string, at time.Time) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE seats SET token_hash = $1, name = $2, joined = true
+			WHERE game_id = $3 AND seat = $4 AND NOT joined`, tokenHash, name, id, seat)
+		if err != nil {
+			return fmt.Errorf("game %s join seat %d: %w", id, seat, err)
+		}
+		if tag.RowsAffected() != 1 {
+			return fmt.Errorf("game %s seat %d: %w: the seat has been taken", id, seat, store.ErrConflict)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET updated = $1 WHERE id = $2`, at, id); err != nil {
+			return fmt.Errorf("game %s join seat %d: %w", id, seat, err)
+		}
+		return nil
+	})
+}
+
+// Finish implements store.Store.
+func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE games SET updated = $1, status = $2, result = $3, reason = $4, detail = $5, resigned = $6
+		WHERE id = $7 AND status <> $2`, at, store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id)
+	if err != nil {
+		return fmt.Errorf("game %s finish: %w", id, err)
+	}
+	if tag.RowsAffected() != 1 {
+		return fmt.Errorf("game %s: %w: it is finished or does not exist", id, store.ErrConflict)
+	}
+	return nil
+}
+
+// gameCols are the columns scanGame reads; the ply is counted from the
+// moves, since a move does not update its game's row.
+const gameCols = `id, spec, start, status, result, reason, detail, resigned,
+	(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id), created, updated`
+
+func scanGame(row pgx.Row) (*store.Game, error) {
+	var g store.Game
+	err := row.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Result, &g.End.Reason, &g.End.Detail, &g.End.Resigned, &g.Ply, &g.Created, &g.Updated)
+	if err != nil {
+		return nil, err
+	}
+	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
+	return &g, nil
+}
+
+// Get implements store.Store.
+func (s *Store) Get(ctx context.Context, id string) (*store.Game, error) {
+	g, err := scanGame(s.pool.QueryRow(ctx, `SELECT `+gameCols+` FROM games WHERE id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("game %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	if err := s.fill(ctx, []*store.Game{g}, true); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// fill loads the seats (and moves) of games, two queries for all of them.
+func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
+	if len(gs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(gs))
+	byID := make(map[string]*store.Game, len(gs))
+	for i, g := range gs {
+		ids[i] = g.ID
+		byID[g.ID] = g
+	}
+	rows, err := s.pool.Query(ctx, `SELECT game_id, kind, level, name, token_hash, invite_hash, joined FROM seats
+		WHERE game_id = ANY($1) ORDER BY game_id, seat`, ids)
+	if err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
+	var id string
+	var st store.Seat
+	_, err = pgx.ForEachRow(rows, []any{&id, &st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &st.Joined}, func() error {
+		g := byID[id]
+		g.Seats = append(g.Seats, st)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("seats: %w", err)
+	}
+	if !moves {
+		return nil
+	}
+	for _, g := range gs {
+		g.Moves = make([]string, 0, g.Ply)
+	}
+	rows, err = s.pool.Query(ctx, `SELECT game_id, ply, move FROM moves WHERE game_id = ANY($1) ORDER BY game_id, ply`, ids)
+	if err != nil {
+		return fmt.Errorf("moves: %w", err)
+	}
+	var ply int
+	var m string
+	_, err = pgx.ForEachRow(rows, []any{&id, &ply, &m}, func() error {
+		g := byID[id]
+		if ply != len(g.Moves) {
+			return fmt.Errorf("game %s: ply %d missing", id, len(g.Moves))
+		}
+		g.Moves = append(g.Moves, m)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("moves: %w", err)
+	}
+	for _, g := range gs {
+		g.Ply = len(g.Moves)
+	}
+	return nil
+}
+
+func (s *Store) list(ctx context.Context, query string, args ...any) ([]*store.Game, error) {
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list games: %w", err)
+	}
+	gs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*store.Game, error) { return scanGame(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list games: %w", err)
+	}
+	return gs, nil
+}
+
+// Unfinished implements store.Store.
+func (s *Store) Unfinished(ctx context.Context) ([]*store.Game, error) {
+	gs, err := s.list(ctx, `SELECT `+gameCols+` FROM games WHERE status = $1 ORDER BY created, id`, store.Playing)
+	if err != nil {
+		return nil, err
+	}
+	return gs, s.fill(ctx, gs, true)
+}
+
+// Recent implements store.Store.
+func (s *Store) Recent(ctx context.Context, limit int, status string) ([]*store.Game, error) {
+	var gs []*store.Game
+	var err error
+	if status == "" {
+		gs, err = s.list(ctx, `SELECT `+gameCols+` FROM games ORDER BY updated DESC, id LIMIT $1`, limit)
+	} else {
+		gs, err = s.list(ctx, `SELECT `+gameCols+` FROM games WHERE status = $1 ORDER BY updated DESC, id LIMIT $2`, status, limit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return gs, s.fill(ctx, gs, false)
+}
+
+// Ping implements store.Store.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.pool.Ping(ctx)
+}
+
+// Close implements store.Store: it waits for the connections in use to be
+// returned, then closes them.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}

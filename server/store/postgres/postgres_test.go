@@ -1,0 +1,77 @@
+package postgres
+
+import (
+	"context"
+	"io/fs"
+	"reflect"
+	"sync"
+	"testing"
+
+	"stax/server/store"
+	"stax/server/store/pgtest"
+	"stax/server/store/storetest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// TestStore runs the store conformance kit on PostgreSQL.
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) func() (store.Store, error) {
+		url := pgtest.URL(t)
+		return func() (store.Store, error) { return Open(context.Background(), url, Options{}) }
+	})
+}
+
+// TestMigrateOnce starts several stores on a new database at once: each
+// migration is applied once.
+func TestMigrateOnce(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx := context.Background()
+	const n = 3
+	stores := make([]*Store, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i], errs[i] = Open(ctx, url, Options{})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("store %d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	var want []int
+	for i := range names {
+		want = append(want, i+1)
+	}
+	got, err := stores[0].Migrations(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("applied migrations %v; want %v, each once", got, want)
+	}
+}
+
+func TestIsURL(t *testing.T) {
+	for _, tc := range []struct {
+		db   string
+		want bool
+	}{
+		{"postgres://u@h/db", true},
+		{"postgresql:///db?host=/tmp", true},
+		{"stax.db", false},
+		{"/var/lib/stax/postgres.db", false},
+		{"file:postgres://x", false},
+	} {
+		if got := IsURL(tc.db); got != tc.want {
+			t.Errorf("IsURL(%q) = %v; want %v", tc.db, got, tc.want)
+		}
+	}
+}
