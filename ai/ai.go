@@ -19,6 +19,11 @@
 // eval_pisola.go, eval_diam.go), built from each game's strategy and the
 // read-only accessors of its rules package; the rules never import search.
 //
+// What is policy comes from the caller in a Config: Pogo's solved tables
+// for the "perfect" level are an *ai.Tables (a directory of table files,
+// built in the background when allowed, with a notifier for the news),
+// and the zero Config offers every level but "perfect".
+//
 // PlayGame and Match play games between players under the rules of
 // game.History, for tests and the strength tables.
 package ai
@@ -44,9 +49,54 @@ var levelNames = []string{"beginner", "easy", "medium", "hard", "strongest"}
 // Baselines are the level names New accepts besides those of Levels.
 var baselines = []string{"random", "greedy"}
 
+// Config is what the computer players take from their caller: the
+// resources that are policy, not strategy. The zero Config offers every
+// level but "perfect".
+type Config struct {
+	// Tables gives the perfect level Pogo's solved tables; nil offers no
+	// perfect level.
+	Tables *Tables
+}
+
+// Levels returns the level names available for g, weakest first, with the
+// zero Config: every level but "perfect".
+func Levels(g game.Game) []string { return Config{}.Levels(g) }
+
+// New returns a fresh Player for level with the zero Config (see
+// Config.New).
+func New(g game.Game, level string) (search.Player, error) { return Config{}.New(g, level) }
+
+// NewSeeded returns a Player with a fixed seed with the zero Config (see
+// Config.NewSeeded).
+func NewSeeded(g game.Game, level string, seed uint64) (search.Player, error) {
+	return Config{}.NewSeeded(g, level, seed)
+}
+
 // Levels returns the level names available for g, weakest first.
-func Levels(g game.Game) []string {
-	return append(append([]string(nil), levelNames...), extraLevels(g)...)
+func (c Config) Levels(g game.Game) []string {
+	return append(append([]string(nil), levelNames...), c.extraLevels(g)...)
+}
+
+// Ready reports whether level plays at its full strength for g now: false
+// for "perfect" while its table is missing or being built (it then plays
+// as "strongest"), true for every other level.
+func (c Config) Ready(g game.Game, level string) bool {
+	if pg, ok := g.(*pogo.Game); ok && level == perfectLevel && c.Tables != nil {
+		return c.Tables.Ready(pg.U())
+	}
+	return true
+}
+
+// Prepare makes level ready to play g at its full strength, waiting until
+// ctx is done: for "perfect", it loads Pogo's table, building it first
+// when it is missing and the Tables allow it. It does nothing for the
+// other levels.
+func (c Config) Prepare(ctx context.Context, g game.Game, level string) error {
+	if pg, ok := g.(*pogo.Game); ok && level == perfectLevel && c.Tables != nil {
+		_, err := c.Tables.Wait(ctx, pg.U())
+		return err
+	}
+	return nil
 }
 
 // New returns a fresh Player for level (each game and seat should get its
@@ -54,13 +104,13 @@ func Levels(g game.Game) []string {
 // seeded from the runtime's random source, so two players of the same
 // level play different games; NewSeeded makes them reproducible. An
 // unknown level is an error that lists the valid ones.
-func New(g game.Game, level string) (search.Player, error) {
-	return NewSeeded(g, level, rand.Uint64())
+func (c Config) New(g game.Game, level string) (search.Player, error) {
+	return c.NewSeeded(g, level, rand.Uint64())
 }
 
 // NewSeeded is New with the seed of the player's randomness fixed, for
 // reproducible games and tests.
-func NewSeeded(g game.Game, level string, seed uint64) (search.Player, error) {
+func (c Config) NewSeeded(g game.Game, level string, seed uint64) (search.Player, error) {
 	ev := Evaluator(g)
 	switch level {
 	case "random":
@@ -68,12 +118,15 @@ func NewSeeded(g game.Game, level string, seed uint64) (search.Player, error) {
 	case "greedy":
 		return search.NewGreedy(ev, seed), nil
 	}
-	for _, name := range Levels(g) {
+	if pg, ok := g.(*pogo.Game); ok && level == perfectLevel && c.Tables != nil {
+		return newPerfect(pg, c.Tables, ev, seed), nil
+	}
+	for _, name := range levelNames {
 		if name == level {
 			return newLevel(g, level, ev, seed), nil
 		}
 	}
-	valid := append(Levels(g), baselines...)
+	valid := append(c.Levels(g), baselines...)
 	return nil, fmt.Errorf("ai: unknown level %q for %s: valid levels are %s",
 		level, g.Info().Name, strings.Join(valid, ", "))
 }
@@ -155,9 +208,6 @@ func Budget(g game.Game, level string) search.Limits {
 // budget is the level's, so Play with all-zero Limits plays at the level's
 // strength; explicit limits override it.
 func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) search.Player {
-	if pg, ok := g.(*pogo.Game); ok && level == perfectLevel {
-		return newPerfect(pg, ev, seed)
-	}
 	sp := spec(g, level)
 	lim := Budget(g, level)
 	switch sp.algo {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"stax/game"
@@ -17,9 +16,9 @@ import (
 const perfectLevel = "perfect"
 
 // extraLevels returns the levels g offers beyond the searching ones:
-// "perfect" for Pogo.
-func extraLevels(g game.Game) []string {
-	if _, ok := g.(*pogo.Game); ok {
+// "perfect" for Pogo when c has tables.
+func (c Config) extraLevels(g game.Game) []string {
+	if _, ok := g.(*pogo.Game); ok && c.Tables != nil {
 		return []string{perfectLevel}
 	}
 	return nil
@@ -28,44 +27,25 @@ func extraLevels(g game.Game) []string {
 // perfect plays Pogo perfectly from the table of package solve: the
 // quickest win, else a draw, else the slowest loss, and among moves of
 // equal verdict the one that leaves the opponent the most losing replies.
-// The table is loaded (or built, with a message from solve.Notify, and
-// cached) on the first move.
-//
-// When buildMissingTables is false the table is never built implicitly:
-// if it is not already cached, the level plays as "strongest" instead.
+// It takes the table from its Tables on each move; while the table is
+// missing or being built (Config.Ready is false) it plays as "strongest"
+// instead.
 type perfect struct {
 	g        *pogo.Game
+	tables   *Tables
 	fallback search.Player
 }
 
-func newPerfect(g *pogo.Game, ev search.Evaluator, seed uint64) search.Player {
-	return &perfect{g: g, fallback: newLevel(g, "strongest", ev, seed)}
+func newPerfect(g *pogo.Game, tables *Tables, ev search.Evaluator, seed uint64) search.Player {
+	return &perfect{g: g, tables: tables, fallback: newLevel(g, "strongest", ev, seed)}
 }
 
-// buildMissingTables says whether the perfect level builds a table that is
-// not cached yet (taking some seconds) on its first move. The package's
-// tests turn it off so that the tests that play every level stay quick.
-var buildMissingTables = true
-
-// table opens the variant's table, honouring ctx while it is built.
-func (p *perfect) table(ctx context.Context) (*solve.Table, error) {
-	if !buildMissingTables {
-		return solve.OpenCached(p.g.U())
-	}
-	type opened struct {
-		t   *solve.Table
-		err error
-	}
-	ch := make(chan opened, 1)
-	go func() {
-		t, err := solve.Open(p.g.U())
-		ch <- opened{t, err}
-	}()
-	select {
-	case o := <-ch:
-		return o.t, o.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// SetHistory passes the game's earlier positions to the fallback search;
+// the table's values are those of the position alone (see
+// docs/pogo-solved.md on draws by repetition).
+func (p *perfect) SetHistory(hashes []uint64) {
+	if h, ok := p.fallback.(search.HistorySetter); ok {
+		h.SetHistory(hashes)
 	}
 }
 
@@ -78,12 +58,9 @@ func (p *perfect) Play(ctx context.Context, s game.State, lim search.Limits, rep
 	if !ok {
 		return search.Result{}, fmt.Errorf("ai: the perfect level plays Pogo, not %s", s.Game().Info().Name)
 	}
-	t, err := p.table(ctx)
-	if !buildMissingTables && errors.Is(err, os.ErrNotExist) {
-		return p.fallback.Play(ctx, s, lim, report)
-	}
+	t, err := p.tables.Table(p.g.U())
 	if err != nil {
-		return search.Result{}, err
+		return p.fallback.Play(ctx, s, lim, report)
 	}
 	best, moves, ok := t.Best(ps)
 	if !ok {

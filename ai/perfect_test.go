@@ -6,26 +6,34 @@ import (
 	"testing"
 
 	"stax/games/pogo"
-	"stax/games/pogo/solve"
 	"stax/search"
 )
 
 // TestPerfectLevel checks that only Pogo offers the perfect level, and
-// that without a cached table a test binary's perfect player still plays
+// only with tables; and that without a table a perfect player still plays
 // a legal move (by search) rather than building the table.
 func TestPerfectLevel(t *testing.T) {
-	t.Setenv("STAX_CACHE_DIR", t.TempDir())
+	tables := NewTables(TablesConfig{Dir: t.TempDir()})
+	defer tables.Close()
+	cfg := Config{Tables: tables}
 	for _, tc := range []struct {
+		cfg  Config
 		spec string
 		want bool
-	}{{"pogo", true}, {"pogo(u=false)", true}, {"diam", false}} {
+	}{{cfg, "pogo", true}, {cfg, "pogo(u=false)", true}, {cfg, "diam", false}, {Config{}, "pogo", false}} {
 		g := load(t, tc.spec)
-		if got := slices.Contains(Levels(g), "perfect"); got != tc.want {
-			t.Errorf("Levels(%s) = %v; perfect listed %v, want %v", tc.spec, Levels(g), got, tc.want)
+		if got := slices.Contains(tc.cfg.Levels(g), "perfect"); got != tc.want {
+			t.Errorf("Levels(%s) = %v; perfect listed %v, want %v", tc.spec, tc.cfg.Levels(g), got, tc.want)
 		}
 	}
 	g := load(t, "pogo")
-	p, err := New(g, "perfect")
+	if _, err := New(g, "perfect"); err == nil {
+		t.Error("New(pogo, perfect) without tables succeeded")
+	}
+	if cfg.Ready(g, "perfect") || !cfg.Ready(g, "hard") {
+		t.Errorf("Ready(perfect) = %v, Ready(hard) = %v without a table; want false, true", cfg.Ready(g, "perfect"), cfg.Ready(g, "hard"))
+	}
+	p, err := cfg.New(g, "perfect")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,22 +45,31 @@ func TestPerfectLevel(t *testing.T) {
 	if _, err := s.ParseMove(s.FormatMove(res.Move)); err != nil {
 		t.Errorf("perfect played an illegal move: %v", err)
 	}
+	if tables.Ready(true) {
+		t.Error("a perfect move built the table although the tables may not build")
+	}
 }
 
 // TestPerfectFromTable checks the perfect level's answer where the table
 // is cached (it is never built by tests): from a position White wins in 9
 // plies, it plays a move after which Black loses in 8, and scores it so.
 func TestPerfectFromTable(t *testing.T) {
-	tb, err := solve.OpenCached(true)
+	tables := NewTables(TablesConfig{Dir: cachedTables(t)})
+	defer tables.Close()
+	tb, err := tables.Table(true)
 	if err != nil {
 		t.Skipf("no cached table (run stax solve pogo): %v", err)
 	}
+	cfg := Config{Tables: tables}
 	g := load(t, "pogo")
 	s, err := g.ParseState("b,-,wbb/bw,w,-/ww,bw,b w")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(g, "perfect")
+	if !cfg.Ready(g, "perfect") {
+		t.Error("Ready(perfect) = false with the table")
+	}
+	p, err := cfg.New(g, "perfect")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,10 @@ type Config struct {
 	Level string
 	// MaxThreads bounds the threads option (at least 1).
 	MaxThreads int
+	// Prepare, when set, makes a level ready to play a variant at its full
+	// strength (the perfect level's table, built when missing): isready
+	// calls it, after newgame, and answers readyok when it returns.
+	Prepare func(ctx context.Context, g game.Game, level string) error
 }
 
 // infiniteTime is the time budget of go infinite: longer than any session.
@@ -226,6 +230,11 @@ func (s *Server) handle(ctx context.Context, line string) (quit bool) {
 	cmd, args := fields[0], fields[1:]
 	switch cmd {
 	case "isready":
+		if s.cfg.Prepare != nil && s.g != nil {
+			if err := s.cfg.Prepare(ctx, s.g, s.level); err != nil {
+				s.send("info string level %s is not ready: %v", s.level, oneLine(err.Error()))
+			}
+		}
 		s.send("readyok")
 		return false
 	case "stop":

@@ -529,3 +529,41 @@ func TestSeed(t *testing.T) {
 		t.Errorf("bad seed: %q", got)
 	}
 }
+
+// TestIsreadyPrepares checks that after newgame isready answers readyok
+// only once the level is prepared, and says so when it could not be.
+func TestIsreadyPrepares(t *testing.T) {
+	release := make(chan struct{})
+	var asked []string
+	cfg := testConfig()
+	cfg.Prepare = func(ctx context.Context, g game.Game, level string) error {
+		asked = append(asked, g.Info().Name+" "+level)
+		<-release
+		if level == "easy" {
+			return errors.New("no table")
+		}
+		return nil
+	}
+	s := startSession(t, cfg)
+	if got := s.sync(); len(got) != 0 || len(asked) != 0 {
+		t.Errorf("isready before newgame: %q, prepared %q", got, asked)
+	}
+	s.send("newgame pogo")
+	s.send("isready")
+	select {
+	case l := <-s.lines:
+		t.Fatalf("%q before the level was prepared", l)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if _, before := s.until("readyok"); len(before) != 0 {
+		t.Errorf("lines before readyok: %q", before)
+	}
+	s.send("setoption name level value easy")
+	if got := s.sync(); len(got) != 1 || got[0] != "info string level easy is not ready: no table" {
+		t.Errorf("isready with a level that cannot be prepared: %q", got)
+	}
+	if want := []string{"pogo random", "pogo easy"}; !slices.Equal(asked, want) {
+		t.Errorf("prepared %q; want %q", asked, want)
+	}
+}

@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/signal"
 	"sort"
 	"time"
 
 	"stax/ai"
 	"stax/game"
 	"stax/games/pogo"
-	"stax/games/pogo/solve"
 	"stax/search"
 )
 
@@ -48,10 +49,11 @@ func runAnalyze(e *env, args []string) error {
 
 // analyzePogo prints the exact verdict of every move from the table.
 func analyzePogo(e *env, g *pogo.Game, s *pogo.State) error {
-	old := solve.Notify
-	solve.Notify = func(msg string) { fmt.Fprintln(e.stderr, msg) }
-	defer func() { solve.Notify = old }()
-	t, err := solve.Open(g.U())
+	tables := newTables(e.stderr)
+	defer tables.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	t, err := tables.Wait(ctx, g.U())
 	if err != nil {
 		return err
 	}

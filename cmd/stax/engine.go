@@ -13,18 +13,19 @@ import (
 )
 
 // engineConfig is the configuration of the built-in engine: every game,
-// the ai levels and the random and greedy baselines.
-func engineConfig(level string) engine.Config {
+// the ai levels of levels and the random and greedy baselines.
+func engineConfig(levels ai.Config, level string) engine.Config {
 	return engine.Config{
 		Name:       "stax",
 		Author:     "the stax developers",
 		Registry:   games.Registry(),
-		NewPlayer:  ai.New,
-		NewSeeded:  ai.NewSeeded,
-		Levels:     ai.Levels,
+		NewPlayer:  levels.New,
+		NewSeeded:  levels.NewSeeded,
+		Levels:     levels.Levels,
 		Extra:      []string{"random", "greedy"},
 		Level:      level,
 		MaxThreads: runtime.NumCPU(),
+		Prepare:    levels.Prepare,
 	}
 }
 
@@ -39,7 +40,9 @@ func runEngine(e *env, args []string) error {
 	if len(rest) != 0 {
 		return &usageError{"stax engine takes no arguments; it reads protocol commands from standard input"}
 	}
-	srv := engine.NewServer(engineConfig(*level))
+	tables := newTables(e.stderr)
+	defer tables.Close()
+	srv := engine.NewServer(engineConfig(ai.Config{Tables: tables}, *level))
 	if !slices.Contains(srv.Levels(), *level) {
 		return &usageError{fmt.Sprintf("level %q: want one of %s", *level, strings.Join(srv.Levels(), ", "))}
 	}

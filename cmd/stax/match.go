@@ -69,10 +69,13 @@ func runMatch(e *env, args []string) error {
 	if *seed == 0 {
 		*seed = rand.Uint64N(1<<53) + 1
 	}
+	tables := newTables(e.stderr)
+	defer tables.Close()
+	levels := ai.Config{Tables: tables}
 	cfg := match.Config{
 		Game: g, Engines: engines, Games: *n, Concurrency: *conc,
 		MoveTime: time.Duration(*movetime) * time.Millisecond, Timeout: time.Duration(*timeout) * time.Millisecond,
-		Openings: *openings, Seed: *seed, NewPlayer: ai.New,
+		Openings: *openings, Seed: *seed, NewPlayer: levels.New,
 	}
 	if *sprt != "" {
 		t, err := parseSPRT(*sprt)
@@ -97,6 +100,13 @@ func runMatch(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	for _, en := range engines {
+		if en.Level != "" {
+			if err := prepareLevels(ctx, levels, g, en.Level); err != nil {
+				return fmt.Errorf("engine %s: %w", en.Name, err)
+			}
+		}
+	}
 	rep, err := match.Run(ctx, cfg)
 	if rep != nil {
 		if cfg.Progress != nil && ttyWriter(e.stderr) {

@@ -67,6 +67,7 @@ type player struct {
 	hintLevel string
 	hint      search.Player
 	seed      uint64
+	ai        ai.Config // the computer players' configuration
 	saveFile  string
 	date      string
 	humans    int
@@ -109,8 +110,10 @@ func runPlay(e *env, args []string) error {
 		seatFlags[1] = *black
 	}
 
+	tables := newTables(e.stderr)
+	defer tables.Close()
 	p := &player{e: e, limits: search.Limits{Time: *moveTime}, hintLevel: *hint, seed: *seed,
-		saveFile: *save, date: time.Now().Format("2006.01.02")}
+		ai: ai.Config{Tables: tables}, saveFile: *save, date: time.Now().Format("2006.01.02")}
 	switch *colour {
 	case "auto":
 		p.colour = isTerminal(e.stdout) && os.Getenv("NO_COLOR") == ""
@@ -182,6 +185,15 @@ func runPlay(e *env, args []string) error {
 			p.humans++
 		}
 	}
+	var levels []string
+	for _, s := range p.seats {
+		if !s.human {
+			levels = append(levels, s.name)
+		}
+	}
+	if err := prepareLevels(context.Background(), p.ai, p.g, levels...); err != nil {
+		return err
+	}
 	p.in = bufio.NewScanner(e.stdin)
 	return p.run()
 }
@@ -215,9 +227,9 @@ func (p *player) newSeat(i int, v string) (*seat, error) {
 // newAI returns a player of the given level, seeded when --seed is set.
 func (p *player) newAI(level string, salt uint64) (search.Player, error) {
 	if p.seed != 0 {
-		return ai.NewSeeded(p.g, level, p.seed*0x9e3779b97f4a7c15+salt)
+		return p.ai.NewSeeded(p.g, level, p.seed*0x9e3779b97f4a7c15+salt)
 	}
-	return ai.New(p.g, level)
+	return p.ai.New(p.g, level)
 }
 
 // isTerminal reports whether w is a character device, such as a terminal.

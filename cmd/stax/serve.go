@@ -55,7 +55,39 @@ func runServe(e *env, args []string) error {
 	if c.allowedHosts, err = allowedHosts(*addr, *hosts); err != nil {
 		return err
 	}
+	dir, err := tablesDir()
+	if err != nil {
+		log.Warn("the solved tables are kept in memory only", "err", err)
+	}
+	tables := ai.NewTables(ai.TablesConfig{Dir: dir, Build: true, Notify: tableNews(log)})
+	defer tables.Close()
+	// Pogo's default variant is solved in the background at once when
+	// its table is missing; until then "perfect" plays as "strongest".
+	tables.Prepare(true)
+	c.ai = ai.Config{Tables: tables}
 	return serve(ctx, e, log, c)
+}
+
+// tableNews returns the notifier of the server's tables: each piece of
+// news is a log record.
+func tableNews(log *slog.Logger) func(ai.TableEvent) {
+	return func(ev ai.TableEvent) {
+		level := slog.LevelInfo
+		if ev.Err != nil {
+			level = slog.LevelWarn
+		}
+		attrs := []any{"variant", ev.Variant(), "event", ev.Kind.String()}
+		if ev.Path != "" {
+			attrs = append(attrs, "path", ev.Path)
+		}
+		if ev.Kind != ai.TableBuilding {
+			attrs = append(attrs, "elapsed", ev.Elapsed.Round(time.Millisecond))
+		}
+		if ev.Err != nil {
+			attrs = append(attrs, "err", ev.Err)
+		}
+		log.Log(context.Background(), level, ev.String(), attrs...)
+	}
 }
 
 type serveConfig struct {
@@ -64,6 +96,7 @@ type serveConfig struct {
 	aiDelay                time.Duration
 	pprof, stats           bool
 	allowedHosts           []string
+	ai                     ai.Config         // the computer players' configuration
 	ready                  func(addr string) // called with the listening address, for tests
 }
 
@@ -106,8 +139,8 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	srv, err := server.New(server.Config{
 		Store:     st,
 		Games:     games.Registry(),
-		NewPlayer: ai.New,
-		Levels:    ai.Levels,
+		NewPlayer: c.ai.New,
+		Levels:    c.ai.Levels,
 		Assets:    assets,
 		Log:       log,
 		Workers:   c.workers,

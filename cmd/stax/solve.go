@@ -1,8 +1,13 @@
 package main
 
 import (
+	"context"
+	"os"
+	"os/signal"
+
 	"fmt"
 	"io"
+	"stax/ai"
 	"strings"
 	"time"
 
@@ -32,13 +37,17 @@ func runSolve(e *env, args []string) error {
 	}
 	path := *out
 	if path == "" {
-		if path, err = solve.CachePath(g.U()); err != nil {
+		dir, err := tablesDir()
+		if err != nil {
 			return err
 		}
+		path = ai.NewTables(ai.TablesConfig{Dir: dir}).Path(g.U())
 	}
 	bar := &progressBar{w: e.stderr, quiet: *quiet}
 	start := time.Now()
-	t, err := solve.Solve(g.U(), *workers, bar.update)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	t, err := solve.Solve(ctx, g.U(), *workers, bar.update)
 	bar.done()
 	if err != nil {
 		return err
@@ -47,7 +56,6 @@ func runSolve(e *env, args []string) error {
 	if err := t.Save(path); err != nil {
 		return err
 	}
-	solve.Cache(t)
 	fmt.Fprintf(e.stderr, "solved in %.1fs; table written to %s\n", elapsed.Seconds(), path)
 	printStats(e.stdout, g, t)
 	if *reach {

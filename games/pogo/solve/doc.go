@@ -19,5 +19,10 @@
 // symmetries counts every move exactly once. Work is sharded by layout
 // between workers; a worker posts each update to the worker that owns the
 // position and they are applied after a barrier, so no memory is shared
-// while written.
+// while written. Solve stops when its context is cancelled.
+//
+// The package holds the algorithm and the table file format (WriteTo,
+// ReadTable, Save, Load); where tables are kept, when they are built and who
+// hears about it is the caller's policy (the stax command hands package ai
+// an ai.Tables).
 package solve

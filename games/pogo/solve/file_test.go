@@ -2,8 +2,8 @@ package solve
 
 import (
 	"bytes"
+	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -11,7 +11,7 @@ import (
 // TestFileRoundTrip writes a small game's table and reads it back, and
 // checks that damage of every kind is reported as corruption.
 func TestFileRoundTrip(t *testing.T) {
-	tb, err := solveN(3, false, 1, nil)
+	tb, err := solveN(context.Background(), 3, false, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,35 +53,5 @@ func TestFileRoundTrip(t *testing.T) {
 				t.Errorf("ReadTable = %v; want ErrCorrupt", err)
 			}
 		})
-	}
-}
-
-// TestOpenCached checks that OpenCached never builds: a missing, foreign
-// or corrupt cache file is reported as not existing.
-func TestOpenCached(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("STAX_CACHE_DIR", dir)
-	if _, err := OpenCached(false); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("OpenCached with an empty cache = %v; want ErrNotExist", err)
-	}
-	path, err := CachePath(false)
-	if err != nil || filepath.Dir(path) != dir {
-		t.Fatalf("CachePath = %q, %v; want a file in %s", path, err, dir)
-	}
-	small, err := solveN(2, false, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := small.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := OpenCached(false); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("OpenCached with a small game's table = %v; want ErrNotExist", err)
-	}
-	if err := os.WriteFile(path, []byte("STAXPOGO junk"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := OpenCached(false); !errors.Is(err, os.ErrNotExist) || !errors.Is(err, ErrCorrupt) {
-		t.Errorf("OpenCached with a corrupt file = %v; want ErrCorrupt and ErrNotExist", err)
 	}
 }

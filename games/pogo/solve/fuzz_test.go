@@ -2,13 +2,14 @@ package solve
 
 import (
 	"bytes"
+	"context"
 	"testing"
 )
 
 // FuzzReadTable checks that ReadTable rejects damaged files with an error
 // and never panics, and that what it accepts writes back identically.
 func FuzzReadTable(f *testing.F) {
-	small, err := solveN(1, true, 1, nil)
+	small, err := solveN(context.Background(), 1, true, 1, nil)
 	if err != nil {
 		f.Fatal(err)
 	}

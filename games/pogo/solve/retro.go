@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"runtime"
@@ -99,8 +100,9 @@ type solver struct {
 
 // retro solves every position of x under the moves ms, using the given
 // number of workers (0: one per CPU), and returns the value of each
-// canonical position.
-func retro(x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uint8, error) {
+// canonical position. It checks ctx between the parts of its work, a few
+// hundredths of a second apart.
+func retro(ctx context.Context, x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uint8, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -111,7 +113,14 @@ func retro(x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uin
 		state: make([]uint16, x.total)}
 	total := int64(x.total)
 	progress(Progress{Phase: "count", Total: total})
-	decided := s.parallel(func(w int) int64 { return s.count(w) })
+	var decided int64
+	for c := 0; c < chunks; c++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		lo, hi := c*len(x.canon)/chunks, (c+1)*len(x.canon)/chunks
+		decided += s.parallel(func(w int) int64 { return s.count(w, lo, hi) })
+	}
 	progress(Progress{Phase: "count", Done: total, Total: total})
 	outbox := make([][][]uint32, workers)
 	for w := range outbox {
@@ -127,6 +136,9 @@ func retro(x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uin
 		// distance commute, so the chunking changes nothing else.
 		var n int64
 		for c := 0; c < chunks; c++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			lo, hi := c*len(x.canon)/chunks, (c+1)*len(x.canon)/chunks
 			s.parallel(func(w int) int64 { s.spread(w, d, lo, hi, outbox[w]); return 0 })
 			n += s.parallel(func(w int) int64 {
@@ -179,13 +191,14 @@ func (s *solver) parallel(f func(w int) int64) int64 {
 // over the whole index.
 func (s *solver) owns(w int, i int) bool { return i%s.workers == w }
 
-// count sets, for worker w's positions, the counter of unresolved moves
-// (times the size of the position's orbit), and the value of those that
-// are over. It returns the number of positions it decided.
-func (s *solver) count(w int) int64 {
+// count sets, for worker w's positions of layouts lo to hi-1, the counter
+// of unresolved moves (times the size of the position's orbit), and the
+// value of those that are over. It returns the number of positions it
+// decided.
+func (s *solver) count(w int, lo, hi int) int64 {
 	x := s.x
 	var decided int64
-	for i := range x.canon {
+	for i := lo; i < hi; i++ {
 		if !s.owns(w, i) {
 			continue
 		}

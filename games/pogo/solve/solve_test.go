@@ -2,11 +2,14 @@ package solve
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"stax/game"
 	"stax/games/pogo"
@@ -71,7 +74,7 @@ func TestAgainstNaive(t *testing.T) {
 	for n := 1; n <= maxN; n++ {
 		for _, u := range []bool{true, false} {
 			t.Run(fmt.Sprintf("n=%d,u=%v", n, u), func(t *testing.T) {
-				tb, err := solveN(n, u, 2, nil)
+				tb, err := solveN(context.Background(), n, u, 2, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -136,7 +139,7 @@ func TestConsistent(t *testing.T) {
 	}
 	for _, u := range []bool{true, false} {
 		t.Run(fmt.Sprintf("n=%d,u=%v", n, u), func(t *testing.T) {
-			tb, err := solveN(n, u, 2, nil)
+			tb, err := solveN(context.Background(), n, u, 2, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,6 +258,34 @@ func checkNegamax(t *testing.T, tb *Table, g *pogo.Game, positions int) {
 	t.Logf("checked %d positions against search", checked)
 }
 
+// TestSolveCancelled checks that a solve stops soon after its context is
+// cancelled, with the context's error.
+func TestSolveCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var phases []string
+	tb, err := Solve(ctx, true, 1, func(p Progress) {
+		phases = append(phases, p.Phase)
+		if p.Phase == "retrograde" {
+			cancel()
+		}
+	})
+	if tb != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("Solve cancelled = %v, %v; want context.Canceled", tb, err)
+	}
+	if len(phases) == 0 || phases[len(phases)-1] != "retrograde" {
+		t.Errorf("progress %q; want the solve to stop after reaching the retrograde phase", phases)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if _, err := Solve(ctx, false, 1, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Solve with a cancelled context = %v; want context.Canceled", err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("Solve with a cancelled context took %v", el)
+	}
+}
+
 // TestFull solves both variants of the real game and checks them. It
 // takes minutes, so it runs only when STAX_SOLVE_FULL is set.
 func TestFull(t *testing.T) {
@@ -263,7 +294,7 @@ func TestFull(t *testing.T) {
 	}
 	for _, u := range []bool{true, false} {
 		t.Run(fmt.Sprintf("u=%v", u), func(t *testing.T) {
-			tb, err := Solve(u, 0, nil)
+			tb, err := Solve(context.Background(), u, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"sync"
@@ -99,17 +100,18 @@ func indexerFor(n int) *indexer {
 
 // Solve computes the table of the variant with or without the U-shaped
 // move, using the given number of workers (0: one per CPU), reporting its
-// progress to progress (which may be nil).
-func Solve(u bool, workers int, progress func(Progress)) (*Table, error) {
-	return solveN(Pieces, u, workers, progress)
+// progress to progress (which may be nil). It stops soon after ctx is
+// cancelled, returning ctx's error.
+func Solve(ctx context.Context, u bool, workers int, progress func(Progress)) (*Table, error) {
+	return solveN(ctx, Pieces, u, workers, progress)
 }
 
 // solveN solves the game with n pieces a side, a smaller game with the
 // same rules that the tests solve in full.
-func solveN(n int, u bool, workers int, progress func(Progress)) (*Table, error) {
+func solveN(ctx context.Context, n int, u bool, workers int, progress func(Progress)) (*Table, error) {
 	x := indexerFor(n)
 	ms := newMoveSet(u)
-	val, err := retro(x, ms, workers, progress)
+	val, err := retro(ctx, x, ms, workers, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +120,10 @@ func solveN(n int, u bool, workers int, progress func(Progress)) (*Table, error)
 
 // U reports whether the table is of the variant with the U-shaped move.
 func (t *Table) U() bool { return t.u }
+
+// Pieces returns the number of pieces a side of the game the table
+// solves: Pieces for Pogo, fewer for the smaller games of the tests.
+func (t *Table) Pieces() int { return t.x.n }
 
 // Positions returns the number of positions the table stores: one per
 // class of positions equal under the symmetries of the square.

@@ -1,0 +1,156 @@
+package ai
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"stax/games/pogo/solve"
+)
+
+// cachedTables returns the directory where stax keeps its tables on this
+// machine (as the stax command finds it), for the tests that use a table
+// when one has been built.
+func cachedTables(t *testing.T) string {
+	if d := os.Getenv("STAX_CACHE_DIR"); d != "" {
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("no cache directory: %v", err)
+	}
+	return filepath.Join(d, "stax")
+}
+
+// events collects the news of a Tables.
+type events struct {
+	mu   sync.Mutex // guards list
+	list []TableEvent
+}
+
+func (e *events) add(ev TableEvent) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.list = append(e.list, ev)
+}
+
+func (e *events) kinds() []TableEventKind {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []TableEventKind
+	for _, ev := range e.list {
+		out = append(out, ev.Kind)
+	}
+	return out
+}
+
+// TestTablesWithoutBuild checks that Tables that may not build report a
+// missing or unusable file as missing, and never start a build.
+func TestTablesWithoutBuild(t *testing.T) {
+	dir := t.TempDir()
+	var news events
+	ts := NewTables(TablesConfig{Dir: dir, Notify: news.add})
+	defer ts.Close()
+	if got, want := ts.Path(false), filepath.Join(dir, "pogo-u-false.tbl"); got != want {
+		t.Errorf("Path(false) = %q; want %q", got, want)
+	}
+	if _, err := ts.Table(false); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "stax solve") {
+		t.Errorf("Table with an empty directory = %v; want ErrNotExist and a hint", err)
+	}
+	if err := os.WriteFile(ts.Path(false), []byte("STAXPOGO junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.Table(false); !errors.Is(err, os.ErrNotExist) || !errors.Is(err, solve.ErrCorrupt) {
+		t.Errorf("Table with a corrupt file = %v; want ErrCorrupt and ErrNotExist", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if _, err := ts.Wait(ctx, false); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Wait without a file = %v; want ErrNotExist at once", err)
+	}
+	if ts.Ready(false) || ts.Ready(true) {
+		t.Error("Ready without tables")
+	}
+	if k := news.kinds(); len(k) != 0 {
+		t.Errorf("news %v; want none", k)
+	}
+	none := NewTables(TablesConfig{Build: false})
+	if _, err := none.Table(true); !errors.Is(err, os.ErrNotExist) || none.Path(true) != "" {
+		t.Errorf("Tables without a directory: Table = %v, Path %q", err, none.Path(true))
+	}
+}
+
+// TestTablesBuildInBackground checks that a missing table is built once in
+// the background however many ask for it at once, that waiting for it
+// honours the caller's context, and that Close cancels the build.
+func TestTablesBuildInBackground(t *testing.T) {
+	dir := t.TempDir()
+	var news events
+	ts := NewTables(TablesConfig{Dir: dir, Build: true, Workers: 1, Notify: news.add})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := ts.Table(true); !errors.Is(err, ErrTableNotReady) {
+				t.Errorf("Table while building = %v; want ErrTableNotReady", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if ts.Ready(true) {
+		t.Error("Ready while building")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := ts.Wait(ctx, true); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait with a short deadline = %v; want DeadlineExceeded", err)
+	}
+	start := time.Now()
+	ts.Close()
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("Close took %v to cancel the build", el)
+	}
+	if k := news.kinds(); len(k) < 2 || k[0] != TableBuilding || k[len(k)-1] != TableFailed {
+		t.Errorf("news %v; want building ... failed", k)
+	}
+	if last := news.list[len(news.list)-1]; !errors.Is(last.Err, context.Canceled) || !strings.Contains(last.String(), "pogo(u=true)") {
+		t.Errorf("last news %q (%v); want a cancelled build of pogo(u=true)", last, last.Err)
+	}
+	if _, err := os.Stat(ts.Path(true)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a cancelled build left a file: %v", err)
+	}
+	if _, err := ts.Table(true); err == nil || errors.Is(err, ErrTableNotReady) {
+		t.Errorf("Table after Close = %v; want an error, and no new build", err)
+	}
+}
+
+// TestTablesBuildFull builds a table through Tables and reads it back
+// through new Tables. It takes about a minute of CPU, so it runs only when
+// STAX_SOLVE_FULL is set.
+func TestTablesBuildFull(t *testing.T) {
+	if os.Getenv("STAX_SOLVE_FULL") == "" {
+		t.Skip("set STAX_SOLVE_FULL=1 to solve the whole game")
+	}
+	dir := t.TempDir()
+	var news events
+	ts := NewTables(TablesConfig{Dir: dir, Build: true, Notify: news.add})
+	defer ts.Close()
+	tb, err := ts.Wait(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := news.kinds(); k[0] != TableBuilding || k[len(k)-1] != TableBuilt || news.list[len(k)-1].Err != nil {
+		t.Errorf("news %v", news.list)
+	}
+	again := NewTables(TablesConfig{Dir: dir})
+	back, err := again.Table(false)
+	if err != nil || back.Positions() != tb.Positions() || !again.Ready(false) {
+		t.Errorf("reading the built table back: %v", err)
+	}
+}
