@@ -42,6 +42,26 @@ func TestMatchCommand(t *testing.T) {
 	}
 }
 
+// TestPlayLoadMatchFile checks that stax play --load offers the records of
+// a stax match --out file and plays the one chosen with --record.
+func TestPlayLoadMatchFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.txt")
+	if _, _, err := runCmd(t, "", "match", "--quiet", "--game", "pogo", "--engine", "g=stax:greedy", "--engine", "r=stax:random", "--games", "2", "--movetime", "5", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCmd(t, "", "play", "--load", out)
+	if err == nil || !strings.Contains(err.Error(), "holds 2 game records; choose one with --record N") || !strings.Contains(err.Error(), "1  pogo  ") || strings.Contains(err.Error(), "ParseAll") {
+		t.Errorf("stax play --load of a match file: %v; want the list of its records", err)
+	}
+	stdout, _, err := runCmd(t, "", "play", "--load", out, "--record", "2", "--color", "never")
+	if err != nil || !strings.Contains(stdout, "Game over") {
+		t.Errorf("stax play --load --record 2: %v\n%s", err, stdout)
+	}
+	if _, _, err := runCmd(t, "", "play", "--load", out, "--record", "3"); err == nil || !strings.Contains(err.Error(), "want 1 to 2") {
+		t.Errorf("stax play --record 3 of 2: %v", err)
+	}
+}
+
 func TestMatchCommandErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -55,6 +75,7 @@ func TestMatchCommandErrors(t *testing.T) {
 		{[]string{"--game", "pogo", "--engine", "stax:random", "--sprt", "10,0"}, "ELO0 < ELO1"},
 		{[]string{"--game", "pogo", "--engine", "stax:random", "--engine", "stax:greedy", "--engine", "stax:easy", "--sprt", "0,10"}, "exactly two"},
 		{[]string{"--game", "pogo", "--engine", "stax:nobody"}, "nobody"},
+		{[]string{"--game", "pogo", "--engine", "stax:random", "--engine", "x=/no/such/engine"}, "engine x (/no/such/engine) failed its check before the match"},
 	}
 	for _, tc := range tests {
 		_, _, err := runCmd(t, "", append([]string{"match", "--quiet"}, tc.args...)...)

@@ -19,7 +19,7 @@ import (
 )
 
 // playUsage is the argument summary of stax play.
-const playUsage = "<spec> [--white|--black|--seat1..--seat4 human|LEVEL] [--pos S] [--load FILE] [--save FILE] [--time D] [--hint LEVEL] [--seed N] [--color auto|always|never]"
+const playUsage = "<spec> [--white|--black|--seat1..--seat4 human|LEVEL] [--pos S] [--load FILE [--record N]] [--save FILE] [--time D] [--hint LEVEL] [--seed N] [--color auto|always|never]"
 
 // defaultLevel is the level of the seats after the first when no flag or
 // record names their player.
@@ -88,6 +88,7 @@ func runPlay(e *env, args []string) error {
 	black := fs.String("black", "", "who plays the second seat of a two-player game (Black; player 2 in Diam)")
 	pos := fs.String("pos", "", "start from this position string")
 	load := fs.String("load", "", "resume the game saved in this record file")
+	recordNo := fs.Int("record", 0, "with --load of a file of several records (such as stax match --out writes), the number of the record to play, from 1")
 	colour := fs.String("color", "auto", "colour the pieces: auto (when the output is a terminal and NO_COLOR is unset), always or never")
 	moveTime := fs.Duration("time", 0, "thinking time per computer move (default: the level's own budget)")
 	hint := fs.String("hint", "strongest", "the level that answers hint")
@@ -134,9 +135,9 @@ func runPlay(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		rec, err = record.Parse(string(data))
+		rec, err = pickRecord(*load, string(data), *recordNo)
 		if err != nil {
-			return fmt.Errorf("%s:%w", *load, err)
+			return err
 		}
 		p.h, err = rec.Replay(games.Registry())
 		if err != nil {
@@ -196,6 +197,53 @@ func runPlay(e *env, args []string) error {
 	}
 	p.in = bufio.NewScanner(e.stdin)
 	return p.run()
+}
+
+// pickRecord returns record number n (from 1) of a file's text, or its
+// only record when n is 0. A file of several records without n is an
+// error that lists them, so that the user can choose.
+func pickRecord(file, text string, n int) (*record.Record, error) {
+	recs, err := record.ParseAll(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", file, err)
+	}
+	switch {
+	case len(recs) == 0:
+		return nil, fmt.Errorf("%s: no game record in the file", file)
+	case n < 0 || n > len(recs):
+		return nil, &usageError{fmt.Sprintf("--record %d: %s holds %d records; want 1 to %d", n, file, len(recs), len(recs))}
+	case n > 0:
+		return recs[n-1], nil
+	case len(recs) == 1:
+		return recs[0], nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s holds %d game records; choose one with --record N:", file, len(recs))
+	for i, r := range recs {
+		fmt.Fprintf(&b, "\n  %3d  %s", i+1, describeRecord(r))
+	}
+	return nil, &usageError{b.String()}
+}
+
+// describeRecord sums up a record on one line: its game, seats, result and
+// round, e.g. "pogo  hard vs easy  1-0  round 3".
+func describeRecord(r *record.Record) string {
+	var seats []string
+	for i := range r.Players() {
+		v := r.Get(record.SeatTag(i))
+		if v == "" {
+			v = "?"
+		}
+		seats = append(seats, v)
+	}
+	out := r.Get(record.TagGame) + "  " + strings.Join(seats, " vs ")
+	if res := r.Get(record.TagResult); res != "" {
+		out += "  " + res
+	}
+	if round := r.Get("Round"); round != "" {
+		out += "  round " + round
+	}
+	return out
 }
 
 // fromSeatTag turns a record's Seat tag back into a seat flag: "stax:hard"

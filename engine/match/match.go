@@ -224,6 +224,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	if err := preflight(cfg); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -280,7 +283,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 					_, writeErr = io.WriteString(cfg.Records, text)
 				}
 				if cfg.SPRT != nil && rep.Decision == Continue {
-					if rep.Decision = cfg.SPRT.Decide(rep.Table.Pair(0, 1)); rep.Decision != Continue {
+					if rep.Decision = cfg.SPRT.Decide(rep.Table.GamePairs()); rep.Decision != Continue {
 						stopSchedule()
 					}
 				}
@@ -328,6 +331,38 @@ func (cfg *Config) check() error {
 		}
 	}
 	return nil
+}
+
+// handshakeTimeout bounds an external engine's start: from its launch to
+// its staxok, and its answer to the first newgame and isready.
+const handshakeTimeout = 10 * time.Second
+
+// preflight starts every external engine once, before the first game, and
+// checks that it completes the handshake and accepts the game: a command
+// that does not exist, or an engine that never answers staxok or refuses
+// the variant, is an error rather than a match of forfeits.
+func preflight(cfg Config) error {
+	errs := make([]error, len(cfg.Engines))
+	var wg sync.WaitGroup
+	for i, e := range cfg.Engines {
+		if !e.External() {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := engine.Start(e.Command, handshakeTimeout)
+			if err == nil {
+				err = c.Setup(game.SpecOf(cfg.Game).String(), nil, "startpos", nil, handshakeTimeout)
+				c.Close()
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("engine %s (%s) failed its check before the match: %v", e.Name, strings.Join(e.Command, " "), err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // worker plays games one after another, keeping one process per external
@@ -547,7 +582,8 @@ func (r *Report) Write(w io.Writer) {
 	r.Table.Write(w)
 	if t := cfg.SPRT; t != nil {
 		lo, hi := t.Bounds()
-		fmt.Fprintf(w, "\nSPRT of %s against %s, elo0 %g, elo1 %g: LLR %.2f (bounds %.2f, %.2f): %s\n",
-			r.Table.Names[0], r.Table.Names[1], t.Elo0, t.Elo1, t.LLR(r.Table.Pair(0, 1)), lo, hi, r.Decision)
+		gp := r.Table.GamePairs()
+		fmt.Fprintf(w, "\nSPRT of %s against %s, elo0 %g, elo1 %g, on %d game pairs %s: LLR %.2f (bounds %.2f, %.2f): %s\n",
+			r.Table.Names[0], r.Table.Names[1], t.Elo0, t.Elo1, gp.N, pentanomial(gp), t.LLR(gp), lo, hi, r.Decision)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -120,8 +121,19 @@ func TestStats(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		all.add(1)
 	}
-	if e, lo, _ := all.Elo(); !math.IsInf(e, 1) || math.IsInf(lo, 0) || lo < 200 {
-		t.Errorf("a perfect score: Elo %v, lower bound %v; want +inf and a finite bound", e, lo)
+	// The Wilson bound of 10 wins in 10 games: 10 / (10 + 1.96²).
+	if e, lo, _ := all.Elo(); !math.IsInf(e, 1) || !near(lo, EloOf(10/(10+1.96*1.96))) {
+		t.Errorf("a perfect score: Elo %v, lower bound %v; want +inf and the Wilson bound %.1f", e, lo, EloOf(10/(10+1.96*1.96)))
+	}
+	// All draws: an estimate of 0 inside an interval of some width, which
+	// narrows as the draws accumulate.
+	width := math.Inf(1)
+	for _, n := range []int{1, 8, 100} {
+		e, lo, hi := scores(0, n, 0).Elo()
+		if e != 0 || !(lo < -10 && hi > 10) || math.Abs(lo+hi) > 1 || hi-lo >= width {
+			t.Errorf("%d draws: Elo %.1f [%.1f, %.1f]; want 0 in a symmetric interval narrower than %.1f", n, e, lo, hi, width)
+		}
+		width = hi - lo
 	}
 	tests := []struct {
 		sprt SPRT
@@ -370,26 +382,6 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// TestUnstartable checks that an engine that cannot start loses every game
-// and the match still completes.
-func TestUnstartable(t *testing.T) {
-	g, _ := games.Load("pogo")
-	cfg := Config{
-		Game: g, Engines: []Engine{{Name: "a", Level: "random"}, {Name: "ghost", Command: []string{"/nonexistent/engine"}}},
-		Games: 4, NewPlayer: ai.New,
-	}
-	rep, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f := rep.Table.Faults(1); f["crash"] != 4 {
-		t.Errorf("faults of an engine that cannot start: %v; want 4 crashes", f)
-	}
-	if !strings.Contains(rep.Games[0].Fault, "failed to start") {
-		t.Errorf("fault %q; want it to say the engine failed to start", rep.Games[0].Fault)
-	}
-}
-
 func TestRatings(t *testing.T) {
 	// a beats b 3:1 (about +191), b beats c 3:1: a should be about 382
 	// above c. Priors pull the estimates in a little.
@@ -429,5 +421,38 @@ func TestFmtScore(t *testing.T) {
 		if got := fmtScore(tc.x); got != tc.want {
 			t.Errorf("fmtScore(%v) = %q; want %q", tc.x, got, tc.want)
 		}
+	}
+}
+
+// TestPreflight checks that an engine that cannot start, never finishes
+// its handshake or refuses the game stops the match before its first game.
+func TestPreflight(t *testing.T) {
+	g, _ := games.Load("pogo")
+	tests := []struct {
+		name string
+		cmd  []string
+		want string
+	}{
+		{"missing", []string{filepath.Join(t.TempDir(), "no-such-engine")}, "cannot start"},
+		{"silent", []string{progs.Bad, "-mode", "silent"}, "no staxok within 10s"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "silent" && testing.Short() {
+				t.Skip("waits for the 10 s handshake timeout")
+			}
+			games := 0
+			cfg := Config{
+				Game: g, Engines: []Engine{{Name: "r", Level: "random"}, {Name: "x", Command: tc.cmd}},
+				Games: 2, NewPlayer: ai.New, Progress: func(Status) { games++ },
+			}
+			rep, err := Run(context.Background(), cfg)
+			if err == nil || rep != nil || games != 0 {
+				t.Fatalf("Run = %v, %v after %d games; want an error before the first game", rep, err, games)
+			}
+			if !strings.Contains(err.Error(), "engine x (") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q; want it to name engine x and say %q", err, tc.want)
+			}
+		})
 	}
 }

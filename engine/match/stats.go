@@ -3,10 +3,19 @@ package match
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
+// scoreSteps is the resolution of a Score's histogram: every per-game
+// score of a match (a multiple of 1/8 between two engines in 4-player Diam,
+// averaged over 2 or 3 opponents against the field) and every game pair's
+// mean is a multiple of 1/48.
+const scoreSteps = 48
+
 // Score accumulates one engine's per-game scores against another (or
-// against the field): each game contributes one score in [0, 1].
+// against the field): each game contributes one score in [0, 1]. It also
+// serves for game pairs, each contributing the mean of its two games.
 type Score struct {
 	N             int     // games
 	Sum, SumSq    float64 // of the per-game scores
@@ -15,6 +24,8 @@ type Score struct {
 	Partial       int     // games scored strictly between 0 and 1 but not 1/2 (multi-player)
 	Faults        int     // games this engine lost by a fault
 	OpponentFault int     // games won because the opponent faulted
+	// counts[k] is the number of games scored k/scoreSteps.
+	counts [scoreSteps + 1]int32
 }
 
 // add records one game's score.
@@ -22,6 +33,7 @@ func (s *Score) add(x float64) {
 	s.N++
 	s.Sum += x
 	s.SumSq += x * x
+	s.counts[int(math.Round(math.Max(0, math.Min(1, x))*scoreSteps))]++
 	switch x {
 	case 1:
 		s.Wins++
@@ -52,26 +64,139 @@ func (s Score) Variance() float64 {
 }
 
 // Elo returns the logistic Elo difference that the mean score implies and
-// the bounds of its 95% confidence interval (normal approximation of the
-// mean, with the per-game variance observed). A perfect or null score has
-// no finite estimate: its Elo is ±Inf and the bounds are those of a score
-// half a game short of it.
+// the bounds of its 95% confidence interval. The interval is the set of
+// expected scores p that the games do not reject at the 5% level,
+// |m - p| ≤ 1.96 σ(p)/√n, where σ(p) is the spread of the distribution of
+// scores that best explains the games among those of mean p (its maximum
+// likelihood estimate, as the SPRT uses). With wins and losses only, this
+// is the Wilson interval; unlike the plain normal approximation, it never
+// has zero width, not even after all draws or a perfect score. A perfect
+// or null score has no finite estimate: its Elo is ±Inf.
 func (s Score) Elo() (elo, lo, hi float64) {
 	if s.N == 0 {
 		return 0, math.Inf(-1), math.Inf(1)
 	}
+	const z = 1.96
+	d := s.dist()
 	m := s.Mean()
-	se := math.Sqrt(s.Variance() / float64(s.N))
-	half := 0.5 / float64(s.N)
-	lo = EloOf(math.Max(m-1.96*se, half))
-	hi = EloOf(math.Min(m+1.96*se, 1-half))
-	if m >= 1 {
-		return math.Inf(1), EloOf(1 - half), math.Inf(1)
+	n := float64(s.N)
+	// reject(p) > 0 when p lies outside the interval.
+	reject := func(p float64) float64 {
+		return (m-p)*(m-p)*n - z*z*d.withMean(p).variance()
 	}
+	bound := func(out, in float64) float64 {
+		for range 60 {
+			mid := (out + in) / 2
+			if reject(mid) > 0 {
+				out = mid
+			} else {
+				in = mid
+			}
+		}
+		return (out + in) / 2
+	}
+	lo, hi = EloOf(bound(0, m)), EloOf(bound(1, m))
 	if m <= 0 {
-		return math.Inf(-1), math.Inf(-1), EloOf(half)
+		lo = math.Inf(-1)
 	}
-	return EloOf(m), math.Min(lo, EloOf(m)), math.Max(hi, EloOf(m))
+	if m >= 1 {
+		hi = math.Inf(1)
+	}
+	return EloOf(m), lo, hi
+}
+
+// dist is a discrete distribution of scores: values in [0, 1] with their
+// probabilities.
+type dist struct {
+	val, prob []float64
+	n         float64 // the weight of the sample it comes from, in games
+}
+
+// regularization is the weight, in games, given to each possible score
+// never observed (as fishtest does), so that every distribution fitted to
+// the games can put some probability on it.
+const regularization = 1e-3
+
+// dist returns the empirical distribution of the scores, with the
+// regularization weight on the results a game or a pair of games can have
+// (loss, draw, win, and the pair means 1/4 and 3/4) that were never seen.
+// Its weight n is the number of games plus those additions.
+func (s Score) dist() dist {
+	var d dist
+	total := 0.0
+	for k, c := range s.counts {
+		w := float64(c)
+		if c == 0 {
+			if k%(scoreSteps/4) != 0 {
+				continue
+			}
+			w = regularization
+		}
+		d.val = append(d.val, float64(k)/scoreSteps)
+		d.prob = append(d.prob, w)
+		total += w
+	}
+	for i := range d.prob {
+		d.prob[i] /= total
+	}
+	d.n = total
+	return d
+}
+
+// mean returns the expected score.
+func (d dist) mean() float64 {
+	m := 0.0
+	for i, p := range d.prob {
+		m += p * d.val[i]
+	}
+	return m
+}
+
+// variance returns the variance of the score.
+func (d dist) variance() float64 {
+	m, v := d.mean(), 0.0
+	for i, p := range d.prob {
+		v += p * (d.val[i] - m) * (d.val[i] - m)
+	}
+	return v
+}
+
+// withMean returns the distribution of mean s, on the same values, that
+// maximizes the likelihood of a sample distributed as d: p_i = d_i / (1 +
+// x (a_i - s)), with x the root of Σ d_i (a_i - s) / (1 + x (a_i - s)) = 0
+// (M. Van den Bergh, "A note on the maximum likelihood estimate of a
+// multinomial distribution with a given expectation value"). s must lie
+// strictly between the smallest and largest values.
+func (d dist) withMean(s float64) dist {
+	lowest, highest := d.val[0]-s, d.val[len(d.val)-1]-s
+	if lowest >= 0 || highest <= 0 {
+		return d
+	}
+	// The sum decreases in x on (-1/highest, -1/lowest), where every
+	// denominator is positive.
+	f := func(x float64) float64 {
+		sum := 0.0
+		for i, p := range d.prob {
+			a := d.val[i] - s
+			sum += p * a / (1 + x*a)
+		}
+		return sum
+	}
+	lo, hi := -1/highest, -1/lowest
+	for range 100 {
+		mid := (lo + hi) / 2
+		if f(mid) > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	x := (lo + hi) / 2
+	out := dist{val: d.val, prob: make([]float64, len(d.prob)), n: d.n}
+	for i, p := range d.prob {
+		out.prob[i] = p / (1 + x*(d.val[i]-s))
+	}
+	return out
 }
 
 // EloOf returns the logistic Elo difference for an expected score p:
@@ -107,7 +232,12 @@ func FormatElo(e float64) string {
 }
 
 // SPRT is a sequential probability ratio test of H0: the first engine is
-// Elo0 stronger than the second, against H1: it is Elo1 stronger.
+// Elo0 stronger than the second, against H1: it is Elo1 stronger. It is
+// the generalized SPRT of fishtest, applied to game pairs: each opening is
+// played twice with the seats swapped, and the pair's mean score (0, 1/4,
+// 1/2, 3/4 or 1 in a two-player game: the pentanomial distribution) is one
+// observation, so that the advantage of a seat or an opening does not
+// count as strength.
 type SPRT struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64 // error rates; 0 means 0.05
@@ -126,25 +256,24 @@ func (t SPRT) Bounds() (lower, upper float64) {
 	return math.Log(b / (1 - a)), math.Log((1 - b) / a)
 }
 
-// LLR returns the log-likelihood ratio of H1 against H0 for the scores s,
-// in the normal approximation (as in fishtest's and cutechess's GSPRT):
-// n (s1 - s0) (2m - s0 - s1) / (2 var), where m and var are the mean and
-// variance of the per-game scores and s0, s1 the expected scores of Elo0
-// and Elo1. When every game scored the same (no variance), one drawn game
-// is added to the scores so that a one-sided match can still decide.
+// LLR returns the generalized log-likelihood ratio of H1 against H0 for
+// the pair scores s: Σ n_i ln(p1_i / p0_i) over the observed pair scores,
+// where p0 and p1 are the maximum likelihood distributions of the pair
+// score whose means are the expected scores of Elo0 and Elo1 (fishtest's
+// LLR_logistic). Unlike the normal approximation, it needs no variance
+// estimate, so a few lucky pairs cannot decide the test.
 func (t SPRT) LLR(s Score) float64 {
-	if s.N < 2 {
+	if s.N == 0 {
 		return 0
 	}
-	if s.Variance() == 0 {
-		s.add(0.5)
-	}
-	v := s.Variance()
-	if v == 0 {
-		return 0
-	}
+	d := s.dist()
 	s0, s1 := ExpectedScore(t.Elo0), ExpectedScore(t.Elo1)
-	return float64(s.N) * (s1 - s0) * (2*s.Mean() - s0 - s1) / (2 * v)
+	p0, p1 := d.withMean(s0), d.withMean(s1)
+	llr := 0.0
+	for i, p := range d.prob {
+		llr += d.n * p * math.Log(p1.prob[i]/p0.prob[i])
+	}
+	return llr
 }
 
 // Decision is the state of an SPRT.
@@ -226,4 +355,26 @@ func Ratings(pairs [][]Score) []float64 {
 		r[e] -= mean
 	}
 	return r
+}
+
+// pentanomial writes how many game pairs scored 0, 1/4, 1/2, 3/4 and 1 (in
+// fishtest's order: LL, LD+DL, LW+DD+WL, DW+WD, WW), and how many scored
+// something else (only in multi-player games).
+func pentanomial(s Score) string {
+	var b strings.Builder
+	b.WriteString("[")
+	other := s.N
+	for i := 0; i <= 4; i++ {
+		c := int(s.counts[i*scoreSteps/4])
+		other -= c
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(strconv.Itoa(c))
+	}
+	b.WriteString("]")
+	if other > 0 {
+		fmt.Fprintf(&b, " and %d other", other)
+	}
+	return b.String()
 }

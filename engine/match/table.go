@@ -21,10 +21,16 @@ type Table struct {
 	// faults[e] counts e's faults by kind, e.g. "time" or "illegal move".
 	faults  []map[string]int
 	example []map[string]string // a termination of each kind, for the report
+	// pairs01 holds the first engine's mean score against the second over
+	// each opening both games of which are done (with two engines, every
+	// opening is played twice, the seats swapped); half holds the score
+	// of the first game of each opening still waiting for its second.
+	pairs01 Score
+	half    map[int]float64
 }
 
 func newTable(names []string) *Table {
-	t := &Table{Names: names, total: make([]Score, len(names))}
+	t := &Table{Names: names, total: make([]Score, len(names)), half: map[int]float64{}}
 	t.pairs = make([][]Score, len(names))
 	t.faults = make([]map[string]int, len(names))
 	t.example = make([]map[string]string, len(names))
@@ -78,6 +84,9 @@ func (t *Table) add(res *GameResult, g game.Game) {
 				}
 			}
 			x := sum / float64(n)
+			if len(t.Names) == 2 {
+				t.addHalf(res.Opening, x)
+			}
 			t.pairs[e][f].add(x)
 			t.pairs[f][e].add(1 - x)
 			field[e] += x
@@ -101,6 +110,22 @@ func (t *Table) add(res *GameResult, g game.Game) {
 		}
 	}
 }
+
+// addHalf records the first engine's score x in a game of the given
+// opening, and the pair's mean once both its games are done.
+func (t *Table) addHalf(opening int, x float64) {
+	if first, ok := t.half[opening]; ok {
+		delete(t.half, opening)
+		t.pairs01.add((first + x) / 2)
+		return
+	}
+	t.half[opening] = x
+}
+
+// GamePairs returns the first engine's mean scores against the second
+// over the openings whose two games (one with each seating) are done; it
+// is empty unless there are exactly two engines.
+func (t *Table) GamePairs() Score { return t.pairs01 }
 
 // faultKind names the kind of a GameResult.Fault ("name: time: ...").
 func faultKind(fault string) string {

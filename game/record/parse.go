@@ -28,7 +28,7 @@ func Parse(text string) (*Record, error) {
 	}
 	p.skipBlank()
 	if !p.done() {
-		return nil, &SyntaxError{Line: p.lineNo(), Msg: "a second record starts here; use ParseAll for a file of several records"}
+		return nil, &SyntaxError{Line: p.lineNo(), Msg: "a second record starts here; want a single game record"}
 	}
 	return r, nil
 }

@@ -85,7 +85,7 @@ var parseErrorTests = []struct {
 	{"stray brace", "1. 1a1-a2 } 1a3-a2", 1, "} with no {"},
 	{"variation", "1. 1a1-a2 (1a1-b1) 1a3-a2", 1, "variations"},
 	{"quote in move", "1. 1a1\"-a2", 1, "unexpected character"},
-	{"two records", "[Game \"pogo\"]\n\n*\n\n[Game \"diam\"]\n\n*\n", 5, "ParseAll"},
+	{"two records", "[Game \"pogo\"]\n\n*\n\n[Game \"diam\"]\n\n*\n", 5, "a second record starts here"},
 }
 
 func TestParseErrors(t *testing.T) {
