@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"stax/game"
 	"stax/search"
@@ -272,9 +274,31 @@ func (s *Server) handle(ctx context.Context, line string) (quit bool) {
 	return false
 }
 
-// oneLine keeps a message on one protocol line.
+// oneLine keeps a message on one protocol line of valid UTF-8: runs of
+// white space become one space, and bytes that are not UTF-8 and other
+// control characters are written as Go escapes (\xff, \x1b, \u200e), so
+// that a message quoting raw input stays readable and valid.
 func oneLine(msg string) string {
-	return strings.Join(strings.Fields(msg), " ")
+	var b strings.Builder
+	for i, f := range strings.Fields(msg) {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for len(f) > 0 {
+			r, n := utf8.DecodeRuneInString(f)
+			switch {
+			case r == utf8.RuneError && n == 1:
+				fmt.Fprintf(&b, "\\x%02x", f[0])
+			case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+				q := strconv.QuoteRuneToASCII(r)
+				b.WriteString(q[1 : len(q)-1])
+			default:
+				b.WriteString(f[:n])
+			}
+			f = f[n:]
+		}
+	}
+	return b.String()
 }
 
 // Levels lists the levels offered for any game of the registry, weakest

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"stax/ai"
 	"stax/game"
@@ -565,5 +566,32 @@ func TestIsreadyPrepares(t *testing.T) {
 	}
 	if want := []string{"pogo random", "pogo easy"}; !slices.Equal(asked, want) {
 		t.Errorf("prepared %q; want %q", asked, want)
+	}
+}
+
+// TestErrorLinesUTF8 checks that error lines quoting raw input are valid
+// UTF-8 on one line, with the raw bytes escaped.
+func TestErrorLinesUTF8(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain words", "plain words"},
+		{"a\n\tb  c", "a b c"},
+		{"bad \xff\xfe byte", `bad \xff\xfe byte`},
+		{"esc \x1b[31m", `esc \x1b[31m`},
+		{"bidi \u202e", `bidi \u202e`},
+		{"Zoë 李", "Zoë 李"},
+	} {
+		if got := oneLine(tt.in); got != tt.want || !utf8.ValidString(got) {
+			t.Errorf("oneLine(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+	s := startSession(t, testConfig())
+	s.send("newgame pogo")
+	s.sync()
+	for _, cmd := range []string{"position pos bb\xff,bb,bb/-,-,-/ww,ww,ww w", "position startpos moves 1a1\xc3-a2", "\xff\xfe"} {
+		s.send(cmd)
+		got := s.sync()
+		if len(got) != 1 || !strings.HasPrefix(got[0], "error ") || !utf8.ValidString(got[0]) {
+			t.Errorf("%q answered %q; want one valid UTF-8 error line", cmd, got)
+		}
 	}
 }

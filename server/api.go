@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"stax/game"
 	"stax/search"
@@ -21,8 +20,6 @@ import (
 // maxBody bounds a request body.
 const maxBody = 64 << 10
 
-// maxName bounds a player's name, in characters.
-const maxName = 40
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
@@ -144,20 +141,6 @@ func (s *Server) handleVariant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, s.variant(g))
-}
-
-// cleanName checks a player's name.
-func cleanName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxName {
-		return "", fmt.Errorf("name: want at most %d characters of UTF-8", maxName)
-	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f {
-			return "", errors.New("name: control characters are not allowed")
-		}
-	}
-	return name, nil
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
@@ -450,6 +433,17 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "ok\n")
 }
 
+// hidden reports whether a slash-separated path has a segment starting
+// with a dot.
+func hidden(name string) bool {
+	for _, seg := range strings.Split(name, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	return false
+}
+
 // fallbackIndex is served when the server has no UI assets.
 const fallbackIndex = `<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>stax</title>
@@ -475,6 +469,11 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 	if name == "" {
 		name = "index.html"
+	}
+	if hidden(name) {
+		// .git, .env and the like are never part of the UI.
+		http.NotFound(w, r)
+		return
 	}
 	if fi, err := fs.Stat(s.cfg.Assets, name); err == nil && !fi.IsDir() {
 		http.ServeFileFS(w, r, s.cfg.Assets, name)

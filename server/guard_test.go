@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/coder/websocket"
 
@@ -140,6 +141,31 @@ func TestDebugStatsOptIn(t *testing.T) {
 		}
 		if res.StatusCode != want {
 			t.Errorf("DebugStats %v: GET /debug/stats = %d; want %d", on, res.StatusCode, want)
+		}
+	}
+}
+
+// TestHiddenAssets checks that dot files of the assets are never served.
+func TestHiddenAssets(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{Assets: fstest.MapFS{
+		"index.html":      {Data: []byte("<title>stax</title>")},
+		"app.js":          {Data: []byte("// app")},
+		".env":            {Data: []byte("SECRET=1")},
+		".git/config":     {Data: []byte("[core]")},
+		"img/.hidden.svg": {Data: []byte("<svg/>")},
+	}})
+	for path, code := range map[string]int{
+		"/app.js": 200, "/": 200, "/game/abc": 200,
+		"/.env": 404, "/.git/config": 404, "/img/.hidden.svg": 404, "/.git/": 404, "/x/../.env": 404,
+	} {
+		res, err := http.Get(ts.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != code || strings.Contains(string(b), "SECRET") || strings.Contains(string(b), "[core]") {
+			t.Errorf("GET %s = %d %.60q; want %d", path, res.StatusCode, b, code)
 		}
 	}
 }

@@ -131,10 +131,9 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	defer st.Close()
 	var assets fs.FS = web.FS()
 	if c.assets != "" {
-		if fi, err := os.Stat(c.assets); err != nil || !fi.IsDir() {
-			return fmt.Errorf("--assets %s: not a directory", c.assets)
+		if assets, err = assetsDir(c.assets); err != nil {
+			return err
 		}
-		assets = os.DirFS(c.assets)
 	}
 	srv, err := server.New(server.Config{
 		Store:     st,
@@ -234,4 +233,18 @@ func allowedHosts(addr, flag string) ([]string, error) {
 func isLoopbackAddr(a net.Addr) bool {
 	ta, ok := a.(*net.TCPAddr)
 	return ok && ta.IP.IsLoopback()
+}
+
+// assetsDir returns the files of the --assets directory. Symbolic links
+// that lead out of it are not followed, so the server serves nothing but
+// what the directory holds.
+func assetsDir(dir string) (fs.FS, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("--assets %s: not a directory", dir)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--assets %s: %w", dir, err)
+	}
+	return root.FS(), nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -211,5 +212,32 @@ func TestAllowedHosts(t *testing.T) {
 		if (err != nil) != tt.bad || strings.Join(got, " ") != tt.want {
 			t.Errorf("allowedHosts(%q, %q) = %q, %v; want %q (error: %v)", tt.addr, tt.flag, got, err, tt.want, tt.bad)
 		}
+	}
+}
+
+// TestAssetsDir checks that --assets serves the directory's files and
+// symbolic links inside it, but not links leading out of it.
+func TestAssetsDir(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	os.WriteFile(secret, []byte("secret"), 0o644)
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<title>stax</title>"), 0o644)
+	for link, target := range map[string]string{"out.txt": secret, "up": outside, "index2.html": "index.html"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	fsys, err := assetsDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, ok := range map[string]bool{"index.html": true, "index2.html": true, "out.txt": false, "up/secret.txt": false, "../" + filepath.Base(outside) + "/secret.txt": false} {
+		b, err := fs.ReadFile(fsys, name)
+		if ok != (err == nil) {
+			t.Errorf("reading %s from the assets: %q, %v; want it readable: %v", name, b, err, ok)
+		}
+	}
+	if _, err := assetsDir(secret); err == nil {
+		t.Errorf("assetsDir of a file did not fail")
 	}
 }

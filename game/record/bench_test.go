@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -53,5 +54,23 @@ func BenchmarkReplay(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// BenchmarkParseManyTags parses records of many distinct tags: the time per
+// tag stays flat as their number grows (it grew with it, quadratically,
+// when each tag was checked against every earlier one).
+func BenchmarkParseManyTags(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		text := manyTags(n, "")
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := record.Parse(text); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tag")
+		})
 	}
 }

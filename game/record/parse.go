@@ -88,6 +88,7 @@ func (p *parser) record() (*Record, error) {
 		return nil, nil
 	}
 	r := &Record{}
+	seen := map[string]bool{} // the tags read, so that a long list is read in linear time
 	for !p.done() && isTagLine(p.lines[p.i]) {
 		t, err := parseTag(p.lines[p.i])
 		if err != nil {
@@ -96,9 +97,10 @@ func (p *parser) record() (*Record, error) {
 		if t.Name == TagResult && !isResult(t.Value) {
 			return nil, &SyntaxError{Line: p.i + 1, Msg: fmt.Sprintf("Result tag %q: want 1-0, 0-1, 1/2-1/2, one field per player such as 1-0-1-0, or * for a game in progress", t.Value)}
 		}
-		if r.Has(t.Name) {
+		if seen[t.Name] {
 			return nil, &SyntaxError{Line: p.i + 1, Msg: fmt.Sprintf("tag %s given twice", t.Name)}
 		}
+		seen[t.Name] = true
 		r.Tags = append(r.Tags, t)
 		p.i++
 	}

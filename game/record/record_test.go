@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -434,5 +435,35 @@ func TestDocExamples(t *testing.T) {
 	}
 	if n < 5 {
 		t.Errorf("found %d examples in docs/records.md, want at least 5", n)
+	}
+}
+
+// manyTags returns a record of n distinct tags (and dup, when not empty,
+// once more at the end) and one move.
+func manyTags(n int, dup string) string {
+	var b strings.Builder
+	b.WriteString("[Game \"pogo\"]\n")
+	for i := range n {
+		fmt.Fprintf(&b, "[T%d \"%d\"]\n", i, i)
+	}
+	if dup != "" {
+		fmt.Fprintf(&b, "[%s \"again\"]\n", dup)
+	}
+	b.WriteString("\n1. 1a1-a2 *\n")
+	return b.String()
+}
+
+// TestManyTags checks that a record of 200,000 tags is read whole and that
+// a repeated tag at its end is still found.
+func TestManyTags(t *testing.T) {
+	const n = 200000
+	r, err := record.Parse(manyTags(n, ""))
+	if err != nil || len(r.Tags) != n+1 || r.Get("T199999") != "199999" {
+		t.Fatalf("Parse of %d tags: %v; want every tag", n, err)
+	}
+	_, err = record.Parse(manyTags(n, "T7"))
+	var se *record.SyntaxError
+	if !errors.As(err, &se) || se.Line != n+2 || !strings.Contains(se.Msg, "T7 given twice") {
+		t.Fatalf("Parse of %d tags with T7 again: %v; want tag T7 given twice at line %d", n, err, n+2)
 	}
 }
