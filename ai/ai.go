@@ -112,6 +112,7 @@ func (c Config) New(g game.Game, level string) (search.Player, error) {
 // reproducible games and tests.
 func (c Config) NewSeeded(g game.Game, level string, seed uint64) (search.Player, error) {
 	ev := Evaluator(g)
+	level = strings.ToLower(level)
 	switch level {
 	case "random":
 		return search.NewRandom(seed), nil

@@ -62,7 +62,9 @@ type Server struct {
 	g       game.Game
 	hist    *game.History // nil: no position
 	hashes  []uint64      // of the positions before the current one, oldest first
-	level   string
+	level   string        // the level asked for, kept from game to game
+	playing string        // the level played in g: level, or a stand-in when g lacks it
+	games   []string      // the games newgame accepts; nil: every game of the registry
 	threads int
 	hash    int
 	seed    uint64        // 0: random players; else the seed of the next one
@@ -86,7 +88,7 @@ func NewServer(cfg Config) *Server {
 	if cfg.MaxThreads < 1 {
 		cfg.MaxThreads = 1
 	}
-	return &Server{cfg: cfg, level: cfg.Level, threads: 1, hash: 16}
+	return &Server{cfg: cfg, level: cfg.Level, playing: cfg.Level, threads: 1, hash: 16}
 }
 
 // Run reads commands from r and writes answers to w until quit, the end of
@@ -233,8 +235,8 @@ func (s *Server) handle(ctx context.Context, line string) (quit bool) {
 	switch cmd {
 	case "isready":
 		if s.cfg.Prepare != nil && s.g != nil {
-			if err := s.cfg.Prepare(ctx, s.g, s.level); err != nil {
-				s.send("info string level %s is not ready: %v", s.level, oneLine(err.Error()))
+			if err := s.cfg.Prepare(ctx, s.g, s.playing); err != nil {
+				s.send("info string level %s is not ready: %v", s.playing, oneLine(err.Error()))
 			}
 		}
 		s.send("readyok")
@@ -373,18 +375,34 @@ func (s *Server) setOption(args []string) error {
 	switch name {
 	case "level":
 		if s.g != nil {
-			if valid := s.levelsFor(s.g); !slices.Contains(valid, value) {
+			valid := s.levelsFor(s.g)
+			level, ok := findFold(valid, value)
+			if !ok {
 				return fmt.Errorf("setoption level: unknown level %q for %s; want one of %s", value, game.SpecOf(s.g), strings.Join(valid, ", "))
 			}
-			p, err := s.newPlayer(value)
+			p, err := s.newPlayer(level)
 			if err != nil {
 				return fmt.Errorf("setoption level: %v", err)
 			}
 			s.player = p
-		} else if valid := s.Levels(); !slices.Contains(valid, value) {
-			return fmt.Errorf("setoption level: unknown level %q; want one of %s", value, strings.Join(valid, ", "))
+			s.level, s.playing = level, level
+			return nil
 		}
-		s.level = value
+		level, ok := findFold(s.Levels(), value)
+		if !ok {
+			return fmt.Errorf("setoption level: unknown level %q; want one of %s", value, strings.Join(s.Levels(), ", "))
+		}
+		s.level, s.playing = level, level
+	case "games":
+		var names []string
+		for _, n := range strings.Split(value, ",") {
+			n = strings.ToLower(strings.TrimSpace(n))
+			if !slices.Contains(s.cfg.Registry.Names(), n) {
+				return fmt.Errorf("setoption games: unknown game %q; want a comma-separated list of %s", n, strings.Join(s.cfg.Registry.Names(), ", "))
+			}
+			names = append(names, n)
+		}
+		s.games = names
 	case "threads":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 1 || n > s.cfg.MaxThreads {
@@ -405,7 +423,7 @@ func (s *Server) setOption(args []string) error {
 		s.seed = n
 		s.player = nil
 	default:
-		return fmt.Errorf("setoption: unknown option %q; want level, threads, hash or seed", name)
+		return fmt.Errorf("setoption: unknown option %q; want level, threads, hash, games or seed", name)
 	}
 	return nil
 }
@@ -419,16 +437,41 @@ func (s *Server) newGame(args []string) error {
 	if err != nil {
 		return fmt.Errorf("newgame: %v", err)
 	}
+	if s.games != nil && !slices.Contains(s.games, g.Info().Name) {
+		return fmt.Errorf("newgame: %s is not among the games set by setoption name games (%s)", g.Info().Name, strings.Join(s.games, ","))
+	}
 	s.g = g
 	s.hist = game.NewHistory(g, nil)
 	s.hashes = nil
 	s.player = nil
+	s.playing = s.level
 	if valid := s.levelsFor(g); !slices.Contains(valid, s.level) {
-		old := s.level
-		s.level = s.cfg.Level
-		s.send("info string level %s is not available for %s; playing %s", old, game.SpecOf(g), s.level)
+		s.playing = s.standIn(g)
+		s.send("info string level %s is not available for %s; playing %s", s.level, game.SpecOf(g), s.playing)
 	}
 	return nil
+}
+
+// standIn returns the level played in g when the level asked for is not
+// offered there: the strongest level g offers (the perfect level of Pogo
+// has no equal elsewhere), or the configured default.
+func (s *Server) standIn(g game.Game) string {
+	if s.cfg.Levels != nil {
+		if l := s.cfg.Levels(g); len(l) > 0 {
+			return l[len(l)-1]
+		}
+	}
+	return s.cfg.Level
+}
+
+// findFold returns the element of names equal to name up to case.
+func findFold(names []string, name string) (string, bool) {
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 // position handles position startpos [moves ...] and position pos <position
@@ -581,7 +624,7 @@ func (s *Server) goSearch(ctx context.Context, args []string) error {
 		return nil
 	}
 	if s.player == nil {
-		p, err := s.newPlayer(s.level)
+		p, err := s.newPlayer(s.playing)
 		if err != nil {
 			return fmt.Errorf("go: %v", err)
 		}

@@ -404,12 +404,30 @@ func TestLevelPerGame(t *testing.T) {
 	cfg := testConfig()
 	cfg.Levels = func(g game.Game) []string {
 		if g.Info().Name == "pogo" {
-			return []string{"easy", "perfect"}
+			return []string{"easy", "hard", "perfect"}
 		}
-		return []string{"easy"}
+		return []string{"easy", "hard"}
 	}
 	cfg.Level = "easy"
-	cfg.NewPlayer = func(g game.Game, level string) (search.Player, error) { return ai.New(g, "random") }
+	played := make(chan string, 16)
+	cfg.NewPlayer = func(g game.Game, level string) (search.Player, error) {
+		played <- g.Info().Name + ":" + level
+		return ai.New(g, "random")
+	}
+	// goPlays sends go and returns the game and level of the player made.
+	goPlays := func(s *session) string {
+		t.Helper()
+		s.send("position startpos")
+		s.send("go depth 1")
+		s.until("bestmove")
+		select {
+		case p := <-played:
+			return p
+		default:
+			t.Fatal("go made no new player")
+		}
+		return ""
+	}
 	s := startSession(t, cfg)
 	s.send("stax")
 	if l, _ := s.until("option name level"); !strings.Contains(l, "var perfect") {
@@ -417,17 +435,56 @@ func TestLevelPerGame(t *testing.T) {
 	}
 	s.until("staxok")
 	s.send("newgame pogo")
-	s.send("setoption name level value perfect")
+	s.send("setoption name level value Perfect")
 	if got := s.sync(); len(got) != 0 {
-		t.Errorf("perfect in pogo: %q", got)
+		t.Errorf("Perfect in pogo: %q", got)
 	}
+	<-played
 	s.send("newgame diam")
-	if got := s.sync(); len(got) != 1 || got[0] != "info string level perfect is not available for diam; playing easy" {
+	if got := s.sync(); len(got) != 1 || got[0] != "info string level perfect is not available for diam; playing hard" {
 		t.Errorf("newgame diam with level perfect: %q", got)
 	}
+	if got := goPlays(s); got != "diam:hard" {
+		t.Errorf("go in diam with level perfect played %s; want diam:hard", got)
+	}
+	// The level asked for comes back with a game that offers it.
+	s.send("newgame pogo")
+	if got := s.sync(); len(got) != 0 {
+		t.Errorf("newgame pogo after diam: %q", got)
+	}
+	if got := goPlays(s); got != "pogo:perfect" {
+		t.Errorf("go in pogo after diam played %s; want pogo:perfect", got)
+	}
+	s.send("newgame diam")
 	s.send("setoption name level value perfect")
-	if got := s.sync(); len(got) != 1 || !strings.HasPrefix(got[0], `error setoption level: unknown level "perfect" for diam`) {
+	if got := s.sync(); len(got) != 2 || !strings.HasPrefix(got[1], `error setoption level: unknown level "perfect" for diam`) {
 		t.Errorf("perfect in diam: %q", got)
+	}
+
+	// A default level that a game lacks is stood in for as well.
+	cfg.Level = "perfect"
+	s = startSession(t, cfg)
+	s.send("newgame pisola")
+	if got := s.sync(); len(got) != 1 || got[0] != "info string level perfect is not available for pisola; playing hard" {
+		t.Errorf("newgame pisola with default level perfect: %q", got)
+	}
+	if got := goPlays(s); got != "pisola:hard" {
+		t.Errorf("go in pisola with default level perfect played %s; want pisola:hard", got)
+	}
+}
+
+// TestGamesOption checks that setoption name games restricts the games
+// newgame accepts, as the handshake's string option promises.
+func TestGamesOption(t *testing.T) {
+	s := startSession(t, testConfig())
+	s.send("setoption name games value Pogo, diam")
+	s.send("newgame pisola")
+	s.send("newgame diam(players=4)")
+	s.send("setoption name games value chess")
+	got := s.sync()
+	if len(got) != 2 || !strings.HasPrefix(got[0], "error newgame: pisola is not among the games set by setoption name games (pogo,diam)") ||
+		!strings.HasPrefix(got[1], `error setoption games: unknown game "chess"`) {
+		t.Errorf("games option: %q", got)
 	}
 }
 

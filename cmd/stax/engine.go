@@ -42,10 +42,12 @@ func runEngine(e *env, args []string) error {
 	}
 	tables := newTables(e.stderr)
 	defer tables.Close()
-	srv := engine.NewServer(engineConfig(ai.Config{Tables: tables}, *level))
-	if !slices.Contains(srv.Levels(), *level) {
-		return &usageError{fmt.Sprintf("level %q: want one of %s", *level, strings.Join(srv.Levels(), ", "))}
+	levels := engine.NewServer(engineConfig(ai.Config{Tables: tables}, *level)).Levels()
+	i := slices.IndexFunc(levels, func(l string) bool { return strings.EqualFold(l, *level) })
+	if i < 0 {
+		return &usageError{fmt.Sprintf("level %q: want one of %s", *level, strings.Join(levels, ", "))}
 	}
+	srv := engine.NewServer(engineConfig(ai.Config{Tables: tables}, levels[i]))
 	srv.SetSeed(*seed)
 	return srv.Run(context.Background(), e.stdin, e.stdout)
 }

@@ -34,6 +34,9 @@ func TestEngineCommand(t *testing.T) {
 	if strings.Contains(out, "readyok") {
 		t.Error("the engine answered a command after quit")
 	}
+	if out, _, err := runCmd(t, "stax\n", "engine", "--level", "Hard"); err != nil || !strings.Contains(out, "option name level type combo default hard ") {
+		t.Errorf("stax engine --level Hard: %v\n%s; want level names regardless of case", err, out)
+	}
 	if _, _, err := runCmd(t, "", "engine", "--level", "godlike"); err == nil || !strings.Contains(err.Error(), "godlike") {
 		t.Errorf("stax engine --level godlike: %v; want a usage error", err)
 	}

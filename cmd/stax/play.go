@@ -265,6 +265,7 @@ func (p *player) newSeat(i int, v string) (*seat, error) {
 		_, name, _ := strings.Cut(v, ":")
 		return &seat{human: true, name: name}, nil
 	}
+	v = strings.ToLower(v)
 	pl, err := p.newAI(v, uint64(i+1))
 	if err != nil {
 		return nil, fmt.Errorf("%v (or human)", err)

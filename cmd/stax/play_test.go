@@ -44,8 +44,9 @@ func TestPlayHumanAgainstComputer(t *testing.T) {
 	if !strings.Contains(out, "Game over: White wins") || !strings.Contains(out, "Result 1-0.") {
 		t.Errorf("output:\n%s", out)
 	}
-	// The computer answers a move; the human then resigns.
-	out, _, err = runCmd(t, lines("1a1-a2", "resign"), "play", "pogo", "--black", "random", "--seed", "7")
+	// The computer answers a move; the human then resigns. Level names
+	// are case-insensitive.
+	out, _, err = runCmd(t, lines("1a1-a2", "resign"), "play", "pogo", "--black", "Random", "--seed", "7")
 	if err != nil {
 		t.Fatal(err)
 	}
