@@ -304,3 +304,16 @@ func TestIDs(t *testing.T) {
 		}
 	}
 }
+
+func (m *memStore) List(ctx context.Context, after string, limit int) ([]*store.Game, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*store.Game
+	for id, g := range m.games {
+		if id > after {
+			out = append(out, clone(g))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out[:min(limit, len(out))], nil
+}

@@ -44,6 +44,7 @@ func commands() []command {
 		{"engine", "[--level L]", "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
 		{"match", "--game SPEC --engine NAME=CMD ... [--games N] [--concurrency C] [--movetime MS] [--openings K] [--out FILE] [--sprt E0,E1]", "play a match between engines and print a cross table with Elo", runMatch},
 		{"loadtest", loadtestUsage, "play many concurrent games against a server over loopback and measure relay latency", runLoadtest},
+		{"db", dbUsage, "copy every game from one database to another (SQLite or PostgreSQL) and check the copy", runDB},
 		{"games", "", "list the games, their options and defaults", runGames},
 		{"moves", "<spec> [--pos S]", "list the legal moves of a position", runMoves},
 		{"perft", "<spec> <depth> [--pos S] [--divide]", "count the leaves of the move tree to each depth", runPerft},

@@ -67,6 +67,10 @@ type Game struct {
 	Seats []Seat
 	// Moves holds the moves in notation. Recent leaves it nil.
 	Moves []string
+	// MoveTimes holds when each move was played, alongside Moves (Recent
+	// leaves it nil). Create takes it when it has one time
+	// per move, and the creation time for each move otherwise.
+	MoveTimes []time.Time
 	// Ply is the number of moves played.
 	Ply int
 	// Status is Playing or Finished.
@@ -105,6 +109,10 @@ type Store interface {
 	// Recent returns up to limit games, most recently updated first, with
 	// seats but without moves; status filters them when not empty.
 	Recent(ctx context.Context, limit int, status string) ([]*Game, error)
+	// List returns up to limit games whose ids sort after the given id
+	// (byte order), in id order, with seats, moves and move times: a
+	// walk over every game, a page at a time.
+	List(ctx context.Context, after string, limit int) ([]*Game, error)
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	// Close releases the store; pending writes are finished first.

@@ -159,7 +159,11 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, g.ID, i, st.Kind, st.Level, st.Name, st.TokenHash, st.InviteHash, st.Joined)
 	}
 	for i, m := range g.Moves {
-		b.Queue(`INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, g.ID, i, m, g.Created)
+		at := g.Created
+		if len(g.MoveTimes) == len(g.Moves) {
+			at = g.MoveTimes[i]
+		}
+		b.Queue(`INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, g.ID, i, m, at)
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		return tx.SendBatch(ctx, b).Close()
@@ -291,19 +295,22 @@ func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
 	}
 	for _, g := range gs {
 		g.Moves = make([]string, 0, g.Ply)
+		g.MoveTimes = make([]time.Time, 0, g.Ply)
 	}
-	rows, err = s.pool.Query(ctx, `SELECT game_id, ply, move FROM moves WHERE game_id = ANY($1) ORDER BY game_id, ply`, ids)
+	rows, err = s.pool.Query(ctx, `SELECT game_id, ply, move, at FROM moves WHERE game_id = ANY($1) ORDER BY game_id, ply`, ids)
 	if err != nil {
 		return fmt.Errorf("moves: %w", err)
 	}
 	var ply int
 	var m string
-	_, err = pgx.ForEachRow(rows, []any{&id, &ply, &m}, func() error {
+	var at time.Time
+	_, err = pgx.ForEachRow(rows, []any{&id, &ply, &m, &at}, func() error {
 		g := byID[id]
 		if ply != len(g.Moves) {
 			return fmt.Errorf("game %s: ply %d missing", id, len(g.Moves))
 		}
 		g.Moves = append(g.Moves, m)
+		g.MoveTimes = append(g.MoveTimes, at.UTC())
 		return nil
 	})
 	if err != nil {
@@ -349,6 +356,16 @@ func (s *Store) Recent(ctx context.Context, limit int, status string) ([]*store.
 		return nil, err
 	}
 	return gs, s.fill(ctx, gs, false)
+}
+
+// List implements store.Store. Ids sort byte by byte (the column's
+// collation is "C"), as in SQLite, whatever the database's collation.
+func (s *Store) List(ctx context.Context, after string, limit int) ([]*store.Game, error) {
+	gs, err := s.list(ctx, `SELECT `+gameCols+` FROM games WHERE id > $1 ORDER BY id LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	return gs, s.fill(ctx, gs, true)
 }
 
 // Ping implements store.Store.

@@ -353,7 +353,11 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 			}
 		}
 		for i, m := range g.Moves {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)`, g.ID, i, m, ms(g.Created)); err != nil {
+			at := g.Created
+			if len(g.MoveTimes) == len(g.Moves) {
+				at = g.MoveTimes[i]
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)`, g.ID, i, m, ms(at)); err != nil {
 				return fmt.Errorf("create game %s move %d: %w", g.ID, i, err)
 			}
 		}
@@ -473,15 +477,17 @@ func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
 		if !moves {
 			continue
 		}
-		rows, err = s.r.QueryContext(ctx, `SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply`, g.ID)
+		rows, err = s.r.QueryContext(ctx, `SELECT ply, move, at FROM moves WHERE game_id = ? ORDER BY ply`, g.ID)
 		if err != nil {
 			return fmt.Errorf("game %s moves: %w", g.ID, err)
 		}
 		g.Moves = make([]string, 0, g.Ply)
+		g.MoveTimes = make([]time.Time, 0, g.Ply)
 		for rows.Next() {
 			var ply int
 			var m string
-			if err := rows.Scan(&ply, &m); err != nil {
+			var at int64
+			if err := rows.Scan(&ply, &m, &at); err != nil {
 				rows.Close()
 				return fmt.Errorf("game %s moves: %w", g.ID, err)
 			}
@@ -490,6 +496,7 @@ func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
 				return fmt.Errorf("game %s moves: ply %d missing", g.ID, len(g.Moves))
 			}
 			g.Moves = append(g.Moves, m)
+			g.MoveTimes = append(g.MoveTimes, fromMS(at))
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -539,6 +546,15 @@ func (s *Store) Recent(ctx context.Context, limit int, status string) ([]*store.
 		return nil, err
 	}
 	return gs, s.fill(ctx, gs, false)
+}
+
+// List implements store.Store.
+func (s *Store) List(ctx context.Context, after string, limit int) ([]*store.Game, error) {
+	gs, err := s.list(ctx, `SELECT `+gameCols+` FROM games WHERE id > ? ORDER BY id LIMIT ?`, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	return gs, s.fill(ctx, gs, true)
 }
 
 // Ping implements store.Store.

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -37,20 +39,28 @@ func Run(t *testing.T, newDB Opener) {
 		{"Reopen", testReopen},
 		{"ConcurrentOpen", testConcurrentOpen},
 		{"ManyWriters", testManyWriters},
+		{"List", testList},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			openDB := newDB(t)
-			tc.f(t, func() store.Store {
-				t.Helper()
-				s, err := openDB()
-				if err != nil {
-					t.Fatalf("open store: %v", err)
-				}
-				t.Cleanup(func() { s.Close() })
-				return s
-			})
+			tc.f(t, opener(t, newDB))
 		})
+	}
+	t.Run("Copy", func(t *testing.T) { testCopy(t, opener(t, newDB), opener(t, newDB)) })
+}
+
+// opener makes a new database and returns a function that opens a store on
+// it, closed when the test ends.
+func opener(t *testing.T, newDB Opener) func() store.Store {
+	openDB := newDB(t)
+	return func() store.Store {
+		t.Helper()
+		s, err := openDB()
+		if err != nil {
+			t.Fatalf("open store: %v", err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
 	}
 }
 
@@ -71,26 +81,6 @@ func NewGame(id string) *store.Game {
 		},
 		End: store.End{Result: "*", Resigned: -1},
 	}
-}
-
-// Equal reports the first difference between two stored games, or "".
-// Times are compared as instants.
-func Equal(a, b *store.Game) string {
-	switch {
-	case a.ID != b.ID || a.Spec != b.Spec || a.Start != b.Start:
-		return fmt.Sprintf("id/spec/start %q %q %q; want %q %q %q", a.ID, a.Spec, a.Start, b.ID, b.Spec, b.Start)
-	case a.Status != b.Status || a.Ply != b.Ply:
-		return fmt.Sprintf("status %q ply %d; want %q ply %d", a.Status, a.Ply, b.Status, b.Ply)
-	case a.End != b.End:
-		return fmt.Sprintf("end %+v; want %+v", a.End, b.End)
-	case !a.Created.Equal(b.Created) || !a.Updated.Equal(b.Updated):
-		return fmt.Sprintf("created %v updated %v; want %v, %v", a.Created, a.Updated, b.Created, b.Updated)
-	case !reflect.DeepEqual(a.Seats, b.Seats):
-		return fmt.Sprintf("seats %+v; want %+v", a.Seats, b.Seats)
-	case len(a.Moves) != len(b.Moves) || (len(a.Moves) > 0 && !reflect.DeepEqual(a.Moves, b.Moves)):
-		return fmt.Sprintf("moves %q; want %q", a.Moves, b.Moves)
-	}
-	return ""
 }
 
 func mustGet(t *testing.T, s store.Store, id string) *store.Game {
@@ -116,7 +106,7 @@ func testCreateGet(t *testing.T, open func() store.Store) {
 	check(t, "create", s.Create(ctx, g), nil)
 	check(t, "create the same id", s.Create(ctx, NewGame("g1")), store.ErrConflict)
 	got := mustGet(t, s, "g1")
-	if d := Equal(got, g); d != "" {
+	if d := store.Diff(got, g); d != "" {
 		t.Fatalf("Get after Create: %s", d)
 	}
 	// A game created with moves, a start position and a four-seat table.
@@ -132,8 +122,18 @@ func testCreateGet(t *testing.T, open func() store.Store) {
 		End: store.End{Result: "*", Resigned: -1},
 	}
 	check(t, "create with moves", s.Create(ctx, g4), nil)
-	if d := Equal(mustGet(t, s, "g4"), g4); d != "" {
+	if d := store.Diff(mustGet(t, s, "g4"), g4); d != "" {
 		t.Fatalf("Get of a game created with moves: %s", d)
+	}
+	if got := mustGet(t, s, "g4").MoveTimes; len(got) != 2 || !got[0].Equal(at(1)) || !got[1].Equal(at(1)) {
+		t.Fatalf("move times %v of moves created without times; want the creation time", got)
+	}
+	// Moves created with their times keep them.
+	g6 := NewGame("g6")
+	g6.Moves, g6.MoveTimes, g6.Ply = []string{"1a1-a2", "1a3-b3"}, []time.Time{at(7), at(9)}, 2
+	check(t, "create with move times", s.Create(ctx, g6), nil)
+	if d := store.Diff(mustGet(t, s, "g6"), g6); d != "" {
+		t.Fatalf("Get of a game created with move times: %s", d)
 	}
 	check(t, "append after created moves", s.AppendMove(ctx, "g4", 2, "pass", at(3), nil), nil)
 	if got := mustGet(t, s, "g4"); got.Ply != 3 || got.Moves[2] != "pass" {
@@ -182,8 +182,8 @@ func testAppendMove(t *testing.T, open func() store.Store) {
 	}
 	// A finishing move that conflicts leaves the game as it was.
 	check(t, "conflicting finishing move", s.AppendMove(ctx, "g", 1, "x", at(5), &store.End{Result: "0-1", Resigned: -1}), store.ErrConflict)
-	if g2 := mustGet(t, s, "g"); Equal(g2, g) != "" {
-		t.Fatalf("a failed finishing move changed the game: %s", Equal(g2, g))
+	if g2 := mustGet(t, s, "g"); store.Diff(g2, g) != "" {
+		t.Fatalf("a failed finishing move changed the game: %s", store.Diff(g2, g))
 	}
 }
 
@@ -285,7 +285,7 @@ func testUnfinished(t *testing.T, open func() store.Store) {
 	for _, g := range un {
 		ids = append(ids, g.ID)
 		want := mustGet(t, s, g.ID)
-		if d := Equal(g, want); d != "" {
+		if d := store.Diff(g, want); d != "" {
 			t.Fatalf("Unfinished %s differs from Get: %s", g.ID, d)
 		}
 	}
@@ -339,7 +339,7 @@ func testRecent(t *testing.T, open func() store.Store) {
 				t.Fatalf("Recent returned the moves of %s", g.ID)
 			}
 			want.Moves = nil
-			if d := Equal(g, want); d != "" {
+			if d := store.Diff(g, want); d != "" {
 				t.Fatalf("Recent %s differs from Get: %s", g.ID, d)
 			}
 		}
@@ -356,7 +356,7 @@ func testReopen(t *testing.T, open func() store.Store) {
 	want := mustGet(t, s, "g")
 	check(t, "close", s.Close(), nil)
 	s2 := open()
-	if d := Equal(mustGet(t, s2, "g"), want); d != "" {
+	if d := store.Diff(mustGet(t, s2, "g"), want); d != "" {
 		t.Fatalf("after reopening: %s", d)
 	}
 	check(t, "move after reopening", s2.AppendMove(ctx, "g", 1, "1a3-b3", at(3), nil), nil)
@@ -434,5 +434,86 @@ func testManyWriters(t *testing.T, open func() store.Store) {
 		if len(g.Moves) != plies || g.Ply != plies {
 			t.Fatalf("game %s has %d moves (ply %d); want %d", g.ID, len(g.Moves), g.Ply, plies)
 		}
+	}
+}
+
+// testList walks every game a page at a time, in id order.
+func testList(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	var want []string
+	for i := range 25 {
+		// Ids whose byte order differs from a natural language order.
+		id := fmt.Sprintf("%c%02d", "aB_z"[i%4], i)
+		want = append(want, id)
+		g := NewGame(id)
+		check(t, "create", s.Create(ctx, g), nil)
+		check(t, "move", s.AppendMove(ctx, id, 0, "m", at(i), nil), nil)
+	}
+	check(t, "finish", s.Finish(ctx, want[3], store.End{Result: "1-0", Reason: "resignation", Resigned: 1}, at(40)), nil)
+	sort.Strings(want)
+	var got []string
+	after := ""
+	for {
+		gs, err := s.List(ctx, after, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs {
+			got = append(got, g.ID)
+			if d := store.Diff(g, mustGet(t, s, g.ID)); d != "" || len(g.MoveTimes) != 1 {
+				t.Fatalf("List %s differs from Get: %s (move times %v)", g.ID, d, g.MoveTimes)
+			}
+		}
+		if len(gs) < 7 {
+			break
+		}
+		after = gs[len(gs)-1].ID
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("List walked %v; want %v", got, want)
+	}
+}
+
+// testCopy copies one store into another: every game arrives identical,
+// copying again skips them all, and a clashing game stops the copy.
+func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
+	from, to := openFrom(), openTo()
+	ctx := context.Background()
+	var moves int
+	for i := range 230 { // more than one page
+		g := NewGame(fmt.Sprintf("c%03d", i))
+		g.Created, g.Updated = at(i), at(i)
+		check(t, "create", from.Create(ctx, g), nil)
+		for p := range i % 5 {
+			var end *store.End
+			if i%10 == 4 && p == 3 {
+				end = &store.End{Result: "0-1", Reason: "rules", Detail: "Black wins", Resigned: -1}
+			}
+			check(t, "move", from.AppendMove(ctx, g.ID, p, fmt.Sprint("m", p), at(i+p), end), nil)
+			moves++
+		}
+		if i%7 == 0 {
+			check(t, "join", from.Join(ctx, g.ID, 1, "t", "bob", at(i+1)), nil)
+		}
+	}
+	n, err := store.Copy(ctx, from, to, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Games != 230 || n.Moves != moves || n.Checked != 230 || n.Skipped != 0 {
+		t.Fatalf("copied %+v; want 230 games, %d moves, 230 checked", n, moves)
+	}
+	n, err = store.Copy(ctx, from, to, nil)
+	if err != nil || n.Games != 0 || n.Skipped != 230 || n.Checked != 230 {
+		t.Fatalf("copying again: %+v, %v; want 230 skipped", n, err)
+	}
+	check(t, "create in the destination", to.Create(ctx, NewGame("zzz")), nil)
+	if _, err := store.Copy(ctx, from, to, nil); err == nil || !strings.Contains(err.Error(), "zzz") {
+		t.Fatalf("copy onto a destination holding another game: %v; want an error naming it", err)
+	}
+	check(t, "move in the source", from.AppendMove(ctx, "c001", 1, "m1", at(99), nil), nil)
+	if _, err := store.Copy(ctx, from, to, nil); err == nil || !strings.Contains(err.Error(), "c001") {
+		t.Fatalf("copy onto a destination holding a different game: %v; want an error naming it", err)
 	}
 }

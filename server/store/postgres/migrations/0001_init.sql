@@ -1,6 +1,6 @@
 -- Games, their seats and their moves.
 CREATE TABLE games (
-	id       text PRIMARY KEY,
+	id       text COLLATE "C" PRIMARY KEY, -- ids sort byte by byte, as in SQLite
 	spec     text NOT NULL,
 	start    text NOT NULL DEFAULT '',
 	status   text NOT NULL DEFAULT 'playing',
@@ -16,7 +16,7 @@ CREATE INDEX games_updated ON games (updated);
 CREATE INDEX games_status_updated ON games (status, updated);
 
 CREATE TABLE seats (
-	game_id     text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+	game_id     text COLLATE "C" NOT NULL REFERENCES games (id) ON DELETE CASCADE,
 	seat        integer NOT NULL,
 	kind        text NOT NULL,
 	level       text NOT NULL DEFAULT '',
@@ -30,7 +30,7 @@ CREATE TABLE seats (
 -- The primary key orders each game's moves: of two writers of one ply,
 -- exactly one wins.
 CREATE TABLE moves (
-	game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+	game_id text COLLATE "C" NOT NULL REFERENCES games (id) ON DELETE CASCADE,
 	ply     integer NOT NULL,
 	move    text NOT NULL,
 	at      timestamptz NOT NULL,

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"stax/server/store"
+	"stax/server/store/postgres"
+)
+
+const dbUsage = "copy --from DB --to DB"
+
+// runDB runs the database commands: today only copy.
+func runDB(e *env, args []string) error {
+	if len(args) == 0 || args[0] != "copy" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprintf(e.stdout, "usage: stax db %s\n\nCopies every game from one database to another (SQLite file or postgres:// URL),\nthen reads every game back from both and checks that they match.\n", dbUsage)
+			return nil
+		}
+		return &usageError{"want a database command: copy"}
+	}
+	fs := newFlags(e, "db")
+	from := fs.String("from", "", "the database to copy from: a SQLite file or a postgres:// URL")
+	to := fs.String("to", "", "the database to copy to (created and migrated if needed; empty, or an earlier copy of the same games)")
+	rest, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	if *from == "" || *to == "" {
+		return &usageError{"--from and --to are required"}
+	}
+	if *from == *to {
+		return &usageError{"--from and --to name the same database"}
+	}
+	if !postgres.IsURL(*from) {
+		// Opening a SQLite file creates it: a mistyped source must not
+		// copy an empty database.
+		if _, err := os.Stat(*from); err != nil {
+			return fmt.Errorf("--from %s: %w", *from, err)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	src, err := openStore(ctx, *from, "")
+	if err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	defer src.Close()
+	dst, err := openStore(ctx, *to, "")
+	if err != nil {
+		return fmt.Errorf("--to: %w", err)
+	}
+	defer dst.Close()
+	n, err := store.Copy(ctx, src, dst, func(n store.Copied) {
+		fmt.Fprintf(e.stderr, "copied %d games (%d moves), %d already there\n", n.Games, n.Moves, n.Skipped)
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			err = errors.New("interrupted; running the same copy again goes on where it stopped")
+		}
+		return fmt.Errorf("%s to %s: %w", redactDB(*from), redactDB(*to), err)
+	}
+	fmt.Fprintf(e.stdout, "copied %d games (%d moves) from %s to %s; %d were there already; all %d games checked identical in both\n",
+		n.Games, n.Moves, redactDB(*from), redactDB(*to), n.Skipped, n.Checked)
+	return nil
+}
