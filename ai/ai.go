@@ -24,8 +24,8 @@
 // built in the background when allowed, with a notifier for the news),
 // and the zero Config offers every level but "perfect".
 //
-// PlayGame and Match play games between players under the rules of
-// game.History, for tests and the strength tables.
+// Games between levels are played by the match runner (package
+// stax/engine/match), which the strength tests call.
 package ai
 
 import (
@@ -241,15 +241,8 @@ type capped struct {
 }
 
 // Play searches within the tighter of lim and the level's budget.
-func (c *capped) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
-	return c.Player.Play(ctx, s, tighter(lim, c.lim), report)
-}
-
-// SetHistory passes the game's earlier positions to the search.
-func (c *capped) SetHistory(hashes []uint64) {
-	if h, ok := c.Player.(search.HistorySetter); ok {
-		h.SetHistory(hashes)
-	}
+func (c *capped) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	return c.Player.Play(ctx, pos, tighter(lim, c.lim), report)
 }
 
 // tighter returns, field by field, the smaller non-zero bound.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"stax/engine/match"
 	"stax/game"
 	"stax/games"
 	"stax/search"
@@ -48,8 +49,9 @@ func TestLevels(t *testing.T) {
 	}
 }
 
-// TestLegalMoves plays a game at every level in every variant; PlayGame
-// fails on any illegal move.
+// TestLegalMoves plays a game at every level in every variant through the
+// match runner, which forfeits a player that fails or plays an illegal
+// move.
 func TestLegalMoves(t *testing.T) {
 	plies := 60
 	if testing.Short() {
@@ -64,20 +66,19 @@ func TestLegalMoves(t *testing.T) {
 		gc := load(t, capped)
 		for _, level := range append(Levels(g), "random", "greedy") {
 			t.Run(spec+"/"+level, func(t *testing.T) {
-				seats := make([]search.Player, gc.Players())
-				for p := range seats {
-					pl, err := NewSeeded(gc, level, uint64(p+1))
-					if err != nil {
-						t.Fatal(err)
-					}
-					seats[p] = pl
-				}
-				h, err := PlayGame(context.Background(), gc, seats, GameOptions{Limits: search.Limits{Nodes: 200}})
+				rep, err := match.Run(context.Background(), match.Config{
+					Game: gc, Engines: []match.Engine{{Name: level, Level: level}}, Games: 1,
+					Nodes: 200, Seed: 1, NewPlayer: NewSeeded,
+				})
 				if err != nil {
-					t.Fatalf("after %v: %v", h.Notation(), err)
+					t.Fatal(err)
 				}
-				if !h.Over() {
-					t.Fatalf("game not over after %d plies", h.Ply())
+				res := rep.Games[0]
+				if res.Fault != "" {
+					t.Fatalf("after %v: %s", res.Record.Moves, res.Fault)
+				}
+				if !res.Outcome.Over() {
+					t.Fatalf("game not over after %d plies", res.Plies)
 				}
 			})
 		}
@@ -97,7 +98,7 @@ func TestStrongestTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		res, err := p.Play(context.Background(), g.Start(), search.Limits{}, nil)
+		res, err := p.Play(context.Background(), search.Position{State: g.Start()}, search.Limits{}, nil)
 		if took := time.Since(start); err != nil || took > 2*time.Second {
 			t.Errorf("%s: strongest took %v, %v", spec, took, err)
 		}

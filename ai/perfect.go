@@ -40,27 +40,19 @@ func newPerfect(g *pogo.Game, tables *Tables, ev search.Evaluator, seed uint64) 
 	return &perfect{g: g, tables: tables, fallback: newLevel(g, "strongest", ev, seed)}
 }
 
-// SetHistory passes the game's earlier positions to the fallback search;
-// the table's values are those of the position alone (see
-// docs/pogo-solved.md on draws by repetition).
-func (p *perfect) SetHistory(hashes []uint64) {
-	if h, ok := p.fallback.(search.HistorySetter); ok {
-		h.SetHistory(hashes)
-	}
-}
-
-// Play returns the perfect move of s. Its score is exact: WinScore-n for a
+// Play returns the perfect move of pos. Its score is exact: WinScore-n for a
 // win in n plies, -(WinScore-n) for a loss in n, 0 for a draw; the
 // principal variation follows perfect play for up to 20 plies.
-func (p *perfect) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+func (p *perfect) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
 	start := time.Now()
+	s := pos.State
 	ps, ok := s.(*pogo.State)
 	if !ok {
 		return search.Result{}, fmt.Errorf("ai: the perfect level plays Pogo, not %s", s.Game().Info().Name)
 	}
 	t, err := p.tables.Table(p.g.U())
 	if err != nil {
-		return p.fallback.Play(ctx, s, lim, report)
+		return p.fallback.Play(ctx, pos, lim, report)
 	}
 	best, moves, ok := t.Best(ps)
 	if !ok {

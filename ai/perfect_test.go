@@ -37,7 +37,7 @@ func TestPerfectLevel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Play(context.Background(), g.Start(), search.Limits{Depth: 2}, nil)
+	res, err := p.Play(context.Background(), search.Position{State: g.Start()}, search.Limits{Depth: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestPerfectFromTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Play(context.Background(), s, search.Limits{}, nil)
+	res, err := p.Play(context.Background(), search.Position{State: s}, search.Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"stax/engine/match"
+	"stax/game"
 )
 
 var (
@@ -49,14 +52,37 @@ func splitSpecs(s string) []string {
 	return append(out, s[start:])
 }
 
+// pairing plays games of level a against level b on g with the match
+// runner: seats alternate (in four-player games a takes seats 1 and 3, or 2
+// and 4, in turn), every game opens with randomPlies random plies, and each
+// seat gets a fresh player seeded from seed. It returns a's score against
+// b.
+func pairing(t *testing.T, g game.Game, a, b string, games, randomPlies int, seed uint64) match.Score {
+	t.Helper()
+	rep, err := match.Run(context.Background(), match.Config{
+		Game: g, Engines: []match.Engine{{Name: a, Level: a}, {Name: b, Level: b}},
+		Games: games, Openings: randomPlies, Seed: seed, NewPlayer: NewSeeded,
+	})
+	if err != nil {
+		t.Fatalf("%s: %s vs %s: %v", game.SpecOf(g), a, b, err)
+	}
+	for _, res := range rep.Games {
+		if res.Fault != "" {
+			t.Errorf("%s: %s vs %s, game %d: %s", game.SpecOf(g), a, b, res.Number, res.Fault)
+		}
+	}
+	return rep.Table.Pair(0, 1)
+}
+
 // TestStrengthLadder plays the level ladder with -strength:
 //
 //	go test ./ai -run TestStrengthLadder -strength -timeout 0 -strength.games 20
 //
 // It prints one markdown table per game: each pairing's wins, draws and
-// losses from the first level's side, and its score (a draw counts half).
-// Games open with two random plies so that deterministic levels do not
-// repeat one game.
+// losses from the first level's side (in four-player games, the games
+// whose pairwise score is neither is counted apart as partial), and its
+// score (a draw counts half). Games open with two random plies so that
+// deterministic levels do not repeat one game.
 func TestStrengthLadder(t *testing.T) {
 	if !*strength {
 		t.Skip("run with -strength")
@@ -65,16 +91,13 @@ func TestStrengthLadder(t *testing.T) {
 		g := load(t, spec)
 		var b strings.Builder
 		fmt.Fprintf(&b, "\n### %s\n\n", spec)
-		fmt.Fprintf(&b, "| pairing | games | wins | draws | losses | score | time |\n")
-		fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(&b, "| pairing | games | wins | draws | losses | partial | score | time |\n")
+		fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, pr := range ladderPairs() {
 			start := time.Now()
-			tl, err := Match(context.Background(), g, pr[0], pr[1], *strengthGames, 2, *strengthSeed)
-			if err != nil {
-				t.Fatalf("%s %s vs %s: %v", spec, pr[0], pr[1], err)
-			}
-			line := fmt.Sprintf("| %s vs %s | %d | %d | %d | %d | %.0f%% | %s |\n",
-				pr[0], pr[1], tl.Games(), tl.Wins, tl.Draws, tl.Losses, 100*tl.Score(), time.Since(start).Round(time.Second))
+			sc := pairing(t, g, pr[0], pr[1], *strengthGames, 2, *strengthSeed)
+			line := fmt.Sprintf("| %s vs %s | %d | %d | %d | %d | %d | %.0f%% | %s |\n",
+				pr[0], pr[1], sc.N, sc.Wins, sc.Draws, sc.Losses, sc.Partial, 100*sc.Mean(), time.Since(start).Round(time.Second))
 			b.WriteString(line)
 			t.Logf("%s: %s", spec, strings.TrimSpace(line))
 		}
@@ -100,7 +123,8 @@ func TestStrengthShort(t *testing.T) {
 	}
 	cases := []struct {
 		spec, a, b string
-		games, min int
+		games      int
+		minScore   float64 // the least score of a, a win 1 and a draw 1/2
 	}{
 		{"pogo", "medium", "random", 8, 8},
 		{"pogo", "hard", "beginner", 8, 6},
@@ -114,12 +138,9 @@ func TestStrengthShort(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.spec+"/"+tc.a+"-"+tc.b, func(t *testing.T) {
 			g := load(t, tc.spec)
-			tl, err := Match(context.Background(), g, tc.a, tc.b, tc.games, 2, 7)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tl.Wins < tc.min {
-				t.Errorf("%s vs %s: %+v, want at least %d wins", tc.a, tc.b, tl, tc.min)
+			sc := pairing(t, g, tc.a, tc.b, tc.games, 2, 7)
+			if sc.Sum < tc.minScore {
+				t.Errorf("%s vs %s: +%d =%d -%d ~%d, score %.1f; want at least %g", tc.a, tc.b, sc.Wins, sc.Draws, sc.Losses, sc.Partial, sc.Sum, tc.minScore)
 			}
 		})
 	}

@@ -61,7 +61,6 @@ type Server struct {
 
 	g       game.Game
 	hist    *game.History // nil: no position
-	hashes  []uint64      // of the positions before the current one, oldest first
 	level   string        // the level asked for, kept from game to game
 	playing string        // the level played in g: level, or a stand-in when g lacks it
 	games   []string      // the games newgame accepts; nil: every game of the registry
@@ -442,7 +441,6 @@ func (s *Server) newGame(args []string) error {
 	}
 	s.g = g
 	s.hist = game.NewHistory(g, nil)
-	s.hashes = nil
 	s.player = nil
 	s.playing = s.level
 	if valid := s.levelsFor(g); !slices.Contains(valid, s.level) {
@@ -514,15 +512,12 @@ func (s *Server) position(line string, args []string) error {
 		moves = args[mi+1:]
 	}
 	h := game.NewHistory(s.g, start)
-	hashes := []uint64{h.State().Hash()}
 	for i, m := range moves {
 		if err := h.Play(m); err != nil {
 			return fmt.Errorf("position: move %d (%s): %v", i+1, m, err)
 		}
-		hashes = append(hashes, h.State().Hash())
 	}
 	s.hist = h
-	s.hashes = hashes[:len(hashes)-1]
 	return nil
 }
 
@@ -633,44 +628,34 @@ func (s *Server) goSearch(ctx context.Context, args []string) error {
 	sctx, cancel := context.WithCancel(ctx)
 	job := &searchJob{cancel: cancel, done: make(chan struct{}), infinite: infinite}
 	s.cur = job
-	go s.run(sctx, job, s.player, s.hist.State().Clone(), slices.Clone(s.hashes), lim, infinite)
+	go s.run(sctx, job, s.player, search.PositionOf(s.hist).Clone(), lim, infinite)
 	return nil
 }
 
-// run is the search goroutine of one go command.
-func (s *Server) run(ctx context.Context, job *searchJob, p search.Player, st game.State, hashes []uint64, lim search.Limits, infinite bool) {
+// run is the search goroutine of one go command. A player that fails or
+// gives no legal move is reported in an info string, and the first legal
+// move is played instead.
+func (s *Server) run(ctx context.Context, job *searchJob, p search.Player, pos search.Position, lim search.Limits, infinite bool) {
 	defer close(job.done)
 	start := time.Now()
-	var res search.Result
-	var err error
+	st := pos.State
 	var last search.Progress
 	reported := false
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("internal error: %v", r)
-			}
-		}()
-		if hs, ok := p.(search.HistorySetter); ok {
-			hs.SetHistory(hashes)
-		}
-		res, err = p.Play(ctx, st.Clone(), lim, func(pr search.Progress) {
-			last, reported = pr, true
-			s.sendInfo(st, pr.Depth, pr.Score, pr.Nodes, pr.Elapsed, pr.PV)
-		})
-	}()
+	res, err := search.Ask(ctx, p, pos, lim, func(pr search.Progress) {
+		last, reported = pr, true
+		s.sendInfo(st, pr.Depth, pr.Score, pr.Nodes, pr.Elapsed, pr.PV)
+	})
 	if infinite {
 		<-ctx.Done()
 	}
-	legal := st.Legal(nil)
 	move := res.Move
-	if err != nil || !slices.Contains(legal, move) {
-		if err != nil {
-			s.send("info string search ended without a move: %s", oneLine(err.Error()))
-		} else {
+	if err != nil {
+		if errors.Is(err, game.ErrIllegalMove) {
 			s.send("info string search returned an illegal move; playing the first legal one")
+		} else {
+			s.send("info string search ended without a move: %s", oneLine(err.Error()))
 		}
-		move = legal[0]
+		move = st.Legal(nil)[0]
 	} else if !reported || last.Depth != res.Depth || last.Nodes != res.Nodes || last.Score != res.Score || !slices.Equal(last.PV, res.PV) {
 		el := res.Elapsed
 		if el == 0 {

@@ -259,19 +259,19 @@ func TestInfiniteAndStop(t *testing.T) {
 // misbehaving players, for TestBadPlayer.
 type panicPlayer struct{}
 
-func (panicPlayer) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+func (panicPlayer) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
 	panic("evaluation table missing")
 }
 
 type failPlayer struct{}
 
-func (failPlayer) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+func (failPlayer) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
 	return search.Result{}, errors.New("out of ideas")
 }
 
 type wrongPlayer struct{}
 
-func (wrongPlayer) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+func (wrongPlayer) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
 	report(search.Progress{Depth: 1, Score: search.WinScore - 3, Nodes: 5, Elapsed: time.Millisecond, PV: []game.Move{1<<31 + 7}})
 	return search.Result{Move: 1<<31 + 7}, nil
 }
@@ -364,13 +364,13 @@ func TestWholeGamesInProcess(t *testing.T) {
 	}
 }
 
-// historyPlayer records the history it is given and plays the first move.
+// historyPlayer records the earlier positions it is given and plays the
+// first move.
 type historyPlayer struct{ got chan []uint64 }
 
-func (h *historyPlayer) SetHistory(hashes []uint64) { h.got <- slices.Clone(hashes) }
-
-func (h *historyPlayer) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
-	return search.Result{Move: s.Legal(nil)[0]}, nil
+func (h *historyPlayer) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	h.got <- slices.Clone(pos.Prior)
+	return search.Result{Move: pos.State.Legal(nil)[0]}, nil
 }
 
 // TestHistory checks that a player is told the positions before the one it
@@ -394,7 +394,7 @@ func TestHistory(t *testing.T) {
 		want = append(want, st.Hash())
 	}
 	if !slices.Equal(got, want) {
-		t.Errorf("SetHistory got %x; want %x", got, want)
+		t.Errorf("the player got the earlier positions %x; want %x", got, want)
 	}
 }
 

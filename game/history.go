@@ -13,7 +13,8 @@ type History struct {
 	start   State
 	cur     State
 	moves   []Move
-	states  []State // states[i] is the position before moves[i]
+	states  []State  // states[i] is the position before moves[i]
+	hashes  []uint64 // hashes[i] is the hash of the position before moves[i]; the last is the current one's
 	seen    map[string]int
 	outcome Outcome
 }
@@ -33,6 +34,7 @@ func (h *History) reset() {
 	h.cur = h.start.Clone()
 	h.moves = h.moves[:0]
 	h.states = h.states[:0]
+	h.hashes = append(h.hashes[:0], h.cur.Hash())
 	h.seen = map[string]int{}
 	h.seen[h.cur.String()]++
 	h.outcome = h.cur.Outcome()
@@ -50,6 +52,12 @@ func (h *History) State() State { return h.cur }
 
 // Moves returns the moves played so far. The caller must not modify it.
 func (h *History) Moves() []Move { return h.moves }
+
+// Hashes returns the hashes of the positions of the game so far, oldest
+// first: the start's, then the position after each move, the current one's
+// last. Players use them to see repetitions (search.PositionOf). The caller
+// must not modify the slice, which holds until the next change.
+func (h *History) Hashes() []uint64 { return h.hashes }
 
 // Ply returns the number of moves played.
 func (h *History) Ply() int { return len(h.moves) }
@@ -105,6 +113,7 @@ func (h *History) apply(m Move) {
 	h.states = append(h.states, h.cur.Clone())
 	h.moves = append(h.moves, m)
 	h.cur.Apply(m)
+	h.hashes = append(h.hashes, h.cur.Hash())
 	key := h.cur.String()
 	h.seen[key]++
 	h.outcome = h.judge(h.seen[key])
@@ -141,6 +150,7 @@ func (h *History) Undo() bool {
 	h.cur = h.states[n-1]
 	h.states = h.states[:n-1]
 	h.moves = h.moves[:n-1]
+	h.hashes = h.hashes[:n]
 	h.outcome = h.judge(h.seen[h.cur.String()])
 	return true
 }

@@ -39,7 +39,6 @@ type AlphaBeta struct {
 	rng     *rand.Rand
 	tt      []ttEntry
 	ttMask  uint64
-	history []uint64
 	hist    [2][histSize]int32
 	killers [maxPly][2]game.Move
 
@@ -99,12 +98,6 @@ func NewAlphaBeta(eval Evaluator, ttBits int, seed uint64) *AlphaBeta {
 	}
 }
 
-// SetHistory records the hashes of the positions before the next one
-// searched; a position repeating one of them scores as a draw.
-func (a *AlphaBeta) SetHistory(hashes []uint64) {
-	a.history = append(a.history[:0], hashes...)
-}
-
 // ClearTable empties the transposition table and the ordering tables.
 func (a *AlphaBeta) ClearTable() {
 	clear(a.tt)
@@ -112,9 +105,11 @@ func (a *AlphaBeta) ClearTable() {
 	a.killers = [maxPly][2]game.Move{}
 }
 
-// Play searches s within lim and returns the best move found.
-func (a *AlphaBeta) Play(ctx context.Context, s game.State, lim Limits, report func(Progress)) (Result, error) {
-	defer func() { a.history = a.history[:0] }()
+// Play searches pos within lim and returns the best move found. A position
+// that repeats one of pos.Prior, or one on the line searched, scores as a
+// draw in games with a repetition rule.
+func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report func(Progress)) (Result, error) {
+	s := pos.State
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -130,7 +125,7 @@ func (a *AlphaBeta) Play(ctx context.Context, s game.State, lim Limits, report f
 		m := root[a.rng.IntN(len(root))]
 		return Result{Move: m, PV: []game.Move{m}, Depth: 1, Nodes: 1, Elapsed: time.Since(start)}, nil
 	}
-	a.prepare(ctx, s, start, lim)
+	a.prepare(ctx, pos, start, lim)
 	maxDepth := maxPly - 1
 	if lim.Depth > 0 {
 		maxDepth = min(lim.Depth, maxDepth)
@@ -200,7 +195,8 @@ func moveToFront(moves []game.Move, scores []int, m game.Move) {
 }
 
 // prepare sets up the per-search state.
-func (a *AlphaBeta) prepare(ctx context.Context, s game.State, start time.Time, lim Limits) {
+func (a *AlphaBeta) prepare(ctx context.Context, pos Position, start time.Time, lim Limits) {
+	s := pos.State
 	a.ctx = ctx
 	a.sd = newSides(s)
 	a.rootKey = 0
@@ -219,7 +215,7 @@ func (a *AlphaBeta) prepare(ctx context.Context, s game.State, start time.Time, 
 			a.scores[i] = make([]int32, 0, n)
 		}
 	}
-	a.path = append(a.path[:0], a.history...)
+	a.path = append(a.path[:0], pos.Prior...)
 	a.nodes = 0
 	a.maxNodes = lim.Nodes
 	a.stopAt = deadline(ctx, start, lim)

@@ -20,7 +20,8 @@ func NewRandom(seed uint64) *Random {
 }
 
 // Play returns a random legal move with score 0.
-func (r *Random) Play(ctx context.Context, s game.State, lim Limits, report func(Progress)) (Result, error) {
+func (r *Random) Play(ctx context.Context, pos Position, lim Limits, report func(Progress)) (Result, error) {
+	s := pos.State
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -52,7 +53,8 @@ func NewGreedy(eval Evaluator, seed uint64) *Greedy {
 }
 
 // Play scores every legal move one ply deep and returns the best.
-func (g *Greedy) Play(ctx context.Context, s game.State, lim Limits, report func(Progress)) (Result, error) {
+func (g *Greedy) Play(ctx context.Context, pos Position, lim Limits, report func(Progress)) (Result, error) {
+	s := pos.State
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}

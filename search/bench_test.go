@@ -64,7 +64,7 @@ func BenchmarkMCTS(b *testing.B) {
 			m.NoReuse = true
 			b.ReportAllocs()
 			b.ResetTimer()
-			res, err := m.Play(context.Background(), g.Start(), search.Limits{Nodes: int64(b.N)}, nil)
+			res, err := m.Play(context.Background(), search.Position{State: g.Start()}, search.Limits{Nodes: int64(b.N)}, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func BenchmarkAlphaBeta(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				a.ClearTable()
-				res, err := a.Play(context.Background(), g.Start(), search.Limits{Depth: depths[spec]}, nil)
+				res, err := a.Play(context.Background(), search.Position{State: g.Start()}, search.Limits{Depth: depths[spec]}, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -100,7 +100,8 @@ const maxTreeNodes = 4 << 20
 
 // Play runs the search within lim and returns the most visited move (a
 // proven win at once, never a proven loss when something else exists).
-func (m *MCTS) Play(ctx context.Context, s game.State, lim Limits, report func(Progress)) (Result, error) {
+func (m *MCTS) Play(ctx context.Context, pos Position, lim Limits, report func(Progress)) (Result, error) {
+	s := pos.State
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}

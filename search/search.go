@@ -17,14 +17,19 @@
 // MCTS. In a team game the root player's partners count as the root player.
 //
 // Repetition and the ply cap are rules of game.History, not of the position.
-// A Player that implements HistorySetter can be told the positions that
-// preceded the one it is asked to play; alpha-beta scores a position that
-// repeats one on the current line or in that history as a draw.
+// A Player is asked to play from a [Position]: the state and the hashes of
+// the positions that preceded it in the game, so that alpha-beta scores a
+// position that repeats one on the current line or earlier in the game as a
+// draw. [Ask] is the one way to ask a player for a move in a game: it
+// returns a legal move or a [*PlayError] saying why there is none.
 package search
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"stax/game"
@@ -72,21 +77,88 @@ const maxHeuristic = WinScore / 4
 // IsMate reports whether score is a proven win or loss.
 func IsMate(score int) bool { return score > WinScore/2 || score < -WinScore/2 }
 
-// Player chooses moves. Play never modifies s (it clones), honours ctx
-// cancellation promptly (returns the best move found so far if it has one,
-// else ctx.Err()), calls report (may be nil) from the calling goroutine or
-// serialised, and never prints.
-type Player interface {
-	Play(ctx context.Context, s game.State, lim Limits, report func(Progress)) (Result, error)
+// Position is what a player is asked to play from: a state, and the hashes
+// of the positions that preceded it in the game, oldest first (Prior has
+// one hash per move played). A position with no Prior is a game that
+// starts there.
+type Position struct {
+	State game.State
+	Prior []uint64
 }
 
-// HistorySetter is implemented by players that take the game's earlier
-// positions into account (for repetition). SetHistory gives the hashes of
-// the positions before the one the next Play call receives, oldest first;
-// it holds for that call only.
-type HistorySetter interface {
-	SetHistory(hashes []uint64)
+// PositionOf returns the position a game is at: its current state and the
+// hashes of the earlier positions. It shares h's storage, so it holds until
+// h changes; Clone it to keep it longer.
+func PositionOf(h *game.History) Position {
+	hs := h.Hashes()
+	return Position{State: h.State(), Prior: hs[:len(hs)-1]}
 }
+
+// Clone returns a copy of p that shares nothing with it.
+func (p Position) Clone() Position {
+	return Position{State: p.State.Clone(), Prior: slices.Clone(p.Prior)}
+}
+
+// Player chooses moves. Play never modifies pos (it clones the state),
+// honours ctx cancellation promptly (returns the best move found so far if
+// it has one, else ctx.Err()), calls report (may be nil) from the calling
+// goroutine or serialised, and never prints. Players that count
+// repetitions read pos.Prior; the others ignore it.
+type Player interface {
+	Play(ctx context.Context, pos Position, lim Limits, report func(Progress)) (Result, error)
+}
+
+// Ask asks p for its move from pos within lim and checks the answer: the
+// result it returns has a legal move of pos.State, or the error is a
+// *PlayError saying why there is none (the player failed, panicked, gave no
+// move or an illegal one). The callers usually end the game as the
+// player's forfeit; ctx's cancellation shows as a PlayError wrapping
+// ctx.Err(). A position without legal moves returns ErrNoMoves. The player
+// is handed a copy of the state, so that it cannot change the caller's.
+func Ask(ctx context.Context, p Player, pos Position, lim Limits, report func(Progress)) (res Result, err error) {
+	legal := pos.State.Legal(nil)
+	if len(legal) == 0 {
+		return Result{}, ErrNoMoves
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("internal error: %v", r)
+			}
+		}()
+		res, err = p.Play(ctx, Position{State: pos.State.Clone(), Prior: pos.Prior}, lim, report)
+	}()
+	switch {
+	case err != nil:
+		return res, &PlayError{Move: res.Move, Err: err}
+	case res.Move == game.NoMove:
+		return res, &PlayError{Err: ErrNoMove}
+	case !slices.Contains(legal, res.Move):
+		return res, &PlayError{Move: res.Move, Err: game.ErrIllegalMove}
+	}
+	return res, nil
+}
+
+// PlayError is the error of Ask when a player gives no legal move. Err is
+// the player's own error, ErrNoMove, or game.ErrIllegalMove with the move
+// given in Move.
+type PlayError struct {
+	Move game.Move
+	Err  error
+}
+
+func (e *PlayError) Error() string {
+	if errors.Is(e.Err, game.ErrIllegalMove) {
+		return fmt.Sprintf("illegal move (code %#x)", uint32(e.Move))
+	}
+	return e.Err.Error()
+}
+
+func (e *PlayError) Unwrap() error { return e.Err }
+
+// ErrNoMove is wrapped by the PlayError of a player that answered without
+// a move and without an error.
+var ErrNoMove = errors.New("the player gave no move")
 
 // Evaluator scores positions that are not over. Evaluate returns the value
 // of s for player p (0-based): positive is good for p. Scores must stay

@@ -56,7 +56,7 @@ func winsIn(t *testing.T, s game.State, m game.Move, n int) bool {
 	if c.Terminal() {
 		return c.Outcome().Value(s.ToMove()) == 1
 	}
-	r, err := search.NewAlphaBeta(search.Zero, 16, 1).Play(context.Background(), c, search.Limits{Depth: n}, nil)
+	r, err := search.NewAlphaBeta(search.Zero, 16, 1).Play(context.Background(), search.Position{State: c}, search.Limits{Depth: n}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestForcedWins(t *testing.T) {
 				"mcts-decisive": decisive,
 			}
 			for name, p := range players {
-				res, err := p.Play(context.Background(), s, search.Limits{Time: 5 * time.Second, Nodes: 400_000}, nil)
+				res, err := p.Play(context.Background(), search.Position{State: s}, search.Limits{Time: 5 * time.Second, Nodes: 400_000}, nil)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
@@ -119,7 +119,7 @@ func TestCancel(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				start := time.Now()
 				time.AfterFunc(50*time.Millisecond, cancel)
-				res, err := p.Play(ctx, s, search.Limits{Time: time.Hour}, nil)
+				res, err := p.Play(ctx, search.Position{State: s}, search.Limits{Time: time.Hour}, nil)
 				took := time.Since(start)
 				if err != nil && !errors.Is(err, context.Canceled) {
 					t.Fatalf("Play: %v", err)
@@ -130,7 +130,7 @@ func TestCancel(t *testing.T) {
 				if err == nil && !isLegal(s, res.Move) {
 					t.Errorf("Play returned illegal move %v", res.Move)
 				}
-				_, err = p.Play(ctx, s, search.Limits{}, nil)
+				_, err = p.Play(ctx, search.Position{State: s}, search.Limits{}, nil)
 				if !errors.Is(err, context.Canceled) {
 					t.Errorf("Play under a cancelled context: %v, want context.Canceled", err)
 				}
@@ -155,7 +155,7 @@ func TestLimits(t *testing.T) {
 	ev := ai.Evaluator(s.Game())
 	t.Run("depth", func(t *testing.T) {
 		var depths []int
-		res, err := search.NewAlphaBeta(ev, 16, 1).Play(context.Background(), s, search.Limits{Depth: 4}, func(p search.Progress) {
+		res, err := search.NewAlphaBeta(ev, 16, 1).Play(context.Background(), search.Position{State: s}, search.Limits{Depth: 4}, func(p search.Progress) {
 			depths = append(depths, p.Depth)
 		})
 		if err != nil || res.Depth != 4 {
@@ -172,7 +172,7 @@ func TestLimits(t *testing.T) {
 			"alphabeta": search.NewAlphaBeta(ev, 16, 1),
 			"mcts":      search.NewMCTS(ev, 1),
 		} {
-			res, err := p.Play(context.Background(), s, search.Limits{Nodes: 1000}, nil)
+			res, err := p.Play(context.Background(), search.Position{State: s}, search.Limits{Nodes: 1000}, nil)
 			if err != nil || res.Nodes > 1100 || !isLegal(s, res.Move) {
 				t.Errorf("%s: Play = %d nodes, %v; want at most 1000", name, res.Nodes, err)
 			}
@@ -184,7 +184,7 @@ func TestLimits(t *testing.T) {
 			"mcts":      search.NewMCTS(ev, 1),
 		} {
 			start := time.Now()
-			_, err := p.Play(context.Background(), s, search.Limits{Time: 100 * time.Millisecond}, nil)
+			_, err := p.Play(context.Background(), search.Position{State: s}, search.Limits{Time: 100 * time.Millisecond}, nil)
 			if took := time.Since(start); err != nil || took > time.Second {
 				t.Errorf("%s: Play took %v, %v; want about 100ms", name, took, err)
 			}
@@ -201,7 +201,7 @@ func TestNoMoves(t *testing.T) {
 		"alphabeta": search.NewAlphaBeta(nil, 10, 1),
 		"mcts":      search.NewMCTS(nil, 1),
 	} {
-		if _, err := p.Play(context.Background(), s, search.Limits{Nodes: 10}, nil); !errors.Is(err, search.ErrNoMoves) {
+		if _, err := p.Play(context.Background(), search.Position{State: s}, search.Limits{Nodes: 10}, nil); !errors.Is(err, search.ErrNoMoves) {
 			t.Errorf("%s: Play on a finished game: %v, want ErrNoMoves", name, err)
 		}
 	}
@@ -212,7 +212,7 @@ func TestNoMoves(t *testing.T) {
 func TestRepetitionDraw(t *testing.T) {
 	s := mustLoad(t, "pogo", "")
 	ab := search.NewAlphaBeta(search.Zero, 12, 1)
-	res, err := ab.Play(context.Background(), s, search.Limits{Depth: 4}, nil)
+	res, err := ab.Play(context.Background(), search.Position{State: s}, search.Limits{Depth: 4}, nil)
 	if err != nil || res.Score != 0 {
 		t.Fatalf("Play = %d, %v; want 0 with a zero evaluation", res.Score, err)
 	}
@@ -224,7 +224,7 @@ func TestMCTSReuse(t *testing.T) {
 	s := mustLoad(t, "pogo", "")
 	m := search.NewMCTS(ai.Evaluator(s.Game()), 1)
 	m.Workers = 1
-	res, err := m.Play(context.Background(), s, search.Limits{Nodes: 5000}, nil)
+	res, err := m.Play(context.Background(), search.Position{State: s}, search.Limits{Nodes: 5000}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestMCTSReuse(t *testing.T) {
 	s.Apply(res.PV[0])
 	s.Apply(res.PV[1])
 	var first []search.Progress
-	_, err = m.Play(context.Background(), s, search.Limits{Nodes: 1}, func(p search.Progress) { first = append(first, p) })
+	_, err = m.Play(context.Background(), search.Position{State: s}, search.Limits{Nodes: 1}, func(p search.Progress) { first = append(first, p) })
 	if err != nil {
 		t.Fatal(err)
 	}

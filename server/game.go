@@ -24,7 +24,6 @@ type live struct {
 
 	mu      sync.Mutex // guards everything below
 	h       *game.History
-	hashes  []uint64 // hashes of the positions before each move, for the AI
 	notes   []string // the moves played, in canonical notation
 	seats   []seat
 	subs    map[*client]struct{}
@@ -113,12 +112,10 @@ func (l *live) applyText(text string) (string, error) {
 		return "", err
 	}
 	note := st.FormatMove(m)
-	hash := st.Hash()
 	l.last = lastCells(st, m)
 	if err := l.h.PlayMove(m); err != nil {
 		return "", err
 	}
-	l.hashes = append(l.hashes, hash)
 	l.notes = append(l.notes, note)
 	if len(l.movesJSON) > 1 {
 		l.movesJSON = append(l.movesJSON, ',')
@@ -133,7 +130,6 @@ func (l *live) applyText(text string) (string, error) {
 // undoLast takes back the last move, after its commit failed.
 func (l *live) undoLast() {
 	l.h.Undo()
-	l.hashes = l.hashes[:len(l.hashes)-1]
 	l.notes = l.notes[:len(l.notes)-1]
 	l.last = nil
 	l.movesJSON = trimLastElem(l.movesJSON)

@@ -320,20 +320,16 @@ func (s *Server) runAI(l *live) {
 		st.player = pl
 	}
 	player := st.player
-	pos := l.h.State().Clone()
+	pos := search.PositionOf(l.h).Clone()
 	ply := l.h.Ply()
-	hashes := append([]uint64(nil), l.hashes...)
 	st.thinking = true
 	l.msg = nil
 	l.broadcast()
 	l.mu.Unlock()
 
-	if hs, ok := player.(search.HistorySetter); ok {
-		hs.SetHistory(hashes)
-	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.AITimeout)
 	start := time.Now()
-	res, err := player.Play(ctx, pos, search.Limits{}, nil)
+	res, err := search.Ask(ctx, player, pos, search.Limits{}, nil)
 	cancel()
 
 	l.mu.Lock()
@@ -349,24 +345,21 @@ func (s *Server) runAI(l *live) {
 		s.scheduleAI(l)
 		return
 	}
-	if err != nil || res.Move == game.NoMove {
-		if err == nil {
-			err = errors.New("no move")
-		}
+	if err != nil {
 		s.log.Error("AI move", "game", l.id, "seat", p, "err", err)
-		s.finish(s.ctx, l, p, game.ByForfeit, "the computer found no move: "+err.Error())
+		detail := "the computer found no move: " + err.Error()
+		if errors.Is(err, game.ErrIllegalMove) {
+			detail = "the computer played an " + err.Error()
+		}
+		s.finish(s.ctx, l, p, game.ByForfeit, detail)
 		return
 	}
-	text := pos.FormatMove(res.Move)
+	text := pos.State.FormatMove(res.Move)
 	s.log.Debug("AI move", "game", l.id, "seat", p, "move", text, "score", res.Score, "depth", res.Depth, "elapsed", time.Since(start))
 	if err := s.play(s.ctx, l, []int{p}, text, nil); err != nil {
-		s.log.Error("AI move rejected", "game", l.id, "seat", p, "move", text, "err", err)
-		var me *moveError
-		if errors.As(err, &me) && me.code == CodeIllegalMove {
-			s.finish(s.ctx, l, p, game.ByForfeit, "illegal move "+text)
-		} else {
-			l.broadcast()
-		}
+		// The move is legal (search.Ask checked it): the commit failed.
+		s.log.Error("AI move not saved", "game", l.id, "seat", p, "move", text, "err", err)
+		l.broadcast()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -469,7 +470,7 @@ func TestReconnect(t *testing.T) {
 // blocker is an AI that thinks until its context ends.
 type blocker struct{ started chan struct{} }
 
-func (b blocker) Play(ctx context.Context, s game.State, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+func (b blocker) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
 	close(b.started)
 	<-ctx.Done()
 	return search.Result{}, ctx.Err()
@@ -657,5 +658,28 @@ func TestNoComputerPlayers(t *testing.T) {
 	ts.call("POST", "/api/games", server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}}, http.StatusBadRequest, &bad)
 	if !strings.Contains(bad.Error, "no computer players") {
 		t.Errorf("creating an AI seat: %q; want it to say the server has no computer players", bad.Error)
+	}
+}
+
+// illegalAI is an AI that answers a move of another game.
+type illegalAI struct{}
+
+func (illegalAI) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	return search.Result{Move: 1<<31 + 7}, nil
+}
+
+// TestAIForfeit checks that an AI that plays an illegal move forfeits the
+// game, and says so.
+func TestAIForfeit(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{
+		NewPlayer: func(g game.Game, level string) (search.Player, error) { return illegalAI{}, nil },
+	})
+	resp := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}})
+	b := ts.dial("black", resp.ID, resp.Token)
+	b.hello()
+	st := b.waitState("the forfeit", func(s *stateOf) bool { return s.Status == "finished" })
+	o := st.Outcome
+	if o == nil || o.Reason != "forfeit" || !slices.Equal(o.Winners, []int{1}) || !strings.Contains(o.Detail, "illegal move") {
+		t.Errorf("outcome %+v; want Black's win by White's forfeit for an illegal move", o)
 	}
 }

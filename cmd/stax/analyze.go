@@ -90,7 +90,7 @@ func analyzeSearch(e *env, g game.Game, s game.State, budget time.Duration) erro
 			continue
 		}
 		ab := search.NewAlphaBeta(ai.Evaluator(g), 18, 1)
-		res, err := ab.Play(context.Background(), c, search.Limits{Time: budget}, nil)
+		res, err := ab.Play(context.Background(), search.Position{State: c, Prior: []uint64{s.Hash()}}, search.Limits{Time: budget}, nil)
 		if err != nil {
 			return err
 		}

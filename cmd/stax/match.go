@@ -38,9 +38,11 @@ func runMatch(e *env, args []string) error {
 	n := fs.Int("games", 10, "the number of games")
 	conc := fs.Int("concurrency", 1, "the number of games played at once")
 	movetime := fs.Int("movetime", 100, "the time per move in milliseconds (0: each engine's own budget)")
+	depth := fs.Int("depth", 0, "the depth bound of every move, sent with go depth (0: none)")
+	nodes := fs.Int64("nodes", 0, "the node bound of every move, sent with go nodes (0: none)")
 	timeout := fs.Int("timeout", 0, "the time in milliseconds after which a move is lost (default movetime + max(1000, movetime), or 30000 with movetime 0)")
 	openings := fs.Int("openings", 2, "the number of random plies that start each opening; each opening is played with every seat rotation")
-	seed := fs.Uint64("seed", 0, "the seed of the random openings, for a reproducible schedule (0: random; the report shows the seed used)")
+	seed := fs.Uint64("seed", 0, "the seed of the random openings and of the built-in players, for a reproducible match (0: random; the report shows the seed used)")
 	out := fs.String("out", "", "append every game to this file in the record format")
 	sprt := fs.String("sprt", "", "ELO0,ELO1[,ALPHA,BETA]: stop a two-engine match when a sequential probability ratio test decides")
 	quiet := fs.Bool("quiet", false, "print no progress")
@@ -59,8 +61,8 @@ func runMatch(e *env, args []string) error {
 		return &usageError{"--games: want at least 1"}
 	case *conc < 1:
 		return &usageError{"--concurrency: want at least 1"}
-	case *movetime < 0 || *timeout < 0 || *openings < 0:
-		return &usageError{"--movetime, --timeout and --openings cannot be negative"}
+	case *movetime < 0 || *timeout < 0 || *openings < 0 || *depth < 0 || *nodes < 0:
+		return &usageError{"--movetime, --depth, --nodes, --timeout and --openings cannot be negative"}
 	}
 	g, err := games.Load(*spec)
 	if err != nil {
@@ -75,7 +77,7 @@ func runMatch(e *env, args []string) error {
 	cfg := match.Config{
 		Game: g, Engines: engines, Games: *n, Concurrency: *conc,
 		MoveTime: time.Duration(*movetime) * time.Millisecond, Timeout: time.Duration(*timeout) * time.Millisecond,
-		Openings: *openings, Seed: *seed, NewPlayer: levels.New,
+		Depth: *depth, Nodes: *nodes, Openings: *openings, Seed: *seed, NewPlayer: levels.NewSeeded,
 	}
 	if *sprt != "" {
 		t, err := parseSPRT(*sprt)

@@ -352,25 +352,24 @@ func (p *player) show() {
 	}
 }
 
-// aiTurn lets a computer seat move.
+// aiTurn lets a computer seat move; a computer that gives no legal move
+// forfeits.
 func (p *player) aiTurn(s *seat) error {
-	st := p.h.State()
-	mover := st.ToMove()
-	if hs, ok := s.player.(search.HistorySetter); ok {
-		hs.SetHistory(p.hashes())
-	}
+	pos := search.PositionOf(p.h)
+	mover := pos.State.ToMove()
 	ctx, stop := thinking()
-	res, err := s.player.Play(ctx, st.Clone(), p.limits, nil)
+	res, err := search.Ask(ctx, s.player, pos, p.limits, nil)
 	stop()
-	if err == nil {
-		err = p.h.PlayMove(res.Move)
-	}
 	if err != nil {
 		p.h.Resign(mover, game.ByForfeit, fmt.Sprintf("stax:%s failed: %v", s.name, err))
 		fmt.Fprintf(p.e.stdout, "%s (stax:%s) could not move: %v\n", p.g.PlayerName(mover), s.name, err)
 		return nil
 	}
-	fmt.Fprintf(p.e.stdout, "%s (stax:%s) plays %s\n", p.g.PlayerName(mover), s.name, st.FormatMove(res.Move))
+	text := pos.State.FormatMove(res.Move)
+	if err := p.h.PlayMove(res.Move); err != nil {
+		return err
+	}
+	fmt.Fprintf(p.e.stdout, "%s (stax:%s) plays %s\n", p.g.PlayerName(mover), s.name, text)
 	p.show()
 	return nil
 }
@@ -380,18 +379,6 @@ func (p *player) aiTurn(s *seat) error {
 // so far, instead of ending the program.
 func thinking() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
-}
-
-// hashes returns the hashes of the positions before the current one,
-// oldest first, for players that count repetitions.
-func (p *player) hashes() []uint64 {
-	s := p.h.Start()
-	out := make([]uint64, 0, p.h.Ply())
-	for _, m := range p.h.Moves() {
-		out = append(out, s.Hash())
-		s.Apply(m)
-	}
-	return out
 }
 
 // humanTurn reads commands until the human moves, resigns or quits.
@@ -519,18 +506,15 @@ func (p *player) giveHint() {
 		}
 		p.hint = pl
 	}
-	if hs, ok := p.hint.(search.HistorySetter); ok {
-		hs.SetHistory(p.hashes())
-	}
-	st := p.h.State()
+	pos := search.PositionOf(p.h)
 	ctx, stop := thinking()
-	res, err := p.hint.Play(ctx, st.Clone(), p.limits, nil)
+	res, err := search.Ask(ctx, p.hint, pos, p.limits, nil)
 	stop()
 	if err != nil {
 		fmt.Fprintf(out, "no hint: %v\n", err)
 		return
 	}
-	fmt.Fprintf(out, "hint: %s (%s, by stax:%s)\n", st.FormatMove(res.Move), describeScore(res.Score), p.hintLevel)
+	fmt.Fprintf(out, "hint: %s (%s, by stax:%s)\n", pos.State.FormatMove(res.Move), describeScore(res.Score), p.hintLevel)
 }
 
 // describeScore puts a search score in words, from the mover's view.

@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,6 +92,10 @@ type Config struct {
 	// MoveTime is the time per move sent with go movetime; 0 lets each
 	// engine use its own budget.
 	MoveTime time.Duration
+	// Depth and Nodes, when not 0, bound every move as go depth and go
+	// nodes do (a built-in level never searches beyond its own budget).
+	Depth int
+	Nodes int64
 	// Timeout is the time after which a move is lost on time; 0 means
 	// MoveTime plus max(1s, MoveTime), or 30s without a MoveTime.
 	Timeout time.Duration
@@ -106,8 +109,11 @@ type Config struct {
 	// SPRT, when not nil, ends a match of two engines as soon as the test
 	// decides.
 	SPRT *SPRT
-	// NewPlayer returns a built-in player for a level.
-	NewPlayer func(g game.Game, level string) (search.Player, error)
+	// NewPlayer returns a built-in player for a level, its randomness
+	// seeded with seed (stax match passes ai.NewSeeded). The match gives
+	// every seat of every game its own player and seed, derived from Seed,
+	// so that a match is reproducible.
+	NewPlayer func(g game.Game, level string, seed uint64) (search.Player, error)
 	// Records receives each finished game in the record format, in the
 	// order the games end; nil discards them.
 	Records io.Writer
@@ -325,7 +331,7 @@ func (cfg *Config) check() error {
 			if cfg.NewPlayer == nil {
 				return fmt.Errorf("match: engine %s: no built-in players", e.Name)
 			}
-			if _, err := cfg.NewPlayer(cfg.Game, e.Level); err != nil {
+			if _, err := cfg.NewPlayer(cfg.Game, e.Level, cfg.Seed); err != nil {
 				return fmt.Errorf("match: engine %s: %v", e.Name, err)
 			}
 		}
@@ -390,16 +396,14 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 	cfg := w.cfg
 	g := cfg.Game
 	h := game.NewHistory(g, nil)
-	hashes := []uint64{h.State().Hash()}
 	for _, m := range j.moves {
 		h.Play(m)
-		hashes = append(hashes, h.State().Hash())
 	}
 	seats := make([]seatPlayer, len(j.seats))
 	for s, e := range j.seats {
 		seats[s].engine = e
 		if !cfg.Engines[e].External() {
-			p, err := cfg.NewPlayer(g, cfg.Engines[e].Level)
+			p, err := cfg.NewPlayer(g, cfg.Engines[e].Level, playerSeed(cfg.Seed, j.number, s))
 			if err != nil {
 				return res, false // checked in Config.check
 			}
@@ -417,12 +421,10 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 		}
 		seat := h.State().ToMove()
 		e := seats[seat].engine
-		move, fault := w.move(ctx, seats[seat], h, hashes[:len(hashes)-1])
+		move, fault := w.move(ctx, seats[seat], h)
 		if fault == nil {
 			if err := h.Play(move); err != nil {
 				fault = &engine.Fault{Kind: engine.Garbled, Detail: "illegal move " + move}
-			} else {
-				hashes = append(hashes, h.State().Hash())
 			}
 		}
 		if fault != nil {
@@ -454,6 +456,22 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 	}
 	res.Record = record.FromHistory(h, tags...)
 	return res, true
+}
+
+// goParams returns the parameters of the go command of every move, with
+// unit written after the move time (for the report).
+func (c *Config) goParams(unit string) string {
+	var ps []string
+	if c.MoveTime > 0 {
+		ps = append(ps, fmt.Sprintf("movetime %d%s", c.MoveTime.Milliseconds(), unit))
+	}
+	if c.Depth > 0 {
+		ps = append(ps, fmt.Sprintf("depth %d", c.Depth))
+	}
+	if c.Nodes > 0 {
+		ps = append(ps, fmt.Sprintf("nodes %d", c.Nodes))
+	}
+	return strings.Join(ps, " ")
 }
 
 // termination writes a fault as the Termination detail of a record.
@@ -491,39 +509,31 @@ func (w *worker) forfeit(h *game.History, seat, e int, seats []int, f *engine.Fa
 // oneLine keeps a message on one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// move asks the seat's engine for a move in the current position.
-// hashes are those of the positions before the current one, for players
-// that take repetitions into account.
-func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History, hashes []uint64) (string, *engine.Fault) {
+// playerSeed returns the seed of the built-in player of a seat in the game
+// numbered number.
+func playerSeed(seed uint64, number, seat int) uint64 {
+	return seed*0x9e3779b97f4a7c15 + uint64(number)*game.MaxPlayers + uint64(seat) + 1
+}
+
+// move asks the seat's engine for a move in the game's position.
+func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History) (string, *engine.Fault) {
 	cfg := w.cfg
 	limit := cfg.limit()
-	st := h.State()
 	if sp.player != nil {
-		var lim search.Limits
-		if cfg.MoveTime > 0 {
-			lim.Time = cfg.MoveTime
-		}
 		mctx, cancel := context.WithTimeout(ctx, limit)
 		defer cancel()
-		if hs, ok := sp.player.(search.HistorySetter); ok {
-			hs.SetHistory(hashes)
-		}
 		start := time.Now()
-		res, err := sp.player.Play(mctx, st.Clone(), lim, nil)
-		if el := time.Since(start); el > limit {
+		pos := search.PositionOf(h)
+		res, err := search.Ask(mctx, sp.player, pos, search.Limits{Time: cfg.MoveTime, Depth: cfg.Depth, Nodes: cfg.Nodes}, nil)
+		switch {
+		case time.Since(start) > limit:
 			return "", &engine.Fault{Kind: engine.TimedOut, Detail: fmt.Sprintf("no move within %v", limit)}
+		case errors.Is(err, game.ErrIllegalMove):
+			return "", &engine.Fault{Kind: engine.Garbled, Detail: err.Error()}
+		case err != nil:
+			return "", &engine.Fault{Kind: engine.Refused, Detail: oneLine(err.Error())}
 		}
-		if res.Move == game.NoMove {
-			msg := "no move"
-			if err != nil {
-				msg = err.Error()
-			}
-			return "", &engine.Fault{Kind: engine.Refused, Detail: oneLine(msg)}
-		}
-		if !slices.Contains(st.Legal(nil), res.Move) {
-			return "", &engine.Fault{Kind: engine.Garbled, Detail: fmt.Sprintf("illegal move %d", res.Move)}
-		}
-		return st.FormatMove(res.Move), nil
+		return pos.State.FormatMove(res.Move), nil
 	}
 	c := w.clients[sp.engine]
 	if c == nil {
@@ -542,11 +552,7 @@ func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History, hashe
 	if err := c.Setup(spec, nil, "startpos", h.Notation(), max(limit, 5*time.Second)); err != nil {
 		return "", asFault(err, "")
 	}
-	params := ""
-	if cfg.MoveTime > 0 {
-		params = fmt.Sprintf("movetime %d", cfg.MoveTime.Milliseconds())
-	}
-	res, err := c.Go(params, limit)
+	res, err := c.Go(cfg.goParams(""), limit)
 	if err != nil {
 		return "", asFault(err, "")
 	}
@@ -570,8 +576,8 @@ func asFault(err error, prefix string) *engine.Fault {
 func (r *Report) Write(w io.Writer) {
 	cfg := r.Config
 	tc := "each engine's own budget per move"
-	if cfg.MoveTime > 0 {
-		tc = fmt.Sprintf("movetime %dms", cfg.MoveTime.Milliseconds())
+	if p := cfg.goParams("ms"); p != "" {
+		tc = p
 	}
 	plies := "plies"
 	if cfg.Openings == 1 {

@@ -16,6 +16,7 @@ import (
 	"stax/game"
 	"stax/game/record"
 	"stax/games"
+	"stax/search"
 )
 
 // progs holds the programs built by TestMain.
@@ -209,7 +210,7 @@ func TestMisbehavingEngines(t *testing.T) {
 	cfg := Config{
 		Game: g, Engines: engines, Games: len(lineups(len(engines), 2)), Concurrency: 2,
 		MoveTime: 5 * time.Millisecond, Timeout: 500 * time.Millisecond, Openings: 2, Seed: 3,
-		NewPlayer: ai.New, Records: &out, Progress: func(Status) { statuses++ },
+		NewPlayer: ai.NewSeeded, Records: &out, Progress: func(Status) { statuses++ },
 	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -293,7 +294,7 @@ func TestFourPlayers(t *testing.T) {
 				engines = engines[1:]
 			}
 			var out strings.Builder
-			cfg := Config{Game: g, Engines: engines, Games: 2 * len(lineups(len(engines), 4)), MoveTime: 5 * time.Millisecond, Openings: 1, NewPlayer: ai.New, Records: &out}
+			cfg := Config{Game: g, Engines: engines, Games: 2 * len(lineups(len(engines), 4)), MoveTime: 5 * time.Millisecond, Openings: 1, NewPlayer: ai.NewSeeded, Records: &out}
 			rep, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -325,7 +326,7 @@ func TestSPRTStops(t *testing.T) {
 	g, _ := games.Load("pogo")
 	cfg := Config{
 		Game: g, Engines: []Engine{{Name: "greedy", Level: "greedy"}, {Name: "random", Level: "random"}},
-		Games: 400, MoveTime: time.Millisecond, Openings: 2, NewPlayer: ai.New,
+		Games: 400, MoveTime: time.Millisecond, Openings: 2, NewPlayer: ai.NewSeeded,
 		SPRT: &SPRT{Elo0: 0, Elo1: 100},
 	}
 	rep, err := Run(context.Background(), cfg)
@@ -348,7 +349,7 @@ func TestCancel(t *testing.T) {
 	var once sync.Once
 	cfg := Config{
 		Game: g, Engines: []Engine{{Name: "a", Level: "random"}, {Name: "b", Level: "random"}},
-		Games: 1000, NewPlayer: ai.New, Progress: func(st Status) {
+		Games: 1000, NewPlayer: ai.NewSeeded, Progress: func(st Status) {
 			if st.Done >= 3 {
 				once.Do(cancel)
 			}
@@ -368,12 +369,12 @@ func TestConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"no game", Config{Engines: two, Games: 1, NewPlayer: ai.New}, "no game"},
-		{"no engines", Config{Game: g, Games: 1, NewPlayer: ai.New}, "no engines"},
-		{"no games", Config{Game: g, Engines: two, NewPlayer: ai.New}, "at least one game"},
-		{"same names", Config{Game: g, Engines: []Engine{two[0], two[0]}, Games: 1, NewPlayer: ai.New}, "two engines named"},
-		{"bad level", Config{Game: g, Engines: []Engine{two[0], {Name: "x", Level: "godlike"}}, Games: 1, NewPlayer: ai.New}, "godlike"},
-		{"sprt of three", Config{Game: g, Engines: append(two, Engine{Name: "c", Level: "random"}), Games: 1, NewPlayer: ai.New, SPRT: &SPRT{Elo1: 10}}, "exactly two"},
+		{"no game", Config{Engines: two, Games: 1, NewPlayer: ai.NewSeeded}, "no game"},
+		{"no engines", Config{Game: g, Games: 1, NewPlayer: ai.NewSeeded}, "no engines"},
+		{"no games", Config{Game: g, Engines: two, NewPlayer: ai.NewSeeded}, "at least one game"},
+		{"same names", Config{Game: g, Engines: []Engine{two[0], two[0]}, Games: 1, NewPlayer: ai.NewSeeded}, "two engines named"},
+		{"bad level", Config{Game: g, Engines: []Engine{two[0], {Name: "x", Level: "godlike"}}, Games: 1, NewPlayer: ai.NewSeeded}, "godlike"},
+		{"sprt of three", Config{Game: g, Engines: append(two, Engine{Name: "c", Level: "random"}), Games: 1, NewPlayer: ai.NewSeeded, SPRT: &SPRT{Elo1: 10}}, "exactly two"},
 	}
 	for _, tc := range tests {
 		if _, err := Run(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -444,7 +445,7 @@ func TestPreflight(t *testing.T) {
 			games := 0
 			cfg := Config{
 				Game: g, Engines: []Engine{{Name: "r", Level: "random"}, {Name: "x", Command: tc.cmd}},
-				Games: 2, NewPlayer: ai.New, Progress: func(Status) { games++ },
+				Games: 2, NewPlayer: ai.NewSeeded, Progress: func(Status) { games++ },
 			}
 			rep, err := Run(context.Background(), cfg)
 			if err == nil || rep != nil || games != 0 {
@@ -454,5 +455,63 @@ func TestPreflight(t *testing.T) {
 				t.Errorf("error %q; want it to name engine x and say %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSeededMatch checks that a match of built-in levels bounded by depth
+// is replayed exactly with the same seed, and differs with another.
+func TestSeededMatch(t *testing.T) {
+	g, _ := games.Load("pogo")
+	play := func(seed uint64) string {
+		var out strings.Builder
+		_, err := Run(context.Background(), Config{
+			Game: g, Engines: []Engine{{Name: "b", Level: "beginner"}, {Name: "r", Level: "random"}},
+			Games: 4, Depth: 1, Openings: 1, Seed: seed, NewPlayer: ai.NewSeeded, Records: &out,
+			Now: func() time.Time { return time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	a, b, c := play(5), play(5), play(6)
+	if a != b {
+		t.Errorf("two matches with seed 5 differ:\n%s\n---\n%s", a, b)
+	}
+	if a == c {
+		t.Errorf("the matches with seeds 5 and 6 are the same:\n%s", a)
+	}
+}
+
+// illegalPlayer is a built-in player that answers a move of another game.
+type illegalPlayer struct{}
+
+func (illegalPlayer) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	return search.Result{Move: 1<<31 + 7}, nil
+}
+
+// TestBuiltinFault checks that a built-in player that gives an illegal
+// move loses the game by forfeit, as an external engine would.
+func TestBuiltinFault(t *testing.T) {
+	g, _ := games.Load("pogo")
+	rep, err := Run(context.Background(), Config{
+		Game: g, Engines: []Engine{{Name: "bad", Level: "bad"}, {Name: "r", Level: "random"}}, Games: 2,
+		NewPlayer: func(g game.Game, level string, seed uint64) (search.Player, error) {
+			if level == "bad" {
+				return illegalPlayer{}, nil
+			}
+			return ai.NewSeeded(g, level, seed)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gr := range rep.Games {
+		if gr.FaultEngine != 0 || !strings.Contains(gr.Fault, "illegal move") || gr.Outcome.Reason != game.ByForfeit {
+			t.Errorf("game %d: fault %q by engine %d, reason %v; want bad's forfeit for an illegal move", gr.Number, gr.Fault, gr.FaultEngine, gr.Outcome.Reason)
+		}
+	}
+	if got := rep.Table.Faults(0)["illegal move"]; got != 2 {
+		t.Errorf("bad's faults %v; want 2 illegal moves", rep.Table.Faults(0))
 	}
 }

@@ -185,6 +185,7 @@ func Playout(t *testing.T, g game.Game, start game.State, seed uint64) {
 		if err := h.Play(s.FormatMove(m)); err != nil {
 			t.Fatalf("History.Play(%q) in %q: %v", s.FormatMove(m), s, err)
 		}
+		checkHashes(t, h)
 	}
 	CheckState(t, h.State(), rng)
 	o := h.Outcome()
@@ -203,9 +204,21 @@ func Playout(t *testing.T, g game.Game, start game.State, seed uint64) {
 		if !h.Undo() {
 			t.Fatalf("History.Undo failed at ply %d", n-i)
 		}
+		checkHashes(t, h)
 	}
 	if h.State().String() != start.String() || h.Over() != start.Terminal() {
 		t.Errorf("undoing the whole game gives %q, want %q", h.State(), start)
+	}
+}
+
+// checkHashes checks that History.Hashes has one hash per position of the
+// game, the current one's last.
+func checkHashes(t *testing.T, h *game.History) {
+	t.Helper()
+	hs := h.Hashes()
+	if len(hs) != h.Ply()+1 || hs[len(hs)-1] != h.State().Hash() {
+		t.Fatalf("History.Hashes at ply %d = %#x; want %d hashes, the last %#x (the current position's)",
+			h.Ply(), hs, h.Ply()+1, h.State().Hash())
 	}
 }
 
