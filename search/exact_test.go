@@ -73,7 +73,7 @@ func TestExactTicTacToe(t *testing.T) {
 		if s.Terminal() {
 			continue
 		}
-		res, err := ab.Play(context.Background(), s, search.Limits{Depth: 9}, nil)
+		res, err := ab.Play(context.Background(), search.Position{State: s}, search.Limits{Depth: 9}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
@@ -125,7 +125,7 @@ func TestMCTSTicTacToe(t *testing.T) {
 		}
 		m := search.NewMCTS(search.Zero, 1)
 		m.Decisive = true
-		res, err := m.Play(context.Background(), st, search.Limits{Nodes: 20_000}, nil)
+		res, err := m.Play(context.Background(), search.Position{State: st}, search.Limits{Nodes: 20_000}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
