@@ -20,7 +20,6 @@ import (
 // maxBody bounds a request body.
 const maxBody = 64 << 10
 
-
 func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /api/games", s.handleGames)

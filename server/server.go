@@ -27,6 +27,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"stax/game"
@@ -75,6 +76,22 @@ type Config struct {
 	// DebugStats serves GET /debug/stats; it is off by default because it
 	// tells outsiders how busy the server is.
 	DebugStats bool
+	// MaxConns bounds the open websockets (default DefaultMaxConns);
+	// MaxConnsPerIP bounds those of one client address (default
+	// DefaultMaxConnsPerIP). A websocket past them is refused with 503 or
+	// 429 and Retry-After.
+	MaxConns, MaxConnsPerIP int
+	// ConnHeadroom and IPHeadroom are how many connections Listener lets
+	// in beyond MaxConns and MaxConnsPerIP, for plain requests such as
+	// GET /healthz (defaults DefaultConnHeadroom, DefaultIPHeadroom).
+	ConnHeadroom, IPHeadroom int
+	// ReadHeaderTimeout and ReadTimeout bound the time a request's header
+	// and whole request may take to arrive (see HTTPServer).
+	ReadHeaderTimeout, ReadTimeout time.Duration
+	// PingInterval is how often a websocket is pinged; one that does not
+	// answer within PingTimeout is closed (defaults DefaultPingInterval,
+	// DefaultPingTimeout).
+	PingInterval, PingTimeout time.Duration
 	// KeepFinished is how long a finished game nobody watches stays in
 	// memory (default 5 minutes).
 	KeepFinished time.Duration
@@ -96,6 +113,10 @@ type Server struct {
 	games map[string]*live
 
 	moveLat, commitLat latency
+
+	wsConns    connCount    // open websockets
+	refused    atomic.Int64 // connections refused at a limit
+	idleClosed atomic.Int64 // websockets closed for not answering a ping
 }
 
 // New starts a server: it loads the store's unfinished games and resumes
@@ -122,6 +143,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SendQueue <= 0 {
 		cfg.SendQueue = 32
 	}
+	setDefault(&cfg.MaxConns, DefaultMaxConns)
+	setDefault(&cfg.MaxConnsPerIP, DefaultMaxConnsPerIP)
+	setDefault(&cfg.ConnHeadroom, DefaultConnHeadroom)
+	setDefault(&cfg.IPHeadroom, DefaultIPHeadroom)
+	setDefault(&cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	setDefault(&cfg.ReadTimeout, DefaultReadTimeout)
+	setDefault(&cfg.PingInterval, DefaultPingInterval)
+	setDefault(&cfg.PingTimeout, DefaultPingTimeout)
 	if cfg.KeepFinished <= 0 {
 		cfg.KeepFinished = 5 * time.Minute
 	}
@@ -396,4 +425,11 @@ func validID(id string) bool {
 		return false
 	}
 	return strings.Trim(id, "abcdefghijklmnopqrstuvwxyz234567") == ""
+}
+
+// setDefault sets *v to def when it is zero or less.
+func setDefault[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }

@@ -62,6 +62,11 @@ type Stats struct {
 	CommitP50 int64 `json:"commitP50us"`
 	CommitP99 int64 `json:"commitP99us"`
 	CommitMax int64 `json:"commitMaxus"`
+	// Refused counts the connections refused at a connection limit, and
+	// PingClosed the websockets closed for not answering a ping, since
+	// the server started.
+	Refused    int64 `json:"refused"`
+	PingClosed int64 `json:"pingClosed"`
 }
 
 // Stats reports what the server holds and how long its moves take.
@@ -75,6 +80,7 @@ func (s *Server) Stats() Stats {
 		Games: games, Conns: conns, Moves: n,
 		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
 		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
+		Refused: s.refused.Load(), PingClosed: s.idleClosed.Load(),
 	}
 }
 

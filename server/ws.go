@@ -46,6 +46,11 @@ func errorMsg(e *moveError) []byte {
 }
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	release, ok := s.takeConn(w, r)
+	if !ok {
+		return
+	}
+	defer release()
 	id := r.PathValue("id")
 	l, err := s.get(r.Context(), id)
 	if err != nil {
@@ -107,7 +112,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer close(done)
 		for msg := range c.out {
-			if err := conn.Write(context.Background(), websocket.MessageText, msg); err != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.PingTimeout)
+			err := conn.Write(ctx, websocket.MessageText, msg)
+			cancel()
+			if err != nil {
 				conn.CloseNow()
 				// Drain so that senders never block (they do not anyway).
 				for range c.out {
@@ -117,7 +125,15 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
+	pinged := make(chan struct{})
+	stopPing := make(chan struct{})
+	go func() {
+		defer close(pinged)
+		s.keepAlive(conn, stopPing)
+	}()
 	s.readLoop(conn, l, c)
+	close(stopPing)
+	<-pinged
 
 	l.mu.Lock()
 	delete(l.subs, c)
@@ -135,6 +151,30 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	close(c.out)
 	<-done
 	closeWith(websocket.StatusNormalClosure, "")
+}
+
+// keepAlive pings the connection every PingInterval until stop is closed,
+// and closes it when a ping is not answered within PingTimeout: a peer that
+// vanished, or one that holds the connection without reading, does not keep
+// it open.
+func (s *Server) keepAlive(conn *websocket.Conn, stop <-chan struct{}) {
+	t := time.NewTicker(s.cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.PingTimeout)
+		err := conn.Ping(ctx)
+		cancel()
+		if err != nil {
+			s.idleClosed.Add(1)
+			conn.CloseNow()
+			return
+		}
+	}
 }
 
 // readLoop handles the client's messages until the connection closes.

@@ -19,6 +19,7 @@ import (
 	"stax/ai"
 	"stax/games"
 	"stax/server"
+	"stax/server/loadtest"
 	"stax/server/store"
 	"stax/server/store/postgres"
 	"stax/server/store/sqlite"
@@ -35,6 +36,10 @@ func runServe(e *env, args []string) error {
 	sync := fs.String("sync", "normal", "SQLite's synchronous mode: normal or full (see docs/server.md)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	pprof := fs.Bool("pprof", false, "serve Go's profiles at /debug/pprof/ (for performance work; keep the server on loopback)")
+	maxConns := fs.Int("max-conns", server.DefaultMaxConns, "the most open websockets (lowered to fit the open file limit)")
+	maxPerIP := fs.Int("max-conns-per-ip", server.DefaultMaxConnsPerIP, "the most open websockets of one client address")
+	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "the longest a request's header and body may take to arrive")
+	ping := fs.Duration("ping-interval", server.DefaultPingInterval, "how often websockets are pinged; one that does not answer within 20s is closed")
 	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
 	rest, err := parseInterspersed(fs, args)
@@ -51,7 +56,11 @@ func runServe(e *env, args []string) error {
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats}
+	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats,
+		maxConns: *maxConns, maxPerIP: *maxPerIP, readTimeout: *readTimeout, ping: *ping}
+	if c.maxConns < 1 || c.maxPerIP < 1 || c.readTimeout <= 0 || c.ping <= 0 {
+		return &usageError{"--max-conns, --max-conns-per-ip, --read-timeout and --ping-interval must be positive"}
+	}
 	if c.allowedHosts, err = allowedHosts(*addr, *hosts); err != nil {
 		return err
 	}
@@ -96,6 +105,8 @@ type serveConfig struct {
 	aiDelay                time.Duration
 	pprof, stats           bool
 	allowedHosts           []string
+	maxConns, maxPerIP     int
+	readTimeout, ping      time.Duration
 	ai                     ai.Config         // the computer players' configuration
 	ready                  func(addr string) // called with the listening address, for tests
 }
@@ -147,6 +158,11 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 
 		AllowedHosts: c.allowedHosts,
 		DebugStats:   c.stats,
+
+		MaxConns:      fitFileLimit(e, c.maxConns),
+		MaxConnsPerIP: c.maxPerIP,
+		ReadTimeout:   c.readTimeout,
+		PingInterval:  c.ping,
 	})
 	if err != nil {
 		return err
@@ -165,12 +181,10 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		mux.Handle("/", srv)
 		h = mux
 	}
-	hs := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := srv.HTTPServer()
+	hs.Handler = h
+	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	ln = srv.Listener(ln)
 	url := "http://" + ln.Addr().String() + "/"
 	if strings.HasPrefix(c.addr, ":") || strings.HasPrefix(c.addr, "0.0.0.0:") {
 		url = "http://localhost:" + strings.TrimPrefix(c.addr[strings.LastIndex(c.addr, ":"):], ":") + "/"
@@ -247,4 +261,21 @@ func assetsDir(dir string) (fs.FS, error) {
 		return nil, fmt.Errorf("--assets %s: %w", dir, err)
 	}
 	return root.FS(), nil
+}
+
+// fitFileLimit returns want, or less when the open file limit leaves no room
+// for want websockets besides the listener's headroom and the database (and
+// says so).
+func fitFileLimit(e *env, want int) int {
+	limit, err := loadtest.RaiseFileLimit()
+	if err != nil || limit == 0 {
+		return want
+	}
+	room := int(min(limit, 1<<30)) - server.DefaultConnHeadroom - 64
+	if want <= room {
+		return want
+	}
+	room = max(room, 1)
+	fmt.Fprintf(e.stderr, "note: the open file limit (%d) allows %d websockets, not %d; raise it (ulimit -n) for more\n", limit, room, want)
+	return room
 }

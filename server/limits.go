@@ -1,0 +1,174 @@
+package server
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// The defaults of the connection limits (see Config).
+const (
+	DefaultMaxConns          = 10000
+	DefaultMaxConnsPerIP     = 100
+	DefaultConnHeadroom      = 256
+	DefaultIPHeadroom        = 16
+	DefaultReadTimeout       = 15 * time.Second
+	DefaultReadHeaderTimeout = 5 * time.Second
+	DefaultPingInterval      = 30 * time.Second
+	DefaultPingTimeout       = 20 * time.Second
+)
+
+// connCount counts open connections in total and per client address.
+type connCount struct {
+	mu    sync.Mutex // guards the fields below
+	total int
+	perIP map[string]int
+}
+
+// take counts one more connection from ip unless that would pass max in
+// total or perIP for ip; it reports which limit refused it, "" if none.
+func (c *connCount) take(ip string, max, perIP int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.total >= max:
+		return "total"
+	case c.perIP[ip] >= perIP:
+		return "ip"
+	}
+	if c.perIP == nil {
+		c.perIP = map[string]int{}
+	}
+	c.total++
+	c.perIP[ip]++
+	return ""
+}
+
+// give counts one connection from ip less.
+func (c *connCount) give(ip string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total--
+	if c.perIP[ip]--; c.perIP[ip] <= 0 {
+		delete(c.perIP, ip)
+	}
+}
+
+func (c *connCount) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.total
+}
+
+// clientIP returns the address of a request's client, without its port.
+func clientIP(r *http.Request) string {
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return h
+	}
+	return r.RemoteAddr
+}
+
+// takeConn counts a new websocket of r against the connection limits. At a
+// limit it answers the request (503 at the server's limit, 429 at the
+// client's, both with Retry-After) and returns a false ok; otherwise the
+// caller calls release when the websocket closes.
+func (s *Server) takeConn(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	ip := clientIP(r)
+	switch s.wsConns.take(ip, s.cfg.MaxConns, s.cfg.MaxConnsPerIP) {
+	case "total":
+		s.refused.Add(1)
+		w.Header().Set("Retry-After", "30")
+		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server holds its most live connections (%d); try again in a little while", s.cfg.MaxConns))
+		return nil, false
+	case "ip":
+		s.refused.Add(1)
+		w.Header().Set("Retry-After", "10")
+		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("your address holds the most live connections one address may (%d); close some games' pages", s.cfg.MaxConnsPerIP))
+		return nil, false
+	}
+	return func() { s.wsConns.give(ip) }, true
+}
+
+// Listener wraps a listener so that it holds at most the websocket limits
+// plus some headroom of connections (Config.ConnHeadroom in total,
+// Config.IPHeadroom per address): a connection past that is answered 503
+// at once and closed, without waiting for its request, so that the process
+// keeps file descriptors for its listener, its database and requests such
+// as GET /healthz however many connections are opened.
+func (s *Server) Listener(ln net.Listener) net.Listener {
+	return &limitListener{
+		Listener: ln,
+		max:      s.cfg.MaxConns + s.cfg.ConnHeadroom,
+		perIP:    s.cfg.MaxConnsPerIP + s.cfg.IPHeadroom,
+		refused:  &s.refused,
+	}
+}
+
+// HTTPServer returns an http.Server for the server with its timeouts: a
+// request's header must arrive within Config.ReadHeaderTimeout and its body
+// within Config.ReadTimeout (slow senders are cut off), and an idle
+// keep-alive connection is closed after two minutes. Websockets, once open,
+// are kept alive by pings instead.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		ReadTimeout:       s.cfg.ReadTimeout,
+		WriteTimeout:      s.cfg.ReadTimeout + time.Minute,
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
+// limitListener is the listener of Server.Listener.
+type limitListener struct {
+	net.Listener
+	max, perIP int
+	conns      connCount
+	refused    interface{ Add(int64) int64 }
+}
+
+// tooManyBody and tooMany are the whole answer to a connection past the
+// listener's limits.
+const tooManyBody = `{"error":"the server holds too many connections; try again later"}` + "\n"
+
+var tooMany = []byte("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 30\r\nConnection: close\r\n" +
+	"Content-Length: " + strconv.Itoa(len(tooManyBody)) + "\r\n\r\n" + tooManyBody)
+
+// Accept returns the next connection within the limits, refusing the
+// others.
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		ip := c.RemoteAddr().String()
+		if h, _, err := net.SplitHostPort(ip); err == nil {
+			ip = h
+		}
+		if l.conns.take(ip, l.max, l.perIP) != "" {
+			l.refused.Add(1)
+			c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+			c.Write(tooMany)
+			c.Close()
+			continue
+		}
+		return &limitConn{Conn: c, release: func() { l.conns.give(ip) }}, nil
+	}
+}
+
+// limitConn is a connection of a limitListener; closing it frees its place.
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
