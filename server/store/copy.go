@@ -20,6 +20,8 @@ func Diff(a, b *Game) string {
 		return fmt.Sprintf("end %+v; want %+v", a.End, b.End)
 	case !a.Created.Equal(b.Created) || !a.Updated.Equal(b.Updated):
 		return fmt.Sprintf("created %v updated %v; want %v, %v", a.Created, a.Updated, b.Created, b.Updated)
+	case a.Rated != b.Rated || !reflect.DeepEqual(a.Clock, b.Clock):
+		return fmt.Sprintf("rated %v clock %+v; want %v %+v", a.Rated, a.Clock, b.Rated, b.Clock)
 	case !reflect.DeepEqual(a.Seats, b.Seats):
 		return fmt.Sprintf("seats %+v; want %+v", a.Seats, b.Seats)
 	case len(a.Moves) != len(b.Moves) || (len(a.Moves) > 0 && !reflect.DeepEqual(a.Moves, b.Moves)):

@@ -40,6 +40,17 @@ type Seat struct {
 	// Joined reports whether a player holds the seat (always true for AI
 	// seats and for seats the creator kept).
 	Joined bool
+	// User is the id of the account that holds the seat, empty for a
+	// guest or an AI.
+	User string
+}
+
+// Clock is a game's time control: Fischer (Initial, plus Increment after
+// each move) or correspondence (Days per move).
+type Clock struct {
+	Initial   time.Duration
+	Increment time.Duration
+	Days      int
 }
 
 // End says how a game finished.
@@ -68,9 +79,13 @@ type Game struct {
 	// Moves holds the moves in notation. Recent leaves it nil.
 	Moves []string
 	// MoveTimes holds when each move was played, alongside Moves (Recent
-	// leaves it nil). Create takes it when it has one time
-	// per move, and the creation time for each move otherwise.
+	// leaves it nil). Create takes it when it has one time per move, and
+	// the creation time for each move otherwise.
 	MoveTimes []time.Time
+	// Rated reports whether the game counts for its players' ratings.
+	Rated bool
+	// Clock is the game's time control, nil for none.
+	Clock *Clock
 	// Ply is the number of moves played.
 	Ply int
 	// Status is Playing or Finished.

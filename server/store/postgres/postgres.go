@@ -151,12 +151,15 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 		result = "*"
 	}
 	b := &pgx.Batch{}
-	b.Queue(`INSERT INTO games (id, spec, start, status, result, reason, detail, resigned, ply, created, updated)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-		g.ID, g.Spec, g.Start, status, result, g.End.Reason, g.End.Detail, g.End.Resigned, len(g.Moves), g.Created, g.Updated)
+	initial, increment, days := clockCols(g.Clock)
+	b.Queue(`INSERT INTO games (id, spec, start, status, result, reason, detail, resigned, ply, created, updated,
+		rated, clock_initial_ms, clock_increment_ms, clock_days)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		g.ID, g.Spec, g.Start, status, result, g.End.Reason, g.End.Detail, g.End.Resigned, len(g.Moves), g.Created, g.Updated,
+		g.Rated, initial, increment, days)
 	for i, st := range g.Seats {
-		b.Queue(`INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, joined)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, g.ID, i, st.Kind, st.Level, st.Name, st.TokenHash, st.InviteHash, st.Joined)
+		b.Queue(`INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, joined, user_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, g.ID, i, st.Kind, st.Level, st.Name, st.TokenHash, st.InviteHash, st.Joined, st.User)
 	}
 	for i, m := range g.Moves {
 		at := g.Created
@@ -237,16 +240,37 @@ func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Ti
 // gameCols are the columns scanGame reads; the ply is counted from the
 // moves, since a move does not update its game's row.
 const gameCols = `id, spec, start, status, result, reason, detail, resigned,
-	(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id), created, updated`
+	(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id), created, updated,
+	rated, clock_initial_ms, clock_increment_ms, clock_days`
 
 func scanGame(row pgx.Row) (*store.Game, error) {
 	var g store.Game
-	err := row.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Result, &g.End.Reason, &g.End.Detail, &g.End.Resigned, &g.Ply, &g.Created, &g.Updated)
+	var initial, increment int64
+	var days int
+	err := row.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Result, &g.End.Reason, &g.End.Detail, &g.End.Resigned, &g.Ply, &g.Created, &g.Updated,
+		&g.Rated, &initial, &increment, &days)
 	if err != nil {
 		return nil, err
 	}
 	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
+	g.Clock = clockOf(initial, increment, days)
 	return &g, nil
+}
+
+// clockCols returns the columns of a time control: an initial time of -1
+// when there is none.
+func clockCols(c *store.Clock) (initial, increment int64, days int) {
+	if c == nil {
+		return -1, 0, 0
+	}
+	return c.Initial.Milliseconds(), c.Increment.Milliseconds(), c.Days
+}
+
+func clockOf(initial, increment int64, days int) *store.Clock {
+	if initial < 0 {
+		return nil
+	}
+	return &store.Clock{Initial: time.Duration(initial) * time.Millisecond, Increment: time.Duration(increment) * time.Millisecond, Days: days}
 }
 
 // Get implements store.Store.
@@ -275,14 +299,14 @@ func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
 		ids[i] = g.ID
 		byID[g.ID] = g
 	}
-	rows, err := s.pool.Query(ctx, `SELECT game_id, kind, level, name, token_hash, invite_hash, joined FROM seats
+	rows, err := s.pool.Query(ctx, `SELECT game_id, kind, level, name, token_hash, invite_hash, joined, user_id FROM seats
 		WHERE game_id = ANY($1) ORDER BY game_id, seat`, ids)
 	if err != nil {
 		return fmt.Errorf("seats: %w", err)
 	}
 	var id string
 	var st store.Seat
-	_, err = pgx.ForEachRow(rows, []any{&id, &st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &st.Joined}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &st.Joined, &st.User}, func() error {
 		g := byID[id]
 		g.Seats = append(g.Seats, st)
 		return nil

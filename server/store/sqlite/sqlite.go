@@ -335,9 +335,12 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 		if result == "" {
 			result = "*"
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO games (id, spec, start, status, result, reason, detail, resigned, ply, created, updated)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, g.Spec, g.Start, status, result, g.End.Reason, g.End.Detail, g.End.Resigned, len(g.Moves), ms(g.Created), ms(g.Updated))
+		initial, increment, days := clockCols(g.Clock)
+		_, err := tx.ExecContext(ctx, `INSERT INTO games (id, spec, start, status, result, reason, detail, resigned, ply, created, updated,
+			rated, clock_initial_ms, clock_increment_ms, clock_days)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, g.Spec, g.Start, status, result, g.End.Reason, g.End.Detail, g.End.Resigned, len(g.Moves), ms(g.Created), ms(g.Updated),
+			boolInt(g.Rated), initial, increment, days)
 		if err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("game %s: %w: the id exists", g.ID, store.ErrConflict)
@@ -345,9 +348,9 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 			return fmt.Errorf("create game %s: %w", g.ID, err)
 		}
 		for i, st := range g.Seats {
-			_, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, joined)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-				g.ID, i, st.Kind, st.Level, st.Name, st.TokenHash, st.InviteHash, boolInt(st.Joined))
+			_, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, joined, user_id)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				g.ID, i, st.Kind, st.Level, st.Name, st.TokenHash, st.InviteHash, boolInt(st.Joined), st.User)
 			if err != nil {
 				return fmt.Errorf("create game %s seat %d: %w", g.ID, i, err)
 			}
@@ -425,17 +428,38 @@ func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Ti
 // gameCols are the columns scanGame reads; the ply is counted from the
 // moves, since a move does not update its game's row.
 const gameCols = `id, spec, start, status, result, reason, detail, resigned,
-	(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id), created, updated`
+	(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id), created, updated,
+	rated, clock_initial_ms, clock_increment_ms, clock_days`
 
 func scanGame(sc interface{ Scan(...any) error }) (*store.Game, error) {
 	var g store.Game
-	var created, updated int64
-	err := sc.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Result, &g.End.Reason, &g.End.Detail, &g.End.Resigned, &g.Ply, &created, &updated)
+	var created, updated, initial, increment int64
+	var rated, days int
+	err := sc.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Result, &g.End.Reason, &g.End.Detail, &g.End.Resigned, &g.Ply, &created, &updated,
+		&rated, &initial, &increment, &days)
 	if err != nil {
 		return nil, err
 	}
 	g.Created, g.Updated = fromMS(created), fromMS(updated)
+	g.Rated = rated != 0
+	g.Clock = clockOf(initial, increment, days)
 	return &g, nil
+}
+
+// clockCols returns the columns of a time control: an initial time of -1
+// when there is none.
+func clockCols(c *store.Clock) (initial, increment int64, days int) {
+	if c == nil {
+		return -1, 0, 0
+	}
+	return c.Initial.Milliseconds(), c.Increment.Milliseconds(), c.Days
+}
+
+func clockOf(initial, increment int64, days int) *store.Clock {
+	if initial < 0 {
+		return nil
+	}
+	return &store.Clock{Initial: time.Duration(initial) * time.Millisecond, Increment: time.Duration(increment) * time.Millisecond, Days: days}
 }
 
 // Get implements store.Store.
@@ -456,14 +480,14 @@ func (s *Store) Get(ctx context.Context, id string) (*store.Game, error) {
 // fill loads the seats (and moves) of games.
 func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
 	for _, g := range gs {
-		rows, err := s.r.QueryContext(ctx, `SELECT kind, level, name, token_hash, invite_hash, joined FROM seats WHERE game_id = ? ORDER BY seat`, g.ID)
+		rows, err := s.r.QueryContext(ctx, `SELECT kind, level, name, token_hash, invite_hash, joined, user_id FROM seats WHERE game_id = ? ORDER BY seat`, g.ID)
 		if err != nil {
 			return fmt.Errorf("game %s seats: %w", g.ID, err)
 		}
 		for rows.Next() {
 			var st store.Seat
 			var joined int
-			if err := rows.Scan(&st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &joined); err != nil {
+			if err := rows.Scan(&st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &joined, &st.User); err != nil {
 				rows.Close()
 				return fmt.Errorf("game %s seats: %w", g.ID, err)
 			}

@@ -40,6 +40,12 @@ func Run(t *testing.T, newDB Opener) {
 		{"ConcurrentOpen", testConcurrentOpen},
 		{"ManyWriters", testManyWriters},
 		{"List", testList},
+		{"Terms", testTerms},
+		{"Users", testUsers},
+		{"Sessions", testSessions},
+		{"DeleteUser", testDeleteUser},
+		{"Ratings", testRatings},
+		{"ConcurrentRate", testConcurrentRate},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

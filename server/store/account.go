@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// User is an account.
+type User struct {
+	// ID is the account's id, random and never reused; seats point to it.
+	ID string
+	// Name is the name the player signed up with; it is unique without
+	// regard to case.
+	Name string
+	// PasswordHash is the password's hash in the PHC string format, e.g.
+	// "$argon2id$v=19$m=19456,t=2,p=1$salt$hash".
+	PasswordHash string
+	Created      time.Time
+}
+
+// Session is a signed-in browser.
+type Session struct {
+	// TokenHash is the hex SHA-256 of the session cookie's value.
+	TokenHash string
+	UserID    string
+	Created   time.Time
+	// Expires is when the session stops being accepted.
+	Expires time.Time
+}
+
+// Rating is a player's Glicko-2 rating in one rating pool.
+type Rating struct {
+	UserID string
+	// Name is the player's name (filled in by reads).
+	Name       string
+	Pool       string
+	Rating     float64
+	Deviation  float64
+	Volatility float64
+	// Games counts the rated games played in the pool.
+	Games   int
+	Updated time.Time
+}
+
+// RatingPoint is a player's rating after one rated game.
+type RatingPoint struct {
+	GameID     string
+	At         time.Time
+	Rating     float64
+	Deviation  float64
+	Volatility float64
+}
+
+// Accounts keeps players' accounts, sessions and ratings. Its methods are
+// safe for concurrent use; a method that writes returns once the write is
+// committed.
+type Accounts interface {
+	// CreateUser stores a new account; a name taken already (in any case)
+	// or an id that exists is ErrConflict.
+	CreateUser(ctx context.Context, u *User) error
+	// UserByName returns the account with that name, compared without
+	// regard to case, or ErrNotFound.
+	UserByName(ctx context.Context, name string) (*User, error)
+	// UserByID returns the account with that id, or ErrNotFound.
+	UserByID(ctx context.Context, id string) (*User, error)
+	// SetPassword replaces an account's password hash; an unknown id is
+	// ErrNotFound.
+	SetPassword(ctx context.Context, userID, hash string) error
+	// DeleteUser deletes an account with its sessions and ratings. Its
+	// games stay: its seats lose their account and take the name
+	// anonymous. An unknown id is ErrNotFound.
+	DeleteUser(ctx context.Context, userID, anonymous string) error
+
+	// CreateSession stores a session.
+	CreateSession(ctx context.Context, s *Session) error
+	// Session returns the session whose token hash is given, expired or
+	// not, or ErrNotFound.
+	Session(ctx context.Context, tokenHash string) (*Session, error)
+	// DeleteSession deletes one session; an unknown one is not an error.
+	DeleteSession(ctx context.Context, tokenHash string) error
+	// DeleteSessions deletes every session of an account but the one
+	// whose token hash is keep (none when keep is empty).
+	DeleteSessions(ctx context.Context, userID, keep string) error
+	// DeleteExpiredSessions deletes the sessions expired before t.
+	DeleteExpiredSessions(ctx context.Context, t time.Time) error
+
+	// GamesOf returns up to limit games in which the account holds a
+	// seat, most recently updated first, with seats but without moves;
+	// status filters them when not empty.
+	GamesOf(ctx context.Context, userID string, limit int, status string) ([]*Game, error)
+
+	// Ratings returns an account's ratings, one per pool it has played
+	// rated games in, ordered by pool.
+	Ratings(ctx context.Context, userID string) ([]Rating, error)
+	// Leaderboard returns up to limit ratings of a pool, highest first,
+	// among those whose deviation is at most maxDeviation.
+	Leaderboard(ctx context.Context, pool string, maxDeviation float64, limit int) ([]Rating, error)
+	// RatingHistory returns an account's ratings after each rated game of
+	// a pool, oldest first.
+	RatingHistory(ctx context.Context, userID, pool string) ([]RatingPoint, error)
+	// Rate records the new ratings of a finished game's players, all or
+	// none: a game rated already is ErrConflict (so that a game is rated
+	// once, whichever server instance tries first), and so is a rating
+	// whose Games is not one more than the stored one (another game
+	// changed it meanwhile: read it again and recompute).
+	Rate(ctx context.Context, gameID string, at time.Time, ratings []Rating) error
+}
+
+// NameKey is the form of a player's name that must be unique: names that
+// differ only in case are the same name.
+func NameKey(name string) string { return strings.ToLower(name) }

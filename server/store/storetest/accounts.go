@@ -1,0 +1,236 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"stax/server/store"
+)
+
+// accounts returns the store's store.Accounts, failing the test when it
+// has none.
+func accounts(t *testing.T, s store.Store) store.Accounts {
+	t.Helper()
+	a, ok := s.(store.Accounts)
+	if !ok {
+		t.Fatalf("%T does not implement store.Accounts", s)
+	}
+	return a
+}
+
+// testTerms checks what a game keeps besides its moves: rated, its time
+// control, each move's time and the accounts holding its seats.
+func testTerms(t *testing.T, open func() store.Store) {
+	s := open()
+	a := accounts(t, s)
+	ctx := context.Background()
+	for _, u := range []string{"u1", "u2"} {
+		check(t, "create user", a.CreateUser(ctx, &store.User{ID: u, Name: u, PasswordHash: "h", Created: base}), nil)
+	}
+	g := NewGame("timed")
+	g.Rated = true
+	g.Clock = &store.Clock{Initial: 90 * time.Second, Increment: 1500 * time.Millisecond}
+	g.Seats[0].User = "u1"
+	g.Seats[1] = store.Seat{Kind: "human", Name: "u2", TokenHash: "t1", Joined: true, User: "u2"}
+	check(t, "create", s.Create(ctx, g), nil)
+	check(t, "move 0", s.AppendMove(ctx, "timed", 0, "m0", at(5), nil), nil)
+	check(t, "move 1", s.AppendMove(ctx, "timed", 1, "m1", at(9), nil), nil)
+	got := mustGet(t, s, "timed")
+	g.Moves, g.Ply = []string{"m0", "m1"}, 2
+	if d := store.Diff(got, g); d != "" {
+		t.Fatalf("Get: %s", d)
+	}
+	if want := []time.Time{at(5), at(9)}; len(got.MoveTimes) != 2 || !got.MoveTimes[0].Equal(want[0]) || !got.MoveTimes[1].Equal(want[1]) {
+		t.Fatalf("move times %v; want %v", got.MoveTimes, want)
+	}
+	corr := NewGame("corr")
+	corr.Clock = &store.Clock{Days: 3}
+	corr.Moves, corr.MoveTimes, corr.Ply = []string{"a", "b"}, []time.Time{at(1), at(2)}, 2
+	check(t, "create correspondence", s.Create(ctx, corr), nil)
+	got = mustGet(t, s, "corr")
+	if d := store.Diff(got, corr); d != "" {
+		t.Fatalf("Get: %s", d)
+	}
+	if !got.MoveTimes[1].Equal(at(2)) {
+		t.Fatalf("move times %v of a game created with moves; want %v", got.MoveTimes, corr.MoveTimes)
+	}
+	un, err := s.Unfinished(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range un {
+		if d := store.Diff(u, mustGet(t, s, u.ID)); d != "" {
+			t.Fatalf("Unfinished %s differs from Get: %s", u.ID, d)
+		}
+	}
+	mine, err := a.GamesOf(ctx, "u2", 10, "")
+	if err != nil || len(mine) != 1 || mine[0].ID != "timed" || mine[0].Seats[1].User != "u2" {
+		t.Fatalf("GamesOf(u2) = %v, %v; want the game timed with its seats", mine, err)
+	}
+	if mine, err := a.GamesOf(ctx, "u2", 10, store.Finished); err != nil || len(mine) != 0 {
+		t.Fatalf("GamesOf(u2, finished) = %v, %v; want none", mine, err)
+	}
+}
+
+func testUsers(t *testing.T, open func() store.Store) {
+	s := open()
+	a := accounts(t, s)
+	ctx := context.Background()
+	u := &store.User{ID: "id1", Name: "Zoë", PasswordHash: "$argon2id$x", Created: at(1)}
+	check(t, "create", a.CreateUser(ctx, u), nil)
+	check(t, "create the same name in another case", a.CreateUser(ctx, &store.User{ID: "id2", Name: "ZOË", PasswordHash: "h", Created: at(2)}), store.ErrConflict)
+	check(t, "create the same id", a.CreateUser(ctx, &store.User{ID: "id1", Name: "other", PasswordHash: "h", Created: at(2)}), store.ErrConflict)
+	for _, name := range []string{"Zoë", "zoë", "ZOË"} {
+		got, err := a.UserByName(ctx, name)
+		if err != nil || !reflect.DeepEqual(*got, store.User{ID: "id1", Name: "Zoë", PasswordHash: "$argon2id$x", Created: at(1)}) {
+			t.Fatalf("UserByName(%q) = %+v, %v; want %+v", name, got, err, u)
+		}
+	}
+	_, err := a.UserByName(ctx, "nobody")
+	check(t, "unknown name", err, store.ErrNotFound)
+	_, err = a.UserByID(ctx, "nope")
+	check(t, "unknown id", err, store.ErrNotFound)
+	check(t, "set password", a.SetPassword(ctx, "id1", "new"), nil)
+	if got, err := a.UserByID(ctx, "id1"); err != nil || got.PasswordHash != "new" {
+		t.Fatalf("after SetPassword: %+v, %v", got, err)
+	}
+	check(t, "set password of an unknown id", a.SetPassword(ctx, "nope", "new"), store.ErrNotFound)
+}
+
+func testSessions(t *testing.T, open func() store.Store) {
+	s := open()
+	a := accounts(t, s)
+	ctx := context.Background()
+	check(t, "create user", a.CreateUser(ctx, &store.User{ID: "u", Name: "u", PasswordHash: "h", Created: base}), nil)
+	for i := range 3 {
+		ss := &store.Session{TokenHash: fmt.Sprint("s", i), UserID: "u", Created: at(i), Expires: at(100 * (i + 1))}
+		check(t, "create session", a.CreateSession(ctx, ss), nil)
+	}
+	check(t, "create a session twice", a.CreateSession(ctx, &store.Session{TokenHash: "s0", UserID: "u", Created: base, Expires: at(1)}), store.ErrConflict)
+	got, err := a.Session(ctx, "s1")
+	if err != nil || !reflect.DeepEqual(*got, store.Session{TokenHash: "s1", UserID: "u", Created: at(1), Expires: at(200)}) {
+		t.Fatalf("Session(s1) = %+v, %v", got, err)
+	}
+	_, err = a.Session(ctx, "nope")
+	check(t, "unknown session", err, store.ErrNotFound)
+	check(t, "delete expired", a.DeleteExpiredSessions(ctx, at(150)), nil)
+	_, err = a.Session(ctx, "s0")
+	check(t, "expired session", err, store.ErrNotFound)
+	check(t, "delete others", a.DeleteSessions(ctx, "u", "s2"), nil)
+	_, err = a.Session(ctx, "s1")
+	check(t, "revoked session", err, store.ErrNotFound)
+	_, err = a.Session(ctx, "s2")
+	check(t, "kept session", err, nil)
+	check(t, "delete session", a.DeleteSession(ctx, "s2"), nil)
+	check(t, "delete it again", a.DeleteSession(ctx, "s2"), nil)
+	_, err = a.Session(ctx, "s2")
+	check(t, "deleted session", err, store.ErrNotFound)
+}
+
+func testDeleteUser(t *testing.T, open func() store.Store) {
+	s := open()
+	a := accounts(t, s)
+	ctx := context.Background()
+	check(t, "create user", a.CreateUser(ctx, &store.User{ID: "u", Name: "ann", PasswordHash: "h", Created: base}), nil)
+	check(t, "create session", a.CreateSession(ctx, &store.Session{TokenHash: "s", UserID: "u", Created: base, Expires: at(100)}), nil)
+	g := NewGame("g")
+	g.Seats[0].Name, g.Seats[0].User = "ann", "u"
+	check(t, "create game", s.Create(ctx, g), nil)
+	check(t, "rate", a.Rate(ctx, "g0", at(1), []store.Rating{{UserID: "u", Pool: "pogo", Rating: 1500, Deviation: 300, Volatility: 0.06, Games: 1}}), nil)
+	check(t, "delete", a.DeleteUser(ctx, "u", "(deleted)"), nil)
+	check(t, "delete again", a.DeleteUser(ctx, "u", "(deleted)"), store.ErrNotFound)
+	_, err := a.UserByName(ctx, "ann")
+	check(t, "deleted user", err, store.ErrNotFound)
+	_, err = a.Session(ctx, "s")
+	check(t, "deleted user's session", err, store.ErrNotFound)
+	got := mustGet(t, s, "g")
+	if got.Seats[0].User != "" || got.Seats[0].Name != "(deleted)" || got.Seats[0].TokenHash != g.Seats[0].TokenHash {
+		t.Fatalf("seat after deleting its account: %+v; want it anonymous", got.Seats[0])
+	}
+	if rs, err := a.Leaderboard(ctx, "pogo", 1000, 10); err != nil || len(rs) != 0 {
+		t.Fatalf("leaderboard after deleting the only player: %v, %v", rs, err)
+	}
+	// The name is free again.
+	check(t, "create user again", a.CreateUser(ctx, &store.User{ID: "u2", Name: "Ann", PasswordHash: "h", Created: base}), nil)
+}
+
+func testRatings(t *testing.T, open func() store.Store) {
+	s := open()
+	a := accounts(t, s)
+	ctx := context.Background()
+	for _, u := range []string{"a", "b", "c"} {
+		check(t, "create user", a.CreateUser(ctx, &store.User{ID: u, Name: "N" + u, PasswordHash: "h", Created: base}), nil)
+	}
+	r := func(u, pool string, rating, dev float64, games int) store.Rating {
+		return store.Rating{UserID: u, Pool: pool, Rating: rating, Deviation: dev, Volatility: 0.06, Games: games}
+	}
+	check(t, "rate g1", a.Rate(ctx, "g1", at(1), []store.Rating{r("a", "pogo", 1662.3, 290.3, 1), r("b", "pogo", 1337.7, 290.3, 1)}), nil)
+	check(t, "rate g1 again", a.Rate(ctx, "g1", at(2), []store.Rating{r("a", "pogo", 1, 1, 2), r("b", "pogo", 1, 1, 2)}), store.ErrConflict)
+	check(t, "rate with a stale count", a.Rate(ctx, "g2", at(2), []store.Rating{r("a", "pogo", 1700, 250, 2), r("b", "pogo", 1300, 250, 1)}), store.ErrConflict)
+	// The failed Rate changed nothing, not even a's rating, and g2 can
+	// still be rated.
+	check(t, "rate g2", a.Rate(ctx, "g2", at(3), []store.Rating{r("a", "pogo", 1700, 250, 2), r("c", "pogo", 1400, 100, 1)}), nil)
+	check(t, "rate g3", a.Rate(ctx, "g3", at(4), []store.Rating{r("a", "diam", 1500, 200, 1), r("c", "diam", 1500, 200, 1)}), nil)
+	got, err := a.Ratings(ctx, "a")
+	if err != nil || len(got) != 2 || got[0].Pool != "diam" || got[1].Pool != "pogo" || got[1].Rating != 1700 || got[1].Games != 2 || got[1].Name != "Na" || !got[1].Updated.Equal(at(3)) {
+		t.Fatalf("Ratings(a) = %+v, %v", got, err)
+	}
+	if got, err := a.Ratings(ctx, "nobody"); err != nil || len(got) != 0 {
+		t.Fatalf("Ratings(nobody) = %+v, %v; want none", got, err)
+	}
+	lb, err := a.Leaderboard(ctx, "pogo", 1000, 10)
+	var names []string
+	for _, x := range lb {
+		names = append(names, x.Name)
+	}
+	if err != nil || !reflect.DeepEqual(names, []string{"Na", "Nc", "Nb"}) {
+		t.Fatalf("Leaderboard(pogo) = %v, %v; want [Na Nc Nb]", names, err)
+	}
+	lb, err = a.Leaderboard(ctx, "pogo", 260, 1)
+	if err != nil || len(lb) != 1 || lb[0].Name != "Na" {
+		t.Fatalf("Leaderboard(pogo, deviation <= 260, 1) = %v, %v; want [Na]", lb, err)
+	}
+	h, err := a.RatingHistory(ctx, "a", "pogo")
+	if err != nil || len(h) != 2 || h[0].GameID != "g1" || h[0].Rating != 1662.3 || !h[0].At.Equal(at(1)) || h[1].GameID != "g2" || h[1].Deviation != 250 {
+		t.Fatalf("RatingHistory(a, pogo) = %+v, %v", h, err)
+	}
+}
+
+// testConcurrentRate rates one game from several stores at once: it is
+// rated exactly once.
+func testConcurrentRate(t *testing.T, open func() store.Store) {
+	stores := []store.Store{open(), open()}
+	ctx := context.Background()
+	check(t, "create user", accounts(t, stores[0]).CreateUser(ctx, &store.User{ID: "a", Name: "a", PasswordHash: "h", Created: base}), nil)
+	const racers = 6
+	var wg sync.WaitGroup
+	errs := make([]error, racers)
+	for i := range racers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = accounts(t, stores[i%2]).Rate(ctx, "g", at(i), []store.Rating{{UserID: "a", Pool: "pogo", Rating: float64(1500 + i), Deviation: 300, Volatility: 0.06, Games: 1}})
+		}()
+	}
+	wg.Wait()
+	wins := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			wins++
+		case !errors.Is(err, store.ErrConflict):
+			t.Fatalf("Rate: %v", err)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("%d of %d Rate calls won; want 1", wins, racers)
+	}
+	if h, err := accounts(t, stores[1]).RatingHistory(ctx, "a", "pogo"); err != nil || len(h) != 1 {
+		t.Fatalf("history %v, %v; want one point", h, err)
+	}
+}
