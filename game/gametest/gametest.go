@@ -191,6 +191,9 @@ func Playout(t *testing.T, g game.Game, start game.State, seed uint64) {
 	o := h.Outcome()
 	if h.Over() {
 		checkOutcome(t, g, o)
+		if back, err := game.ParseOutcome(o.String()); err != nil || back != o {
+			t.Errorf("ParseOutcome(%q) = %#v, %v; want %#v, the outcome written", o.String(), back, err, o)
+		}
 		if o.Reason == game.ByPlyCap && h.Ply() != g.MaxPlies() {
 			t.Errorf("ended by the ply cap at ply %d, cap %d", h.Ply(), g.MaxPlies())
 		}
