@@ -102,6 +102,22 @@ func (m *memStore) Unfinished(ctx context.Context) ([]*store.Game, error) {
 	return out, nil
 }
 
+func (m *memStore) Idle(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for id, g := range m.games {
+		last := g.Updated
+		if n := len(g.MoveTimes); n > 0 && g.MoveTimes[n-1].After(last) {
+			last = g.MoveTimes[n-1]
+		}
+		if g.Status != store.Finished && last.Before(before) && len(out) < limit {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
 func (m *memStore) Recent(ctx context.Context, limit int, status string) ([]*store.Game, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

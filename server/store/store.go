@@ -121,6 +121,10 @@ type Store interface {
 	// Unfinished returns every game still being played, with seats and
 	// moves.
 	Unfinished(ctx context.Context) ([]*Game, error)
+	// Idle returns the ids of up to limit unfinished games with no move
+	// and no change since before (neither created, joined nor moved in
+	// since), least recently changed first: the games to expire.
+	Idle(ctx context.Context, before time.Time, limit int) ([]string, error)
 	// Recent returns up to limit games, most recently updated first, with
 	// seats but without moves; status filters them when not empty.
 	Recent(ctx context.Context, limit int, status string) ([]*Game, error)

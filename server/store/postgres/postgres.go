@@ -367,6 +367,17 @@ func (s *Store) Unfinished(ctx context.Context) ([]*store.Game, error) {
 	return gs, s.fill(ctx, gs, true)
 }
 
+// Idle implements store.Store.
+func (s *Store) Idle(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT g.id FROM games g WHERE g.status = $1 AND g.updated < $2
+		AND COALESCE((SELECT m.at FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1), g.updated) < $2
+		ORDER BY g.updated, g.id LIMIT $3`, store.Playing, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 // Recent implements store.Store.
 func (s *Store) Recent(ctx context.Context, limit int, status string) ([]*store.Game, error) {
 	var gs []*store.Game

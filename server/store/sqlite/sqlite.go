@@ -557,6 +557,31 @@ func (s *Store) Unfinished(ctx context.Context) ([]*store.Game, error) {
 	return gs, s.fill(ctx, gs, true)
 }
 
+// Idle implements store.Store.
+func (s *Store) Idle(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	return queryIDs(ctx, s.r, `SELECT g.id FROM games g WHERE g.status = ? AND g.updated < ?
+		AND COALESCE((SELECT m.at FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1), 0) < ?
+		ORDER BY g.updated, g.id LIMIT ?`, store.Playing, ms(before), ms(before), limit)
+}
+
+// queryIDs runs a query of game ids.
+func queryIDs(ctx context.Context, db *sql.DB, query string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 // Recent implements store.Store.
 func (s *Store) Recent(ctx context.Context, limit int, status string) ([]*store.Game, error) {
 	var gs []*store.Game

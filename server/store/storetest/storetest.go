@@ -35,6 +35,7 @@ func Run(t *testing.T, newDB Opener) {
 		{"ConcurrentAppend", testConcurrentAppend},
 		{"JoinFinish", testJoinFinish},
 		{"Unfinished", testUnfinished},
+		{"Idle", testIdle},
 		{"Recent", testRecent},
 		{"Reopen", testReopen},
 		{"ConcurrentOpen", testConcurrentOpen},
@@ -297,6 +298,44 @@ func testUnfinished(t *testing.T, open func() store.Store) {
 	}
 	if !reflect.DeepEqual(ids, []string{"u4", "u3", "u1", "u0"}) {
 		t.Fatalf("Unfinished = %v; want [u4 u3 u1 u0] (oldest first, u2 finished)", ids)
+	}
+}
+
+// testIdle checks the list of games to expire: unfinished, with no
+// creation, join or move since a time, least recently changed first.
+func testIdle(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	// i0 created at 0 and never moved in; i1 created at 1, moved at 50;
+	// i2 created at 2, joined at 40; i3 created at 3, finished at 4; i4
+	// created at 5.
+	for i, c := range []int{0, 1, 2, 3, 5} {
+		g := NewGame(fmt.Sprint("i", i))
+		g.Created, g.Updated = at(c), at(c)
+		g.Seats[1].Joined = false
+		check(t, "create", s.Create(ctx, g), nil)
+	}
+	check(t, "move i1", s.AppendMove(ctx, "i1", 0, "m0", at(50), nil), nil)
+	check(t, "join i2", s.Join(ctx, "i2", 1, "th", "bob", at(40)), nil)
+	check(t, "finish i3", s.Finish(ctx, "i3", store.End{Result: "1-0", Reason: "resignation", Resigned: 1}, at(4)), nil)
+	for _, tt := range []struct {
+		before, limit int
+		want          string
+	}{
+		{0, 10, ""},
+		{1, 10, "i0"},
+		{4, 10, "i0"}, // i1 was moved in at 50, i2 joined at 40
+		{45, 10, "i0 i4 i2"},
+		{45, 1, "i0"},
+		{100, 10, "i0 i1 i4 i2"},
+	} {
+		ids, err := s.Idle(ctx, at(tt.before), tt.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(ids, " "); got != tt.want {
+			t.Errorf("Idle(before %d, limit %d) = %q; want %q", tt.before, tt.limit, got, tt.want)
+		}
 	}
 }
 
