@@ -145,8 +145,8 @@ func (s *State) ParseMove(str string) (game.Move, error) {
 		return illegal("the top piece of %s is not %s's", SquareName(from), me)
 	case k > h:
 		return illegal("%s holds %d piece(s); %s can take at most %d", SquareName(from), h, me, h)
-	case s.g.dests.mask[k][from]>>to&1 == 0:
-		return illegal("%d piece(s) from %s reach only %s", k, SquareName(from), squareList(s.g.dests.mask[k][from]))
+	case s.g.moves.mask[k][from]>>to&1 == 0:
+		return illegal("%d piece(s) from %s reach only %s", k, SquareName(from), squareList(s.g.moves.mask[k][from]))
 	}
 	return NewMove(k, from, to), nil
 }

@@ -33,7 +33,7 @@ type Game struct {
 	first    int
 	rep      int
 	maxPlies int
-	dests    *destTable
+	moves    *MoveTable
 }
 
 // New returns the Pogo variant with the given options; missing options take
@@ -51,11 +51,7 @@ func newGame(opts game.Options) *Game {
 	if opts.String("first") == "black" {
 		g.first = Black
 	}
-	if g.u {
-		g.dests = &destsU
-	} else {
-		g.dests = &destsNoU
-	}
+	g.moves = MoveTableOf(g.u)
 	return g
 }
 

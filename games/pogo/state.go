@@ -13,15 +13,39 @@ const numSquares = 9
 // 4 + 4 + 8 destinations for k = 1, 2, 3.
 const maxMoves = 6 * 16
 
-// destTable lists, for each k and square, the destinations of a k-piece
-// block, both as a slice and as a mask.
-type destTable struct {
+// MoveTable is the move rule of one variant as tables: for each block
+// size k (1 to 3) and square, the squares the top k pieces of a stack on
+// that square can move to. The rules engine and the solver (package solve)
+// both move by it. It is read-only.
+type MoveTable struct {
 	list  [4][numSquares][]uint8
 	mask  [4][numSquares]uint16
 	count [4][numSquares]uint8 // count[k][sq] = destinations for 1..k pieces
 }
 
-var destsU, destsNoU = makeDests(true), makeDests(false)
+// To returns the squares a block of k pieces can reach from sq, in
+// ascending order. The slice is shared: do not modify it. The relation is
+// symmetric (a block of k pieces reaches b from a exactly when it reaches
+// a from b), so it also lists where such a block on sq came from.
+func (t *MoveTable) To(k, sq int) []uint8 { return t.list[k][sq] }
+
+// Mask returns the squares of To(k, sq) as a bit mask (bit i for square i).
+func (t *MoveTable) Mask(k, sq int) uint16 { return t.mask[k][sq] }
+
+// Count returns the number of moves of blocks of 1 to k pieces from sq:
+// the moves of a stack of height k (or more, k being at most 3) on sq.
+func (t *MoveTable) Count(k, sq int) int { return int(t.count[k][sq]) }
+
+var movesU, movesNoU = makeMoveTable(true), makeMoveTable(false)
+
+// MoveTableOf returns the move table of the variant with the U-shaped
+// move (u) or without.
+func MoveTableOf(u bool) *MoveTable {
+	if u {
+		return &movesU
+	}
+	return &movesNoU
+}
 
 func manhattan(a, b int) int {
 	return abs(a%3-b%3) + abs(a/3-b/3)
@@ -34,11 +58,11 @@ func abs(x int) int {
 	return x
 }
 
-// makeDests builds the destinations by the Manhattan-distance rule of
-// docs/rules.md: k pieces go to squares at distance k, and three pieces also to
-// distance 1 (the U move) when u is set.
-func makeDests(u bool) destTable {
-	var t destTable
+// makeMoveTable builds the destinations by the Manhattan-distance rule of
+// docs/rules.md: k pieces go to squares at distance k, and three pieces
+// also to distance 1 (the U move) when u is set.
+func makeMoveTable(u bool) MoveTable {
+	var t MoveTable
 	for k := 1; k <= 3; k++ {
 		for from := 0; from < numSquares; from++ {
 			for to := 0; to < numSquares; to++ {
@@ -111,14 +135,14 @@ func (s *State) Tops(p int) uint16 { return s.top[p] }
 
 // Destinations returns the mask of squares a block of k pieces can reach
 // from sq in this variant.
-func (g *Game) Destinations(k, sq int) uint16 { return g.dests.mask[k][sq] }
+func (g *Game) Destinations(k, sq int) uint16 { return g.moves.mask[k][sq] }
 
 // Legal appends the legal moves to dst.
 func (s *State) Legal(dst []game.Move) []game.Move {
 	if s.Terminal() {
 		return dst
 	}
-	d := s.g.dests
+	d := s.g.moves
 	for m := s.top[s.toMove]; m != 0; m &= m - 1 {
 		from := bits.TrailingZeros16(m)
 		kmax := min(int(s.height[from]), 3)
@@ -241,7 +265,7 @@ func (s *State) perft(depth int) uint64 {
 	if s.Terminal() {
 		return 0
 	}
-	d := s.g.dests
+	d := s.g.moves
 	var n uint64
 	if depth == 1 {
 		for m := s.top[s.toMove]; m != 0; m &= m - 1 {

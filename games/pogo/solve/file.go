@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"stax/games/pogo"
 )
 
 // The table file is a 24-byte header, one byte per position in index
@@ -104,7 +106,7 @@ func ReadTable(r io.Reader) (*Table, error) {
 		return corrupt("data after the checksum")
 	}
 	u := h[12] == 1
-	return &Table{u: u, x: x, ms: newMoveSet(u), val: val}, nil
+	return &Table{u: u, x: x, ms: pogo.MoveTableOf(u), val: val}, nil
 }
 
 // Save writes the table to path, through a temporary file renamed into

@@ -189,3 +189,10 @@ func naiveSolve(t *Table) map[string]Verdict {
 	}
 	return out
 }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"runtime"
 	"sync"
+
+	"stax/games/pogo"
 )
 
 // Values stored per position: 0 is undecided (a draw once the solve is
@@ -23,40 +25,6 @@ const decidedBit = 1 << 15
 
 // chunks is the number of parts the layouts are spread in, per distance.
 const chunks = 16
-
-// moveSet holds the destinations of a k-piece block from each square, as
-// lists and masks, and the number of moves of a stack by its height.
-type moveSet struct {
-	list  [4][numSquares][]uint8
-	mask  [4][numSquares]uint16
-	count [4][numSquares]uint8 // count[k][sq]: destinations for 1..k pieces
-}
-
-// newMoveSet builds the destinations by docs/rules.md: k pieces go to squares at
-// Manhattan distance k, and three pieces also to distance 1 when u is set.
-func newMoveSet(u bool) *moveSet {
-	ms := &moveSet{}
-	for k := 1; k <= 3; k++ {
-		for from := 0; from < numSquares; from++ {
-			for to := 0; to < numSquares; to++ {
-				d := abs(from%3-to%3) + abs(from/3-to/3)
-				if d == k || (k == 3 && u && d == 1) {
-					ms.list[k][from] = append(ms.list[k][from], uint8(to))
-					ms.mask[k][from] |= 1 << to
-				}
-			}
-			ms.count[k][from] = ms.count[k-1][from] + uint8(len(ms.list[k][from]))
-		}
-	}
-	return ms
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
 
 // tops returns the squares topped by White and by Black.
 func tops(p *pos) (white, black uint16) {
@@ -89,7 +57,7 @@ type Progress struct {
 // solver holds the state of one retrograde analysis.
 type solver struct {
 	x  *indexer
-	ms *moveSet
+	ms *pogo.MoveTable
 	// state holds, for each position, its value with the decided bit
 	// set once it is decided, and until then the counter of its moves
 	// not known to lose (each counted as many times as the position has
@@ -102,7 +70,7 @@ type solver struct {
 // number of workers (0: one per CPU), and returns the value of each
 // canonical position. It checks ctx between the parts of its work, a few
 // hundredths of a second apart.
-func retro(ctx context.Context, x *indexer, ms *moveSet, workers int, progress func(Progress)) ([]uint8, error) {
+func retro(ctx context.Context, x *indexer, ms *pogo.MoveTable, workers int, progress func(Progress)) ([]uint8, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -223,7 +191,7 @@ func (s *solver) count(w int, lo, hi int) int64 {
 				n := 0
 				for m := white; m != 0; m &= m - 1 {
 					sq := bits.TrailingZeros16(m)
-					n += int(s.ms.count[min(p.h[sq], 3)][sq])
+					n += s.ms.Count(int(min(p.h[sq], 3)), sq)
 				}
 				s.state[idx] = uint16(n * x.orbit(&p, cl, c))
 			}
@@ -287,7 +255,9 @@ func (s *solver) unmoves(p *pos, weight uint32, out [][]uint32) {
 			p.h[to] = base
 			p.b[to] = bt & (1<<base - 1)
 			w1 := removeZeros(lw, start[to], k)
-			for _, from := range s.ms.list[k][to] {
+			// The move rule is symmetric: the squares a block can
+			// reach from to are those it can have come from.
+			for _, from := range s.ms.To(int(k), to) {
 				hf, bf := p.h[from], p.b[from]
 				p.h[from] = hf + k
 				p.b[from] = bf | block<<hf

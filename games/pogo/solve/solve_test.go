@@ -172,7 +172,7 @@ func TestMovesMatchPogo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tb := &Table{u: u, x: indexerFor(Pieces), ms: newMoveSet(u)}
+		tb := &Table{u: u, x: indexerFor(Pieces), ms: pogo.MoveTableOf(u)}
 		for _, s := range randomPositions(g, 20, 7) {
 			var want []uint32
 			for _, m := range s.Legal(nil) {

@@ -78,7 +78,7 @@ func verdictOf(v uint8) Verdict {
 type Table struct {
 	u   bool
 	x   *indexer
-	ms  *moveSet
+	ms  *pogo.MoveTable
 	val []uint8
 }
 
@@ -110,7 +110,7 @@ func Solve(ctx context.Context, u bool, workers int, progress func(Progress)) (*
 // same rules that the tests solve in full.
 func solveN(ctx context.Context, n int, u bool, workers int, progress func(Progress)) (*Table, error) {
 	x := indexerFor(n)
-	ms := newMoveSet(u)
+	ms := pogo.MoveTableOf(u)
 	val, err := retro(ctx, x, ms, workers, progress)
 	if err != nil {
 		return nil, err
@@ -208,7 +208,7 @@ func (t *Table) successors(p *pos, f func(idx uint32)) {
 			block := bf >> base
 			p.h[from] = base
 			p.b[from] = bf & (1<<base - 1)
-			for _, to := range t.ms.list[k][from] {
+			for _, to := range t.ms.To(int(k), from) {
 				ht, bt := p.h[to], p.b[to]
 				p.h[to] = ht + k
 				p.b[to] = bt | block<<ht
