@@ -16,7 +16,7 @@ var Info = &game.Info{
 			Doc: "The side of the board: 6 for 6x6 with 18 pieces each, 8 for 8x8 with 32."},
 		{Key: "roofs", Label: "Roofs variant", Kind: game.Bool, Default: "false",
 			Doc: "Play the roofs variant: locked stacks get a roof of their top colour and the first to place all their roofs wins."},
-		{Key: "end", Kind: game.Choice, Default: "any", Choices: []string{"any", "tomove"},
+		{Key: "end", Label: "End of the game", Kind: game.Choice, Default: "any", Choices: []string{"any", "tomove"},
 			Doc: "When the moving phase ends: any, as soon as either player cannot move (checked after every move); tomove, only when the player to move cannot move."},
 		game.RepetitionOption("The number of occurrences of a position that ends the game, scored as at the end (0: never)."),
 		game.PlyCapOption(1000, "The number of plies after which the game ends, scored as at the end (0: no limit)."),
