@@ -1,4 +1,4 @@
-package pisola
+package pisola_test
 
 import (
 	"testing"
@@ -34,23 +34,6 @@ func BenchmarkPerft(b *testing.B) {
 	}
 }
 
-// perftMakeAll counts leaves like Perft but makes and unmakes every move,
-// the last ply's too, to measure make and unmake without bulk counting.
-func (s *State) perftMakeAll(depth int) uint64 {
-	if depth == 0 {
-		return 1
-	}
-	var u undoRecord
-	var n uint64
-	var buf [128]game.Move
-	for _, m := range s.Legal(buf[:0]) {
-		s.make(m, &u)
-		n += s.perftMakeAll(depth - 1)
-		s.unmake(&u)
-	}
-	return n
-}
-
 // BenchmarkPerftMakeAll measures perft on the moving-phase positions with
 // every leaf made and unmade.
 func BenchmarkPerftMakeAll(b *testing.B) {
@@ -60,7 +43,7 @@ func BenchmarkPerftMakeAll(b *testing.B) {
 			b.ReportAllocs()
 			var nodes uint64
 			for b.Loop() {
-				nodes += s.perftMakeAll(bp.depth - 1)
+				nodes += s.PerftMakeAll(bp.depth - 1)
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 		})
@@ -107,7 +90,7 @@ func BenchmarkLegal(b *testing.B) {
 			if bp.pos != "" {
 				s = parse(b, "", bp.pos)
 			}
-			buf := make([]game.Move, 0, s.g.MaxMoves())
+			buf := make([]game.Move, 0, s.Game().MaxMoves())
 			b.ReportAllocs()
 			for b.Loop() {
 				buf = s.Legal(buf[:0])

@@ -1,4 +1,4 @@
-package pisola
+package pisola_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"stax/game"
 	"stax/game/gametest"
+	"stax/games/pisola"
 )
 
 // fuzzVariants are the variants the fuzz targets parse with.
@@ -27,7 +28,7 @@ func FuzzParseState(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	games := make([]*Game, len(fuzzVariants))
+	games := make([]*pisola.Game, len(fuzzVariants))
 	for i, v := range fuzzVariants {
 		games[i] = load(f, v)
 	}
@@ -46,12 +47,12 @@ func FuzzParseState(f *testing.F) {
 			if err != nil || again.String() != str || again.Hash() != s.Hash() {
 				t.Fatalf("Parse(%q) = %q, which does not round-trip: %v", in, str, err)
 			}
-			if s.computeHash() != s.Hash() {
-				t.Fatalf("Parse(%q): hash %#x, computed %#x", in, s.Hash(), s.computeHash())
+			if s.ComputeHash() != s.Hash() {
+				t.Fatalf("Parse(%q): hash %#x, computed %#x", in, s.Hash(), s.ComputeHash())
 			}
 			moves := s.Legal(nil)
-			if uint64(len(moves)) != s.countMoves() || (len(moves) == 0) != s.Terminal() {
-				t.Fatalf("%q: %d moves, count %d, terminal %v", str, len(moves), s.countMoves(), s.Terminal())
+			if uint64(len(moves)) != s.CountMoves() || (len(moves) == 0) != s.Terminal() {
+				t.Fatalf("%q: %d moves, count %d, terminal %v", str, len(moves), s.CountMoves(), s.Terminal())
 			}
 			for _, m := range moves {
 				s.Apply(m)
@@ -75,7 +76,7 @@ func FuzzParseMove(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	var states []*State
+	var states []*pisola.State
 	for _, pos := range []struct{ opts, pos string }{
 		{"", ""},
 		{"", fullBoard},

@@ -1,4 +1,4 @@
-package pisola
+package pisola_test
 
 import (
 	"fmt"

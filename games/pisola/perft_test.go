@@ -1,6 +1,7 @@
-package pisola
+package pisola_test
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -8,13 +9,22 @@ import (
 
 	"stax/game"
 	"stax/game/gametest"
+	"stax/games/pisola"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/: the counts of perft.txt (at the depths it lists) and the board drawings")
 
 const perftFile = "testdata/perft.txt"
 
-// TestPerft checks the perft table with the specialised Perft.
+// TestPerft checks the perft table with the specialised Perft (go test
+// -run TestPerft -update recounts it).
 func TestPerft(t *testing.T) {
-	gametest.CheckPerft(t, Info, perftFile, game.Perft)
+	if *update {
+		if err := gametest.RecountPerft(perftFile, pisola.Info, game.Perft); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gametest.CheckPerft(t, pisola.Info, perftFile, game.Perft)
 }
 
 // TestPerftGeneric checks the table through the State interface alone
@@ -30,7 +40,7 @@ func TestPerftGeneric(t *testing.T) {
 // naive_test.go, as deep as they run quickly.
 func TestPerftNaive(t *testing.T) {
 	checkPerftUpTo(t, 200_000, 20_000, func(s game.State, depth int) uint64 {
-		g := s.Game().(*Game)
+		g := s.Game().(*pisola.Game)
 		return naivePerft(naiveParse(s.String(), g.Size(), g.Roofs(), g.EndAny()), depth)
 	})
 }
@@ -47,7 +57,7 @@ func checkPerftUpTo(t *testing.T, limit, shortLimit uint64, count func(s game.St
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("line%d", c.Line), func(t *testing.T) {
-			s, err := c.State(Info)
+			s, err := c.State(pisola.Info)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +119,7 @@ func TestAgainstNaive(t *testing.T) {
 	}
 }
 
-func compareNaive(t *testing.T, s *State, p naivePos) {
+func compareNaive(t *testing.T, s *pisola.State, p naivePos) {
 	t.Helper()
 	if s.String() != p.String() {
 		t.Fatalf("position %s, naive %s", s, p)
@@ -122,13 +132,13 @@ func compareNaive(t *testing.T, s *State, p naivePos) {
 	if want := p.moveStrings(); !slices.Equal(got, want) {
 		t.Fatalf("%s: moves %v, naive %v", s, got, want)
 	}
-	if n := s.countMoves(); n != uint64(len(got)) {
+	if n := s.CountMoves(); n != uint64(len(got)) {
 		t.Fatalf("%s: countMoves %d, Legal %d", s, n, len(got))
 	}
 	o := s.Outcome()
 	winner, scores := p.outcome()
 	want := map[string]string{"": "*", "w": "1-0", "b": "0-1", "draw": "1/2-1/2"}[winner]
-	if o.ResultString() != want || (o.Over() && (o.Scores[White] != scores[0] || o.Scores[Black] != scores[1])) {
+	if o.ResultString() != want || (o.Over() && (o.Scores[pisola.White] != scores[0] || o.Scores[pisola.Black] != scores[1])) {
 		t.Fatalf("%s: outcome %s %v, naive %s %v", s, o.ResultString(), o.Scores, want, scores)
 	}
 	if o.Over() != s.Terminal() {
@@ -136,7 +146,7 @@ func compareNaive(t *testing.T, s *State, p naivePos) {
 	}
 	w, sc := p.score()
 	want = map[string]string{"w": "1-0", "b": "0-1", "draw": "1/2-1/2"}[w]
-	if a := s.Adjudicate(game.ByPlyCap); a.ResultString() != want || a.Scores[White] != sc[0] || a.Scores[Black] != sc[1] {
+	if a := s.Adjudicate(game.ByPlyCap); a.ResultString() != want || a.Scores[pisola.White] != sc[0] || a.Scores[pisola.Black] != sc[1] {
 		t.Fatalf("%s: adjudicated %s %v, naive %s %v", s, a.ResultString(), a.Scores, want, sc)
 	}
 }
@@ -147,7 +157,7 @@ func TestPerftMakeAll(t *testing.T) {
 	for _, bp := range benchPositions {
 		s := parse(t, bp.opts, bp.pos)
 		for d := 1; d <= 3; d++ {
-			if got, want := s.perftMakeAll(d), s.Perft(d); got != want {
+			if got, want := s.PerftMakeAll(d), s.Perft(d); got != want {
 				t.Errorf("%s depth %d: %d, Perft %d", bp.name, d, got, want)
 			}
 		}

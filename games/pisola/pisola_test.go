@@ -1,4 +1,4 @@
-package pisola
+package pisola_test
 
 import (
 	"errors"
@@ -7,16 +7,17 @@ import (
 
 	"stax/game"
 	"stax/game/gametest"
+	"stax/games/pisola"
 )
 
 // load returns the variant of a spec's options, e.g. "size=8,roofs=true".
-func load(t testing.TB, opts string) *Game {
+func load(t testing.TB, opts string) *pisola.Game {
 	t.Helper()
 	sp, err := game.ParseSpec("pisola(" + opts + ")")
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := New(sp.Options)
+	g, err := pisola.New(sp.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func load(t testing.TB, opts string) *Game {
 }
 
 // parse returns a position of a variant; the test fails on a bad string.
-func parse(t testing.TB, opts, pos string) *State {
+func parse(t testing.TB, opts, pos string) *pisola.State {
 	t.Helper()
 	s, err := load(t, opts).Parse(pos)
 	if err != nil {
@@ -34,7 +35,7 @@ func parse(t testing.TB, opts, pos string) *State {
 }
 
 // play applies moves written in notation, checking each is legal.
-func play(t testing.TB, s *State, moves ...string) {
+func play(t testing.TB, s *pisola.State, moves ...string) {
 	t.Helper()
 	for _, mv := range moves {
 		m, err := s.ParseMove(mv)
@@ -98,7 +99,7 @@ func TestOptions(t *testing.T) {
 	}
 	for _, bad := range []string{"size=7", "size=10", "roofs=maybe", "rep=101", "maxplies=-1", "colour=red"} {
 		sp, _ := game.ParseSpec("pisola(" + bad + ")")
-		if _, err := New(sp.Options); err == nil {
+		if _, err := pisola.New(sp.Options); err == nil {
 			t.Errorf("New(%s) succeeded", bad)
 		}
 	}
@@ -150,7 +151,7 @@ func TestAdjacency(t *testing.T) {
 	// The last placing, of two adjacent squares, begins the moving phase.
 	s := parse(t, "", two)
 	play(t, s, "f6+e6")
-	if !s.Moving() || s.ToMove() != White || s.Terminal() {
+	if !s.Moving() || s.ToMove() != pisola.White || s.Terminal() {
 		t.Errorf("after the last placing: %s, moving %v; want the moving phase, White to move", s, s.Moving())
 	}
 	if got := len(s.Legal(nil)); got == 0 {
@@ -179,7 +180,7 @@ func TestTallLocked(t *testing.T) {
 	// On 8x8 a stack of 6 still moves.
 	s8 := parse(t, "size=8", "b,w,b,w,b,w,b,w/w,b,w,b,w,b,w,b/b,w,b,w,b,w,b,w/w,b,w,b,w,b,w,b/b,w,b,w,b,w,b,w/w,b,w,b,w,b,w,b/b,w,wbw,-,-,bwb,w,b/w,b,w,b,w,b,-,- w")
 	play(t, s8, "c2-f2")
-	if s8.locked != 0 {
+	if s8.LockedSquares() != 0 {
 		t.Errorf("8x8 after c2-f2: %s; want no lock for a stack of 6", s8)
 	}
 }
@@ -212,8 +213,8 @@ func TestLockChain(t *testing.T) {
 	if got, want := r.String(), strings.ReplaceAll(after, "*", "^"); got != want {
 		t.Errorf("roofs, after e1-b1: %s, want %s", got, want)
 	}
-	if r.Locked(White) != 4 || r.Locked(Black) != 2 {
-		t.Errorf("roofs placed %d-%d, want 4-2", r.Locked(White), r.Locked(Black))
+	if r.Locked(pisola.White) != 4 || r.Locked(pisola.Black) != 2 {
+		t.Errorf("roofs placed %d-%d, want 4-2", r.Locked(pisola.White), r.Locked(pisola.Black))
 	}
 }
 
@@ -247,8 +248,8 @@ func TestLandOnLocked(t *testing.T) {
 		}
 	}
 	for _, m := range s.Legal(nil) {
-		_, to := decode(m)
-		if s.locked&(1<<to) != 0 {
+		to := pisola.MoveTo(m)
+		if s.LockedSquares()&(1<<to) != 0 {
 			t.Errorf("legal move %s lands on a locked stack", s.FormatMove(m))
 		}
 	}
@@ -283,7 +284,7 @@ func TestEnd(t *testing.T) {
 			s := parse(t, "", tt.pos)
 			o := s.Outcome()
 			if !s.Terminal() || len(s.Legal(nil)) != 0 || o.Reason != game.ByRules || o.ResultString() != tt.result ||
-				o.Detail != tt.detail || !o.HasScores || o.Scores[White] != tt.scores[0] || o.Scores[Black] != tt.scores[1] {
+				o.Detail != tt.detail || !o.HasScores || o.Scores[pisola.White] != tt.scores[0] || o.Scores[pisola.Black] != tt.scores[1] {
 				t.Errorf("%s: terminal %v, outcome %+v; want %s (%s, %d-%d)", tt.pos, s.Terminal(), o, tt.result, tt.detail, tt.scores[0], tt.scores[1])
 			}
 			if _, err := s.ParseMove("c1-c4"); !errors.Is(err, game.ErrGameOver) {
@@ -299,7 +300,7 @@ func TestEnd(t *testing.T) {
 	}
 	play(t, s, "e4-e2")
 	if o := s.Outcome(); o.ResultString() != "1-0" {
-		t.Errorf("after e4-e2: %s, outcome %v", s, o.Describe(s.g))
+		t.Errorf("after e4-e2: %s, outcome %v", s, o.Describe(s.Game()))
 	}
 }
 
@@ -324,7 +325,7 @@ func TestEndReadings(t *testing.T) {
 			s := parse(t, tt.opts, pos)
 			for i, m := range tt.moves {
 				if s.Terminal() {
-					t.Fatalf("over before %s: %v", m, s.Outcome().Describe(s.g))
+					t.Fatalf("over before %s: %v", m, s.Outcome().Describe(s.Game()))
 				}
 				play(t, s, m)
 				if last := i == len(tt.moves)-1; s.Terminal() != last {
@@ -390,17 +391,17 @@ func TestRoofs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := parse(t, "roofs=true", tt.pos)
-			if got := [2]int{s.Locked(White), s.Locked(Black)}; got != tt.before || s.Terminal() {
+			if got := [2]int{s.Locked(pisola.White), s.Locked(pisola.Black)}; got != tt.before || s.Terminal() {
 				t.Fatalf("%s: roofs %v, terminal %v; want %v, not terminal", tt.pos, got, s.Terminal(), tt.before)
 			}
 			play(t, s, tt.move)
 			o := s.Outcome()
-			if got := [2]int{s.Locked(White), s.Locked(Black)}; got != tt.after {
+			if got := [2]int{s.Locked(pisola.White), s.Locked(pisola.Black)}; got != tt.after {
 				t.Errorf("after %s: %s, roofs %v; want %v", tt.move, s, got, tt.after)
 			}
 			if !s.Terminal() || len(s.Legal(nil)) != 0 || o.ResultString() != tt.result || o.Detail != tt.detail ||
-				!o.HasScores || o.Scores[White] != min(tt.after[0], 6) || o.Scores[Black] != min(tt.after[1], 6) {
-				t.Errorf("after %s: %s, outcome %q %+v; want %s (%s)", tt.move, s, o.Describe(s.g), o, tt.result, tt.detail)
+				!o.HasScores || o.Scores[pisola.White] != min(tt.after[0], 6) || o.Scores[pisola.Black] != min(tt.after[1], 6) {
+				t.Errorf("after %s: %s, outcome %q %+v; want %s (%s)", tt.move, s, o.Describe(s.Game()), o, tt.result, tt.detail)
 			}
 			// The finished position parses back as the same finished game.
 			p := parse(t, "roofs=true", s.String())
@@ -437,7 +438,7 @@ func TestAdjudicate(t *testing.T) {
 			}
 			for _, r := range []game.Reason{game.ByRepetition, game.ByPlyCap} {
 				o := s.Adjudicate(r)
-				if o.Reason != r || o.ResultString() != tt.result || !o.HasScores || o.Scores[White] != tt.scores[0] || o.Scores[Black] != tt.scores[1] {
+				if o.Reason != r || o.ResultString() != tt.result || !o.HasScores || o.Scores[pisola.White] != tt.scores[0] || o.Scores[pisola.Black] != tt.scores[1] {
 					t.Errorf("Adjudicate(%v) = %+v; want %s, %v", r, o, tt.result, tt.scores)
 				}
 			}
@@ -452,7 +453,7 @@ func TestAdjudicate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if o := h.Outcome(); h.Ply() != 19 || o.Reason != game.ByPlyCap || !o.HasScores || o.Scores[White]+o.Scores[Black] != 35 {
+	if o := h.Outcome(); h.Ply() != 19 || o.Reason != game.ByPlyCap || !o.HasScores || o.Scores[pisola.White]+o.Scores[pisola.Black] != 35 {
 		t.Errorf("after %d plies: %+v", h.Ply(), o)
 	}
 }

@@ -1,15 +1,12 @@
 package pisola_test
 
 import (
-	"flag"
 	"testing"
 
 	"stax/game"
 	"stax/game/gametest"
 	"stax/games/pisola"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestBoard checks the board view of known positions against
 // testdata/board.txt (go test -run TestBoard -update rewrites it).
