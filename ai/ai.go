@@ -10,7 +10,9 @@
 // search, a budget (depth, nodes or time) and randomness (a softmax over
 // exactly scored root moves, and a probability of a random move). The
 // budget caps the limits a level's player is given: a level never thinks
-// longer than its name says, and "strongest" answers within 2 s. The
+// longer than its name says. "strongest" answers within 2 s on its own
+// budget, but honours explicit limits exactly (for analysis) and searches
+// on as many threads as it is given (search.Resources). The
 // recipes were tuned by self-play so that each level beats the one below
 // it; docs/strength.md has the tables and the command that makes them
 // (TestStrengthLadder with -strength).
@@ -216,7 +218,7 @@ func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) searc
 		m := search.NewMCTS(ev, seed)
 		m.Default = lim
 		m.Decisive = sp.decisive
-		return &capped{Player: m, lim: lim}
+		return &capped{Player: m, lim: lim, open: level == "strongest"}
 	}
 	bits := 14
 	switch {
@@ -229,20 +231,43 @@ func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) searc
 	ab.Default = lim
 	ab.RootTemperature = sp.temp
 	ab.Epsilon = sp.eps
-	return &capped{Player: ab, lim: lim}
+	return &capped{Player: ab, lim: lim, open: level == "strongest"}
 }
 
 // capped is a level's player: its budget caps the limits it is given, so
 // a level never plays stronger (or slower) than its name says, while
-// tighter limits are honoured.
+// tighter limits are honoured. The strongest level is open: it uses its
+// budget only when given no limits, and otherwise searches exactly as
+// long, as deep or as many nodes as it is told, for analysis.
 type capped struct {
 	search.Player
-	lim search.Limits
+	lim  search.Limits
+	open bool
 }
 
-// Play searches within the tighter of lim and the level's budget.
+// Play searches within the tighter of lim and the level's budget, or
+// within lim alone for an open level given limits.
 func (c *capped) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
-	return c.Player.Play(ctx, pos, tighter(lim, c.lim), report)
+	if !c.open || lim.IsZero() {
+		lim = tighter(lim, c.lim)
+	}
+	return c.Player.Play(ctx, pos, lim, report)
+}
+
+// SetThreads sets the threads of an open level's searches; the levels
+// with a depth or node budget stay on one thread (their names promise a
+// strength, and more threads would change it).
+func (c *capped) SetThreads(n int) {
+	if r, ok := c.Player.(search.Resources); ok && c.open {
+		r.SetThreads(n)
+	}
+}
+
+// SetHashSize sizes the search's tables.
+func (c *capped) SetHashSize(mb int) {
+	if r, ok := c.Player.(search.Resources); ok {
+		r.SetHashSize(mb)
+	}
 }
 
 // tighter returns, field by field, the smaller non-zero bound.

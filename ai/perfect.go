@@ -93,3 +93,17 @@ func verdictScore(v solve.Verdict) int {
 	}
 	return 0
 }
+
+// SetThreads sets the threads of the fallback search.
+func (p *perfect) SetThreads(n int) {
+	if r, ok := p.fallback.(search.Resources); ok {
+		r.SetThreads(n)
+	}
+}
+
+// SetHashSize sizes the fallback search's table.
+func (p *perfect) SetHashSize(mb int) {
+	if r, ok := p.fallback.(search.Resources); ok {
+		r.SetHashSize(mb)
+	}
+}

@@ -408,12 +408,18 @@ func (s *Server) setOption(args []string) error {
 			return fmt.Errorf("setoption threads: %q: want an integer from 1 to %d", value, s.cfg.MaxThreads)
 		}
 		s.threads = n
+		if s.player != nil {
+			s.applyResources(s.player)
+		}
 	case "hash":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 1 || n > 4096 {
 			return fmt.Errorf("setoption hash: %q: want an integer from 1 to 4096 (megabytes)", value)
 		}
 		s.hash = n
+		if s.player != nil {
+			s.applyResources(s.player)
+		}
 	case "seed":
 		n, err := strconv.ParseUint(value, 10, 64)
 		if err != nil || s.cfg.NewSeeded == nil {
@@ -562,15 +568,30 @@ func (s *Server) SetSeed(seed uint64) { s.seed = seed }
 // the seed option is set (each new player with the next seed, so that a
 // session replays exactly), else from a real random source.
 func (s *Server) newPlayer(level string) (search.Player, error) {
+	var p search.Player
+	var err error
 	if s.seed == 0 || s.cfg.NewSeeded == nil {
-		return s.cfg.NewPlayer(s.g, level)
+		p, err = s.cfg.NewPlayer(s.g, level)
+	} else {
+		seed := s.seed
+		s.seed++
+		if s.seed == 0 {
+			s.seed = 1
+		}
+		p, err = s.cfg.NewSeeded(s.g, level, seed)
 	}
-	seed := s.seed
-	s.seed++
-	if s.seed == 0 {
-		s.seed = 1
+	if err == nil {
+		s.applyResources(p)
 	}
-	return s.cfg.NewSeeded(s.g, level, seed)
+	return p, err
+}
+
+// applyResources gives p the threads and hash options, when it takes them.
+func (s *Server) applyResources(p search.Player) {
+	if r, ok := p.(search.Resources); ok {
+		r.SetThreads(s.threads)
+		r.SetHashSize(s.hash)
+	}
 }
 
 // goSearch handles go [movetime MS] [depth D] [nodes N] [infinite]: it

@@ -652,3 +652,78 @@ func TestErrorLinesUTF8(t *testing.T) {
 		}
 	}
 }
+
+// resourcePlayer records the threads and hash it is given.
+type resourcePlayer struct {
+	search.Player
+	threads, hash chan int
+}
+
+func (p *resourcePlayer) SetThreads(n int)   { p.threads <- n }
+func (p *resourcePlayer) SetHashSize(mb int) { p.hash <- mb }
+
+// TestResources checks that the threads and hash options reach the
+// player, when it is made and when they change.
+func TestResources(t *testing.T) {
+	cfg := testConfig()
+	rp := &resourcePlayer{threads: make(chan int, 8), hash: make(chan int, 8)}
+	cfg.NewPlayer = func(g game.Game, level string) (search.Player, error) {
+		p, err := ai.New(g, "random")
+		rp.Player = p
+		return rp, err
+	}
+	s := startSession(t, cfg)
+	s.send("setoption name threads value 2")
+	s.send("setoption name hash value 64")
+	s.send("newgame pogo")
+	s.send("position startpos")
+	s.send("go depth 1")
+	s.until("bestmove")
+	if th, h := <-rp.threads, <-rp.hash; th != 2 || h != 64 {
+		t.Errorf("new player given threads %d, hash %d; want 2 and 64", th, h)
+	}
+	s.send("setoption name hash value 8")
+	s.sync()
+	if th, h := <-rp.threads, <-rp.hash; th != 2 || h != 8 {
+		t.Errorf("after setoption hash 8: threads %d, hash %d; want 2 and 8", th, h)
+	}
+}
+
+// TestExplicitLimits checks that the strongest level searches as long as
+// it is told (its own budget is 1.5 s a move), while a lower level keeps
+// its depth cap whatever it is told.
+func TestExplicitLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches for 2.5 s")
+	}
+	s := startSession(t, testConfig())
+	s.send("setoption name level value strongest")
+	s.send("newgame pisola")
+	s.send("position startpos")
+	s.send("go infinite")
+	time.Sleep(2500 * time.Millisecond)
+	s.send("stop")
+	_, infos := s.until("bestmove")
+	last := infos[len(infos)-1]
+	var ms int
+	if i := strings.Index(last, " time "); i < 0 {
+		t.Fatalf("last info line %q has no time", last)
+	} else {
+		fmt.Sscan(last[i+6:], &ms)
+	}
+	if ms < 2000 {
+		t.Errorf("go infinite at strongest, stopped after 2.5 s: the search ended after %d ms (%q); want it to go on until stop", ms, last)
+	}
+	s.send("setoption name level value hard")
+	s.send("newgame pogo")
+	s.send("position startpos")
+	s.send("go depth 12")
+	_, infos = s.until("bestmove")
+	for _, l := range infos {
+		var d int
+		fmt.Sscanf(l, "info depth %d", &d)
+		if d > 4 {
+			t.Errorf("hard (depth 4) told depth 12 searched %q", l)
+		}
+	}
+}

@@ -3,6 +3,9 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"stax/game"
@@ -12,6 +15,13 @@ import (
 // transposition table keyed by the game's hash (kept between moves),
 // move ordering by the table's move, killer moves and a history table, and
 // principal variation search.
+//
+// With Threads above 1 it searches in parallel by "lazy SMP": helper
+// threads run their own iterative deepening on the same position, one ply
+// ahead of each other, and share the transposition table (lock-free: each
+// entry is two words, the key stored xor the data, so that a torn write is
+// read as a miss); the main thread profits from the entries they leave and
+// alone decides the move.
 //
 // The search is written for two sides: the side of the root player (with
 // partners in a team game) and everyone else. With two players or two
@@ -23,7 +33,8 @@ import (
 // every root move, then a softmax pick) and Epsilon (a random move now and
 // then).
 type AlphaBeta struct {
-	// Eval scores positions at the horizon.
+	// Eval scores positions at the horizon. It is called from every
+	// thread at once when Threads is above 1.
 	Eval Evaluator
 	// Default is the budget used when Play gets all-zero Limits.
 	Default Limits
@@ -35,10 +46,20 @@ type AlphaBeta struct {
 	// Epsilon is the probability of playing a uniformly random move
 	// instead of searching.
 	Epsilon float64
+	// Threads is the number of threads that search (0 or 1: one).
+	Threads int
 
 	rng     *rand.Rand
 	tt      []ttEntry
 	ttMask  uint64
+	main    *abThread
+	helpers []*abThread
+}
+
+// abThread is the state of one searching thread: the position, the line
+// searched, the move ordering tables and the node count.
+type abThread struct {
+	a       *AlphaBeta
 	hist    [2][histSize]int32
 	killers [maxPly][2]game.Move
 
@@ -58,6 +79,11 @@ type AlphaBeta struct {
 	stopped  bool
 	repeats  bool
 	moverAt  [maxPly + 1]int
+	// halt, when set, stops a helper; shared counts the helpers' nodes
+	// (flushed every 1024) for the node limit and the reports.
+	halt    *atomic.Bool
+	shared  *atomic.Int64
+	flushed int64
 }
 
 const (
@@ -74,13 +100,44 @@ const (
 	ttUpper
 )
 
+// ttEntry is one slot of the transposition table: check holds the key
+// xor data, so that an entry written by two threads at once (the key of
+// one with the data of the other) fails the check and reads as empty.
 type ttEntry struct {
-	key   uint64
+	check, data atomic.Uint64
+}
+
+// ttData is an unpacked table entry.
+type ttData struct {
 	move  game.Move
-	score int32
+	score int32 // within ±2^20
 	depth int8
 	flag  ttFlag
 }
+
+// pack stores d in one word: the move in the low 32 bits, then the score
+// (21 bits, two's complement), the depth (7) and the flag (2).
+func (d ttData) pack() uint64 {
+	return uint64(d.move) | uint64(uint32(d.score)&(1<<21-1))<<32 | uint64(uint8(d.depth)&127)<<53 | uint64(d.flag&3)<<60
+}
+
+func unpack(w uint64) ttData {
+	score := int32(w>>32&(1<<21-1)) << 11 >> 11 // sign-extend 21 bits
+	return ttData{move: game.Move(uint32(w)), score: score, depth: int8(w >> 53 & 127), flag: ttFlag(w >> 60 & 3)}
+}
+
+// probe returns the entry for key, if the table holds one.
+func (a *AlphaBeta) probe(key uint64) (ttData, bool) {
+	e := &a.tt[key&a.ttMask]
+	d := e.data.Load()
+	if e.check.Load()^d != key || d == 0 {
+		return ttData{}, false
+	}
+	return unpack(d), true
+}
+
+// ttEntryBytes is the size of a table entry.
+const ttEntryBytes = 16
 
 // NewAlphaBeta returns an alpha-beta player using eval, with a
 // transposition table of 2^ttBits entries, seeded with seed.
@@ -88,21 +145,53 @@ func NewAlphaBeta(eval Evaluator, ttBits int, seed uint64) *AlphaBeta {
 	if eval == nil {
 		eval = Zero
 	}
-	ttBits = max(8, min(ttBits, 28))
-	return &AlphaBeta{
+	a := &AlphaBeta{
 		Eval:    eval,
 		Default: Limits{Time: time.Second},
 		rng:     rand.New(rand.NewPCG(seed, 0xab)),
-		tt:      make([]ttEntry, 1<<ttBits),
-		ttMask:  1<<ttBits - 1,
+	}
+	a.resize(ttBits)
+	return a
+}
+
+// resize replaces the table by an empty one of 2^bits entries.
+func (a *AlphaBeta) resize(bits int) {
+	bits = max(8, min(bits, 32))
+	a.tt = make([]ttEntry, 1<<bits)
+	a.ttMask = 1<<bits - 1
+}
+
+// SetHashSize gives the transposition table the largest power-of-two
+// number of entries that fits in mb megabytes (16 bytes an entry), emptying
+// it; the table keeps its size when it already has that many.
+func (a *AlphaBeta) SetHashSize(mb int) {
+	bits := 8
+	for bits < 32 && (uint64(ttEntryBytes)<<(bits+1)) <= uint64(max(mb, 1))<<20 {
+		bits++
+	}
+	if len(a.tt) != 1<<bits {
+		a.resize(bits)
 	}
 }
 
+// SetThreads sets the number of threads of each search.
+func (a *AlphaBeta) SetThreads(n int) { a.Threads = max(1, n) }
+
+// HashSize returns the table's size in bytes.
+func (a *AlphaBeta) HashSize() int64 { return int64(len(a.tt)) * ttEntryBytes }
+
 // ClearTable empties the transposition table and the ordering tables.
 func (a *AlphaBeta) ClearTable() {
-	clear(a.tt)
-	a.hist = [2][histSize]int32{}
-	a.killers = [maxPly][2]game.Move{}
+	for i := range a.tt {
+		a.tt[i].check.Store(0)
+		a.tt[i].data.Store(0)
+	}
+	for _, t := range append([]*abThread{a.main}, a.helpers...) {
+		if t != nil {
+			t.hist = [2][histSize]int32{}
+			t.killers = [maxPly][2]game.Move{}
+		}
+	}
 }
 
 // Play searches pos within lim and returns the best move found. A position
@@ -125,22 +214,49 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 		m := root[a.rng.IntN(len(root))]
 		return Result{Move: m, PV: []game.Move{m}, Depth: 1, Nodes: 1, Elapsed: time.Since(start)}, nil
 	}
-	a.prepare(ctx, pos, start, lim)
+	if a.main == nil {
+		a.main = &abThread{a: a}
+	}
+	var halt atomic.Bool
+	var shared atomic.Int64
+	t := a.main
+	t.prepare(ctx, pos, start, lim, &shared)
 	maxDepth := maxPly - 1
 	if lim.Depth > 0 {
 		maxDepth = min(lim.Depth, maxDepth)
 	}
 
+	// Helper threads, one ply apart, until the main thread is done.
+	var wg sync.WaitGroup
+	for i := 1; i < a.Threads && len(root) > 1; i++ {
+		if len(a.helpers) < i {
+			a.helpers = append(a.helpers, &abThread{a: a})
+		}
+		h := a.helpers[i-1]
+		h.prepare(ctx, pos, start, Limits{Time: lim.Time}, &shared)
+		h.halt = &halt
+		hroot := slices.Clone(root)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.helpSearch(hroot, 1+i%2, maxDepth)
+		}()
+	}
+	defer func() {
+		halt.Store(true)
+		wg.Wait()
+	}()
+
 	// Root ordering: the table's move first, then the generator's order;
 	// later iterations put the previous best first.
 	rootScores := make([]int, len(root))
-	if e := &a.tt[(s.Hash()^a.rootKey)&a.ttMask]; e.key == s.Hash()^a.rootKey && e.move != game.NoMove {
+	if e, ok := a.probe(s.Hash() ^ t.rootKey); ok && e.move != game.NoMove {
 		moveToFront(root, rootScores, e.move)
 	}
 	var res Result
 	res.Move = root[0]
 	for depth := 1; depth <= maxDepth; depth++ {
-		best, score, done := a.searchRoot(root, rootScores, depth)
+		best, score, done := t.searchRoot(root, rootScores, depth, a.RootTemperature > 0)
 		if !done {
 			// An interrupted iteration still counts when it proved a move
 			// at least as good as the previous best, which it searched
@@ -154,10 +270,10 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 			break
 		}
 		res.Move, res.Score, res.Depth = best, score, depth
-		res.PV = a.pv(best, depth)
-		res.Nodes, res.Elapsed = a.nodes, time.Since(start)
+		res.PV = t.pv(best, depth)
+		res.Nodes, res.Elapsed = t.nodes+shared.Load(), time.Since(start)
 		if report != nil {
-			report(Progress{Depth: depth, Score: score, Nodes: a.nodes, Elapsed: res.Elapsed, PV: append([]game.Move(nil), res.PV...)})
+			report(Progress{Depth: depth, Score: score, Nodes: res.Nodes, Elapsed: res.Elapsed, PV: append([]game.Move(nil), res.PV...)})
 		}
 		if IsMate(score) && WinScore-abs(score) <= depth && a.RootTemperature <= 0 {
 			break // proven within the horizon: deeper search changes nothing
@@ -169,6 +285,8 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 			break // the next iteration would not finish
 		}
 	}
+	halt.Store(true)
+	wg.Wait()
 	if a.RootTemperature > 0 && res.Depth > 0 {
 		i := softPick(a.rng, rootScores, a.RootTemperature)
 		if root[i] != res.Move {
@@ -179,8 +297,34 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 	if len(res.PV) == 0 || res.PV[0] != res.Move {
 		res.PV = []game.Move{res.Move}
 	}
-	res.Nodes, res.Elapsed = a.nodes, time.Since(start)
+	res.Nodes, res.Elapsed = t.nodes+shared.Load(), time.Since(start)
 	return res, nil
+}
+
+// helpSearch is a helper thread's search: iterative deepening from depth
+// first, its results left in the shared table, until halted.
+func (t *abThread) helpSearch(root []game.Move, first, maxDepth int) {
+	scores := make([]int, len(root))
+	// A helper orders the root differently from the main thread, so that
+	// the two explore different moves first.
+	for i := len(root) - 1; i > 0; i-- {
+		j := int(mix(uint64(i)+uint64(first)<<32) % uint64(i+1))
+		root[i], root[j] = root[j], root[i]
+	}
+	for depth := first; depth <= maxDepth; depth++ {
+		if _, _, done := t.searchRoot(root, scores, depth, false); !done {
+			break
+		}
+	}
+	t.flush()
+}
+
+// flush adds the nodes counted since the last flush to the shared count.
+func (t *abThread) flush() {
+	if t.shared != nil && t.halt != nil {
+		t.shared.Add(t.nodes - t.flushed)
+		t.flushed = t.nodes
+	}
 }
 
 func moveToFront(moves []game.Move, scores []int, m game.Move) {
@@ -195,8 +339,9 @@ func moveToFront(moves []game.Move, scores []int, m game.Move) {
 }
 
 // prepare sets up the per-search state.
-func (a *AlphaBeta) prepare(ctx context.Context, pos Position, start time.Time, lim Limits) {
+func (a *abThread) prepare(ctx context.Context, pos Position, start time.Time, lim Limits, shared *atomic.Int64) {
 	s := pos.State
+	a.shared, a.halt, a.flushed = shared, nil, 0
 	a.ctx = ctx
 	a.sd = newSides(s)
 	a.rootKey = 0
@@ -246,8 +391,7 @@ func abs(x int) int {
 // It returns the best move and its score, and whether the iteration
 // finished; an unfinished iteration still returns a move when one was
 // proven better than the previous best (or NoMove).
-func (a *AlphaBeta) searchRoot(root []game.Move, rootScores []int, depth int) (game.Move, int, bool) {
-	exactAll := a.RootTemperature > 0
+func (a *abThread) searchRoot(root []game.Move, rootScores []int, depth int, exactAll bool) (game.Move, int, bool) {
 	alpha, beta := -inf, inf
 	best := game.NoMove
 	bestScore := -inf
@@ -297,7 +441,7 @@ func (a *AlphaBeta) searchRoot(root []game.Move, rootScores []int, depth int) (g
 
 // child returns the value of position c for the side to move at its
 // parent, given whether c's mover plays on the root's side.
-func (a *AlphaBeta) child(c game.State, childFriend bool, depth, ply, alpha, beta int) int {
+func (a *abThread) child(c game.State, childFriend bool, depth, ply, alpha, beta int) int {
 	parentFriend := a.sd.friend(a.parentMover(ply))
 	if childFriend == parentFriend {
 		return a.node(c, childFriend, depth, ply, alpha, beta)
@@ -307,10 +451,10 @@ func (a *AlphaBeta) child(c game.State, childFriend bool, depth, ply, alpha, bet
 
 // parentMover returns the player who moved at the ply before ply on the
 // current line.
-func (a *AlphaBeta) parentMover(ply int) int { return a.moverAt[ply-1] }
+func (a *abThread) parentMover(ply int) int { return a.moverAt[ply-1] }
 
 // apply plays m at ply and returns the resulting state.
-func (a *AlphaBeta) apply(m game.Move, ply int) game.State {
+func (a *abThread) apply(m game.Move, ply int) game.State {
 	cur := a.current()
 	a.moverAt[ply] = cur.ToMove()
 	if a.undoer != nil {
@@ -323,7 +467,7 @@ func (a *AlphaBeta) apply(m game.Move, ply int) game.State {
 	return c
 }
 
-func (a *AlphaBeta) unapply() {
+func (a *abThread) unapply() {
 	if a.undoer != nil {
 		a.undoer.Undo()
 		return
@@ -331,22 +475,29 @@ func (a *AlphaBeta) unapply() {
 	a.stack = a.stack[:len(a.stack)-1]
 }
 
-func (a *AlphaBeta) current() game.State {
+func (a *abThread) current() game.State {
 	if n := len(a.stack); n > 0 {
 		return a.stack[n-1]
 	}
 	return a.s
 }
 
-// checkStop sets a.stopped when a limit is reached.
-func (a *AlphaBeta) checkStop() {
-	if a.maxNodes > 0 && a.nodes >= a.maxNodes {
+// checkStop sets a.stopped when a limit is reached: for the main thread
+// the node limit (counting every thread's nodes), the time or the context;
+// for a helper also the main thread's end.
+func (a *abThread) checkStop() {
+	if a.halt != nil && a.nodes&63 == 0 && a.halt.Load() {
+		a.stopped = true
+		return
+	}
+	if a.maxNodes > 0 && a.nodes+a.shared.Load() >= a.maxNodes {
 		a.stopped = true
 		return
 	}
 	if a.nodes&1023 != 0 {
 		return
 	}
+	a.flush()
 	if !a.stopAt.IsZero() && time.Now().After(a.stopAt) {
 		a.stopped = true
 	}
@@ -357,7 +508,7 @@ func (a *AlphaBeta) checkStop() {
 
 // node returns the value of s for its mover's side (friend tells whether
 // that is the root's side), searched to depth.
-func (a *AlphaBeta) node(s game.State, friend bool, depth, ply, alpha, beta int) int {
+func (a *abThread) node(s game.State, friend bool, depth, ply, alpha, beta int) int {
 	a.nodes++
 	a.checkStop()
 	if a.stopped {
@@ -379,7 +530,7 @@ func (a *AlphaBeta) node(s game.State, friend bool, depth, ply, alpha, beta int)
 		}
 	}
 	if ply >= maxPly-1 || depth <= 0 {
-		v := a.Eval.Evaluate(s, a.sd.root)
+		v := a.a.Eval.Evaluate(s, a.sd.root)
 		v = max(-maxHeuristic, min(maxHeuristic, v))
 		if !friend {
 			v = -v
@@ -387,9 +538,8 @@ func (a *AlphaBeta) node(s game.State, friend bool, depth, ply, alpha, beta int)
 		return v
 	}
 	key := h ^ a.rootKey
-	e := &a.tt[key&a.ttMask]
 	ttMove := game.NoMove
-	if e.key == key {
+	if e, ok := a.a.probe(key); ok {
 		ttMove = e.move
 		if int(e.depth) >= depth {
 			v := fromTT(int(e.score), ply)
@@ -464,7 +614,7 @@ func histIndex(m game.Move) int {
 
 // order scores the moves for ordering: the table move, then killers, then
 // by the history table.
-func (a *AlphaBeta) order(ply int, moves []game.Move, ttMove game.Move, friend bool) {
+func (a *abThread) order(ply int, moves []game.Move, ttMove game.Move, friend bool) {
 	sc := a.scores[ply][:0]
 	side := 0
 	if !friend {
@@ -489,7 +639,7 @@ func (a *AlphaBeta) order(ply int, moves []game.Move, ttMove game.Move, friend b
 }
 
 // pickNext moves the best-scored of moves[i:] to position i.
-func (a *AlphaBeta) pickNext(ply, i int) {
+func (a *abThread) pickNext(ply, i int) {
 	moves, sc := a.moves[ply], a.scores[ply]
 	b := i
 	for j := i + 1; j < len(moves); j++ {
@@ -502,12 +652,14 @@ func (a *AlphaBeta) pickNext(ply, i int) {
 }
 
 // store writes an entry, preferring deeper results for the same slot.
-func (a *AlphaBeta) store(key uint64, m game.Move, score, depth int, flag ttFlag, ply int) {
-	e := &a.tt[key&a.ttMask]
-	if e.key == key && int(e.depth) > depth && flag != ttExact {
+func (a *abThread) store(key uint64, m game.Move, score, depth int, flag ttFlag, ply int) {
+	if old, ok := a.a.probe(key); ok && int(old.depth) > depth && flag != ttExact {
 		return
 	}
-	*e = ttEntry{key: key, move: m, score: int32(toTT(score, ply)), depth: int8(min(depth, 127)), flag: flag}
+	d := ttData{move: m, score: int32(toTT(score, ply)), depth: int8(min(depth, 127)), flag: flag}.pack()
+	e := &a.a.tt[key&a.a.ttMask]
+	e.data.Store(d)
+	e.check.Store(key ^ d)
 }
 
 // toTT converts a mate score from distance-from-root to
@@ -533,7 +685,7 @@ func fromTT(v, ply int) int {
 }
 
 // pv follows the table from the root after playing first.
-func (a *AlphaBeta) pv(first game.Move, depth int) []game.Move {
+func (a *abThread) pv(first game.Move, depth int) []game.Move {
 	pv := []game.Move{first}
 	c := a.s.Clone()
 	c.Apply(first)
@@ -545,8 +697,8 @@ func (a *AlphaBeta) pv(first game.Move, depth int) []game.Move {
 			break
 		}
 		seen[h] = true
-		e := &a.tt[(h^a.rootKey)&a.ttMask]
-		if e.key != h^a.rootKey || e.move == game.NoMove {
+		e, ok := a.a.probe(h ^ a.rootKey)
+		if !ok || e.move == game.NoMove {
 			break
 		}
 		buf = c.Legal(buf[:0])

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -95,5 +96,33 @@ func BenchmarkAlphaBeta(b *testing.B) {
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 		})
+	}
+}
+
+// BenchmarkAlphaBetaThreads measures the time alpha-beta takes to finish
+// a fixed depth from the start position with one thread and with two (lazy
+// SMP), with an emptied table for each search: the time per operation is
+// the time to depth.
+func BenchmarkAlphaBetaThreads(b *testing.B) {
+	depths := map[string]int{"pogo": 10, "pisola": 4, "diam": 9}
+	for _, spec := range []string{"pogo", "pisola", "diam"} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", spec, threads), func(b *testing.B) {
+				g := loadBench(b, spec)
+				a := search.NewAlphaBeta(ai.Evaluator(g), 20, 1)
+				a.Threads = threads
+				var nodes int64
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					a.ClearTable()
+					res, err := a.Play(context.Background(), search.Position{State: g.Start()}, search.Limits{Depth: depths[spec]}, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += res.Nodes
+				}
+				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			})
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"stax/game"
 )
@@ -46,6 +47,9 @@ type MCTS struct {
 	// one (for states with Undo), which makes them costlier but much less
 	// noisy in games won by a single sudden move, such as Diam.
 	Decisive bool
+	// TreeNodes bounds the nodes of each worker's tree; 0 means
+	// maxTreeNodes.
+	TreeNodes int
 
 	seed    uint64
 	workers []*mctsWorker
@@ -95,8 +99,29 @@ type mctsWorker struct {
 	allocated int
 }
 
-// maxTreeNodes bounds the nodes of one worker's tree (about 40 bytes each).
+// maxTreeNodes bounds the nodes of one worker's tree by default.
 const maxTreeNodes = 4 << 20
+
+// treeNodeBytes is the size of a tree node with its share of its parent's
+// children slice.
+const treeNodeBytes = int(unsafe.Sizeof(mctsNode{}))
+
+// SetThreads sets the number of trees searched in parallel.
+func (m *MCTS) SetThreads(n int) { m.Workers = max(1, n) }
+
+// SetHashSize bounds the trees of all the workers together to about mb
+// megabytes.
+func (m *MCTS) SetHashSize(mb int) {
+	m.TreeNodes = max(1024, (mb<<20)/treeNodeBytes/max(1, m.Workers))
+}
+
+// treeCap returns the bound on the nodes of one worker's tree.
+func (m *MCTS) treeCap() int {
+	if m.TreeNodes > 0 {
+		return m.TreeNodes
+	}
+	return maxTreeNodes
+}
 
 // Play runs the search within lim and returns the most visited move (a
 // proven win at once, never a proven loss when something else exists).
@@ -381,7 +406,7 @@ func (w *mctsWorker) iterate() {
 				rewards = w.terminal(n, s.Outcome())
 				break
 			}
-			if (n.visits == 0 && n != w.root) || (w.allocated > maxTreeNodes && n != w.root) {
+			if (n.visits == 0 && n != w.root) || (w.allocated > w.m.treeCap() && n != w.root) {
 				rewards = w.playout(s, &applied)
 				break
 			}

@@ -160,6 +160,16 @@ func (e *PlayError) Unwrap() error { return e.Err }
 // a move and without an error.
 var ErrNoMove = errors.New("the player gave no move")
 
+// Resources is implemented by players whose thread count and memory can
+// be set (the threads and hash options of the engine protocol).
+type Resources interface {
+	// SetThreads sets the number of threads a search uses (at least 1).
+	SetThreads(n int)
+	// SetHashSize bounds the player's search tables to about mb
+	// megabytes.
+	SetHashSize(mb int)
+}
+
 // Evaluator scores positions that are not over. Evaluate returns the value
 // of s for player p (0-based): positive is good for p. Scores must stay
 // within ±WinScore/4. In a two-side game Evaluate(s, p) should be

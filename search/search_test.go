@@ -71,8 +71,11 @@ func TestForcedWins(t *testing.T) {
 			g := s.Game()
 			decisive := search.NewMCTS(ai.Evaluator(g), 1)
 			decisive.Decisive = true
+			smp := search.NewAlphaBeta(ai.Evaluator(g), 16, 1)
+			smp.Threads = 2
 			players := map[string]search.Player{
 				"alphabeta":     search.NewAlphaBeta(ai.Evaluator(g), 16, 1),
+				"alphabeta-2":   smp,
 				"mcts":          search.NewMCTS(ai.Evaluator(g), 1),
 				"mcts-decisive": decisive,
 			}
@@ -110,9 +113,12 @@ func TestCancel(t *testing.T) {
 			continue
 		}
 		s := g.Start()
+		smp := search.NewAlphaBeta(ai.Evaluator(g), 16, 1)
+		smp.Threads = 2
 		players := map[string]search.Player{
-			"alphabeta": search.NewAlphaBeta(ai.Evaluator(g), 16, 1),
-			"mcts":      search.NewMCTS(ai.Evaluator(g), 1),
+			"alphabeta":   search.NewAlphaBeta(ai.Evaluator(g), 16, 1),
+			"alphabeta-2": smp,
+			"mcts":        search.NewMCTS(ai.Evaluator(g), 1),
 		}
 		for name, p := range players {
 			t.Run(spec+"/"+name, func(t *testing.T) {
