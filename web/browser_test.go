@@ -751,72 +751,79 @@ func TestBrowser(t *testing.T) {
 }
 
 // pickerChecks runs the click-to-move logic of picker.js on small cases
-// and returns what went wrong.
+// of the three kinds of move and returns what went wrong.
 const pickerChecks = `(async () => {
   const { Picker } = await import("/picker.js");
   const fails = [];
   const eq = (what, got, want) => {
     if (JSON.stringify(got) !== JSON.stringify(want)) fails.push(what + ": got " + JSON.stringify(got) + ", want " + JSON.stringify(want));
   };
+  // The moves of a view: a shift of the top count pieces, a placing.
+  const shift = (text, from, count, to) => ({ text, kind: "shift", from, count, to: [to] });
+  const place = (text, piece, ...to) => ({ text, kind: "place", piece, to });
 
-  // Pogo: one and three pieces both reach b1 from a1.
-  let p = new Picker("pogo", ["1a1-b1", "1a1-a2", "3a1-b1", "2a1-c1"]);
-  eq("pogo sources", p.sources(), ["a1"]);
-  eq("pogo pick", p.clickSquare("a1"), "");
-  eq("pogo targets", p.targets().sort(), ["a2", "b1", "c1"]);
-  eq("pogo counts", p.counts(), [1, 2, 3]);
-  eq("pogo ambiguous destination", p.clickSquare("b1"), "");
-  eq("pogo counts reaching b1", p.counts(), [1, 3]);
-  eq("pogo count 3", p.chooseCount(3), "3a1-b1");
-  p.clickSquare("a1");
+  // Shifts of 1 to 3 pieces (Pogo): one and three both reach b1 from a1.
+  let p = new Picker([shift("1a1-b1", "a1", 1, "b1"), shift("1a1-a2", "a1", 1, "a2"), shift("3a1-b1", "a1", 3, "b1"), shift("2a1-c1", "a1", 2, "c1")]);
+  eq("counts sources", p.sources(), ["a1"]);
+  eq("counts pick", p.click("a1"), "");
+  eq("counts targets", p.targets().sort(), ["a2", "b1", "c1"]);
+  eq("counts", p.counts(), [1, 2, 3]);
+  eq("ambiguous destination", p.click("b1"), "");
+  eq("counts reaching b1", p.counts(), [1, 3]);
+  eq("count 3", p.chooseCount(3), "3a1-b1");
+  p.click("a1");
   p.chooseCount(2);
-  eq("pogo targets of 2", p.targets(), ["c1"]);
-  eq("pogo move of 2", p.clickSquare("c1"), "2a1-c1");
-  // Clicking the third disc from the top picks three pieces.
-  p.clickSquare("a1", 3);
-  eq("pogo disc depth", p.count, 3);
-  eq("pogo targets of 3", p.targets(), ["b1"]);
-  eq("pogo unique move", p.clickSquare("b1"), "3a1-b1");
-  p.clickSquare("a1");
-  eq("pogo unique destination", p.clickSquare("a2"), "1a1-a2");
-  eq("pogo empty square", p.clickSquare("c3"), "");
-  eq("pogo nothing picked", p.src, null);
+  eq("targets of 2", p.targets(), ["c1"]);
+  eq("move of 2", p.click("c1"), "2a1-c1");
+  // Clicking the third piece from the top picks three pieces.
+  p.click("a1", 3);
+  eq("piece depth", p.count, 3);
+  eq("targets of 3", p.targets(), ["b1"]);
+  eq("unique move", p.click("b1"), "3a1-b1");
+  p.click("a1");
+  eq("unique destination", p.click("a2"), "1a1-a2");
+  eq("empty square", p.click("c3"), "");
+  eq("nothing picked", p.src, null);
 
-  // Pisola placing: pick two squares, then confirm.
-  p = new Picker("pisola", ["a1+c1", "a1+a3", "c1+a3"]);
-  eq("pisola placing", p.placing, true);
-  p.clickSquare("a1");
-  eq("pisola partners", p.targets().sort(), ["a3", "c1"]);
-  eq("pisola no pair yet", p.pairMove(), "");
-  p.clickSquare("c1");
-  eq("pisola pair", p.pairMove(), "a1+c1");
-  p.clickSquare("a3");
-  eq("pisola second square replaced", p.pairMove(), "a1+a3");
-  p.clickSquare("a1");
-  eq("pisola unpicked", p.pair, ["a3"]);
-  p.clickSquare("c1");
-  eq("pisola pair in any order", p.pairMove(), "c1+a3");
+  // Placing on two cells at once (Pisola): pick two squares, then confirm.
+  p = new Picker([place("a1+c1", "w", "a1", "c1"), place("a1+a3", "w", "a1", "a3"), place("c1+a3", "w", "c1", "a3")]);
+  eq("placing", p.placing, true);
+  p.click("a1");
+  eq("partners", p.targets().sort(), ["a3", "c1"]);
+  eq("no pair yet", p.groupMove(), "");
+  p.click("c1");
+  eq("pair", p.groupMove(), "a1+c1");
+  p.click("a3");
+  eq("second square replaced", p.groupMove(), "a1+a3");
+  p.click("a1");
+  eq("unpicked", p.group, ["a3"]);
+  p.click("c1");
+  eq("pair in any order", p.groupMove(), "c1+a3");
 
-  // Pisola moving.
-  p = new Picker("pisola", ["c3-c5", "c3-e3", "d4-d5"]);
-  p.clickSquare("c3");
-  eq("pisola targets", p.targets().sort(), ["c5", "e3"]);
-  eq("pisola move", p.clickSquare("e3"), "c3-e3");
+  // Whole stacks (Pisola's moving).
+  p = new Picker([shift("c3-c5", "c3", 2, "c5"), shift("c3-e3", "c3", 2, "e3"), shift("d4-d5", "d4", 1, "d5")]);
+  p.click("c3");
+  eq("stack targets", p.targets().sort(), ["c5", "e3"]);
+  eq("one count", p.counts(), [2]);
+  eq("stack move", p.click("e3"), "c3-e3");
 
-  // Diam: place from the reserve, move a piece, pass.
-  p = new Picker("diam", ["r@1", "r@2", "y@1", "3:1+", "3:1-", "3:2+"]);
-  eq("diam reserve", p.reserveColours(), ["r", "y"]);
-  p.pickColour("r");
-  eq("diam drop targets", p.targets(), [1, 2]);
-  eq("diam drop", p.clickCell(2), "r@2");
-  p.clickCell(3, 1);
-  eq("diam shift targets", p.targets().sort(), [2, 4]);
-  eq("diam shift", p.clickCell(2), "3:1-");
-  p.clickCell(3, 2);
-  eq("diam upper piece", p.targets(), [4]);
-  eq("diam upper shift", p.clickCell(4, 0), "3:2+");
-  eq("diam no pass", p.canPass, false);
-  eq("diam pass", new Picker("diam", ["pass"]).canPass, true);
+  // Placing one piece from the reserve, shifting a piece and those above
+  // it, passing (Diam): cell 3 holds two pieces.
+  p = new Picker([place("r@1", "r", "1"), place("r@2", "r", "2"), place("y@1", "y", "1"), shift("3:1+", "3", 2, "4"), shift("3:1-", "3", 2, "2"), shift("3:2+", "3", 1, "4")]);
+  eq("reserve", p.reservePieces(), ["r", "y"]);
+  p.pickPiece("r");
+  eq("drop targets", p.targets(), ["1", "2"]);
+  eq("drop", p.click("2"), "r@2");
+  p.click("3", 2);
+  eq("shift targets", p.targets().sort(), ["2", "4"]);
+  eq("shift", p.click("2"), "3:1-");
+  p.click("3", 1);
+  eq("upper piece", p.targets(), ["4"]);
+  eq("upper shift", p.click("4", 0), "3:2+");
+  p.click("3");
+  eq("a cell's counts", p.counts(), [1, 2]);
+  eq("no pass", p.canPass, false);
+  eq("pass", new Picker([{ text: "pass", kind: "pass" }]).canPass, true);
   return fails;
 })()`
 

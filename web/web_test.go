@@ -2,16 +2,21 @@ package web_test
 
 import (
 	"io/fs"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"stax/games"
 	"stax/web"
 )
 
 func TestFS(t *testing.T) {
-	want := []string{"index.html", "app.js", "style.css", "render.js", "position.js", "picker.js", "play.js", "home.js", "rules.js", "recent.js", "api.js", "dom.js", "favicon.svg"}
+	want := []string{"index.html", "app.js", "style.css", "render.js", "picker.js", "api.js", "dom.js", "favicon.svg",
+		"games/index.js", "games/pogo.js", "games/pisola.js", "games/diam.js",
+		"pages/home.js", "pages/rules.js", "pages/rules-kit.js", "pages/recent.js",
+		"pages/game/page.js", "pages/game/board-view.js", "pages/game/controls.js", "pages/game/connection.js"}
 	if err := fstest.TestFS(web.FS(), want...); err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +47,11 @@ func TestImports(t *testing.T) {
 			if spec == "" {
 				spec = m[2]
 			}
-			if !strings.HasPrefix(spec, "./") {
+			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
 				t.Errorf("%s imports %q: want a relative path (no build step resolves bare names)", name, spec)
 				continue
 			}
-			target := strings.TrimPrefix(spec, "./")
+			target := path.Join(path.Dir(name), spec)
 			if _, err := fs.Stat(fsys, target); err != nil {
 				t.Errorf("%s imports %q, which does not exist", name, spec)
 				continue
@@ -55,11 +60,7 @@ func TestImports(t *testing.T) {
 		}
 	}
 	visit("app.js")
-	js, err := fs.Glob(fsys, "*.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range js {
+	for _, name := range modules(t) {
 		if !reached[name] {
 			t.Errorf("%s is not imported by app.js or its imports", name)
 		}
@@ -71,6 +72,57 @@ func TestImports(t *testing.T) {
 	for _, want := range []string{`<script type="module" src="/app.js">`, `href="/style.css"`, `name="viewport"`} {
 		if !strings.Contains(string(index), want) {
 			t.Errorf("index.html lacks %s", want)
+		}
+	}
+}
+
+// modules returns the names of every ES module of the interface.
+func modules(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	err := fs.WalkDir(web.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(name, ".js") {
+			out = append(out, name)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestGameNames checks that only the game modules (games/) name a game:
+// the drawing, the picker and the pages work from the server's board views
+// and option schema, so a new game needs no change to them.
+func TestGameNames(t *testing.T) {
+	var names []string
+	for _, info := range games.Registry() {
+		names = append(names, regexp.QuoteMeta(info.Name))
+	}
+	re := regexp.MustCompile(`(?i)\b(` + strings.Join(names, "|") + `)\b`)
+	for _, name := range modules(t) {
+		if strings.HasPrefix(name, "games/") {
+			continue
+		}
+		src, err := fs.ReadFile(web.FS(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if m := re.FindString(line); m != "" {
+				t.Errorf("%s:%d names the game %q: %s", name, i+1, m, strings.TrimSpace(line))
+			}
+		}
+	}
+	// Every game the server plays has a module.
+	src, err := fs.ReadFile(web.FS(), "games/index.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range games.Registry() {
+		if !strings.Contains(string(src), `from "./`+info.Name+`.js"`) {
+			t.Errorf("games/index.js does not register %s", info.Name)
 		}
 	}
 }

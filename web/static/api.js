@@ -152,3 +152,25 @@ export class Connection {
     if (this.ws) this.ws.close(1000);
   }
 }
+
+// views caches the board views fetched with view, by request; the oldest
+// are dropped beyond a few hundred.
+const views = new Map();
+
+// view returns the View (docs/server.md) of a position of variant spec
+// (its start when position is empty), or of the position that move leads
+// to from it.
+export function view(spec, position = "", move = "") {
+  const q = new URLSearchParams({ spec });
+  if (position) q.set("position", position);
+  if (move) q.set("move", move);
+  const key = q.toString();
+  let v = views.get(key);
+  if (!v) {
+    v = request("GET", "/api/view?" + key);
+    v.catch(() => views.delete(key));
+    views.set(key, v);
+    if (views.size > 400) views.delete(views.keys().next().value);
+  }
+  return v;
+}

@@ -4,14 +4,15 @@
 // Routes: /                 the home page (start a game)
 //         /game/<id>        a game: play, watch, join (#invite=...) or replay
 //         /games            recent games
-//         /rules/<game>     the rules of pogo, pisola or diam
+//         /rules/<game>     the rules of a game of games/index.js
 
 import { installPatterns } from "./render.js";
 import { clear, h } from "./dom.js";
-import { homePage } from "./home.js";
-import { gamePage } from "./play.js";
-import { recentPage } from "./recent.js";
-import { rulesPage } from "./rules.js";
+import { GAMES } from "./games/index.js";
+import { homePage } from "./pages/home.js";
+import { gamePage } from "./pages/game/page.js";
+import { recentPage } from "./pages/recent.js";
+import { rulesPage } from "./pages/rules.js";
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
@@ -28,8 +29,8 @@ function route() {
   if (path === "/") page = homePage;
   else if ((m = /^\/game\/([A-Za-z0-9]+)$/.exec(path))) page = (root) => gamePage(root, m[1]);
   else if (path === "/games") page = recentPage;
-  else if ((m = /^\/rules\/(pogo|pisola|diam)$/.exec(path))) page = (root) => rulesPage(root, m[1]);
-  else if (path === "/rules") page = (root) => rulesPage(root, "pogo");
+  else if ((m = /^\/rules\/([a-z0-9_-]+)$/.exec(path)) && GAMES.some((g) => g.name === m[1])) page = (root) => rulesPage(root, m[1]);
+  else if (path === "/rules" && GAMES.length) page = (root) => rulesPage(root, GAMES[0].name);
   else page = notFound;
   for (const a of document.querySelectorAll("header nav a")) {
     a.toggleAttribute("aria-current", a.getAttribute("href") === path);
@@ -61,6 +62,10 @@ document.addEventListener("click", (ev) => {
 });
 window.addEventListener("popstate", route);
 window.addEventListener("stax:navigate", route);
+
+// The header links to the rules of every game of the list.
+const nav = document.querySelector("header nav");
+for (const g of GAMES.filter((g) => g.rules)) nav.append(h("a", { href: "/rules/" + g.name, "data-link": "" }, g.title + " rules"));
 
 installPatterns();
 route();

@@ -1,37 +1,39 @@
 // picker.js turns clicks into moves. It knows nothing of legality beyond
-// the list of legal moves the server sends: a square, cell or piece can be
-// picked only when some legal move starts there, and a destination is
-// offered only when a legal move ends there.
-
-import { parseMove } from "./position.js";
+// the legal moves the server sends with the board view (docs/server.md,
+// "View"): a cell or piece can be picked only when some legal move starts
+// there, and a destination is offered only when a legal move ends there.
+//
+// It knows three kinds of move and no game:
+//   shift  the top count pieces of a cell go to another: pick the cell (or
+//          the piece at that depth, or a count), then the destination;
+//   place  a piece from the reserve goes on each of the cells listed: pick
+//          the piece, then the cell; or, when a move places on several
+//          cells, pick the cells and confirm;
+//   pass   a button.
 
 // Picker holds what has been picked towards a move of one position.
 export class Picker {
-  // constructor takes the game's name and the legal moves in notation.
-  constructor(game, legal) {
-    this.game = game;
-    this.moves = [];
-    for (const text of legal || []) {
-      const mv = parseMove(game, text);
-      if (mv) this.moves.push({ ...mv, text });
-    }
+  // constructor takes the legal moves of a View: {text, kind, from, count,
+  // piece, to}.
+  constructor(moves) {
+    this.moves = (moves || []).map((m) => ({ ...m, to: m.to || [] }));
     this.reset();
   }
 
   // reset forgets what was picked.
   reset() {
-    this.src = null; // a square (grid) or cell number (Diam)
-    this.count = 0; // Pogo: pieces taken from src (0: not chosen yet)
-    this.level = 0; // Diam: the level of the picked piece
-    this.colour = ""; // Diam: the colour picked from the reserve
-    this.pair = []; // Pisola placing: squares picked so far
-    this.dest = null; // Pogo: a destination reached by several counts
+    this.src = null; // the cell pieces are taken from
+    this.count = 0; // the pieces taken from src (0: not chosen yet)
+    this.piece = ""; // the piece picked from the reserve
+    this.group = []; // the cells picked for a placing on several cells
+    this.dest = null; // a destination reached by several counts
     this.hint = "";
   }
 
-  // placing reports whether the moves are Pisola placements.
+  // placing reports whether the moves place pieces on several cells at
+  // once, which are picked one by one and confirmed.
   get placing() {
-    return this.moves.some((m) => m.kind === "place");
+    return this.moves.some((m) => m.kind === "place" && m.to.length > 1);
   }
 
   // canPass reports whether pass is a legal move.
@@ -39,132 +41,128 @@ export class Picker {
     return this.moves.some((m) => m.kind === "pass");
   }
 
-  // fromSource returns the step or shift moves that start at the picked
-  // source (with the picked count, in Pogo, once one is chosen).
-  fromSource() {
-    return this.moves.filter((m) => {
-      if (this.game === "diam") return m.kind === "shift" && m.cell === this.src && m.level === this.level;
-      return m.kind === "step" && m.from === this.src && (!this.count || m.count === this.count);
-    });
+  // shifts returns the shift moves from the picked cell (with the picked
+  // count, once one is chosen).
+  shifts() {
+    return this.moves.filter((m) => m.kind === "shift" && m.from === this.src && (!this.count || m.count === this.count));
   }
 
-  // sources returns what may be picked to start a move.
+  // sources returns the cells that may be picked to start a move.
   sources() {
     const s = new Set();
     for (const m of this.moves) {
-      if (m.kind === "step") s.add(m.from);
-      else if (m.kind === "shift") s.add(m.cell);
-      else if (m.kind === "place") m.squares.forEach((q) => s.add(q));
+      if (m.kind === "shift") s.add(m.from);
+      else if (m.kind === "place" && m.to.length > 1) m.to.forEach((c) => s.add(c));
     }
     return [...s];
   }
 
-  // targets returns the squares or cells that finish or continue the move
-  // picked so far.
+  // targets returns the cells that finish or continue the move picked so
+  // far.
   targets() {
     if (this.placing) {
-      if (this.pair.length !== 1) return [];
-      const a = this.pair[0];
+      if (!this.group.length) return [];
       const t = new Set();
-      for (const m of this.moves) {
-        if (m.kind !== "place") continue;
-        if (m.squares[0] === a) t.add(m.squares[1]);
-        if (m.squares[1] === a) t.add(m.squares[0]);
-      }
+      for (const m of this.groupMoves()) m.to.forEach((c) => !this.group.includes(c) && t.add(c));
       return [...t];
     }
-    if (this.colour) {
-      return this.moves.filter((m) => m.kind === "drop" && m.colour === this.colour).map((m) => m.cell);
-    }
+    if (this.piece) return [...new Set(this.moves.filter((m) => m.kind === "place" && m.piece === this.piece).flatMap((m) => m.to))];
     if (this.src === null) return [];
-    return [...new Set(this.fromSource().map((m) => m.to))];
+    return [...new Set(this.shifts().flatMap((m) => m.to))];
   }
 
-  // counts returns the numbers of pieces (Pogo) that may leave the picked
-  // stack, or those that reach the pending destination.
+  // groupMoves returns the placings on several cells that contain every
+  // picked cell.
+  groupMoves() {
+    return this.moves.filter((m) => m.kind === "place" && m.to.length > 1 && this.group.every((c) => m.to.includes(c)));
+  }
+
+  // counts returns the numbers of pieces that may leave the picked cell,
+  // or those that reach the pending destination.
   counts() {
-    if (this.game !== "pogo" || this.src === null) return [];
+    if (this.src === null) return [];
     const s = new Set();
     for (const m of this.moves) {
-      if (m.kind === "step" && m.from === this.src && (this.dest === null || m.to === this.dest)) s.add(m.count);
+      if (m.kind === "shift" && m.from === this.src && (this.dest === null || m.to.includes(this.dest))) s.add(m.count);
     }
-    return [...s].sort();
+    return [...s].sort((a, b) => a - b);
   }
 
-  // reserveColours returns the colours (Diam) that may be placed.
-  reserveColours() {
-    return [...new Set(this.moves.filter((m) => m.kind === "drop").map((m) => m.colour))];
+  // reservePieces returns the pieces that may be placed one at a time.
+  reservePieces() {
+    return [...new Set(this.moves.filter((m) => m.kind === "place" && m.to.length === 1).map((m) => m.piece))];
   }
 
-  // pairMove returns the legal placement of the two picked squares, or "".
-  pairMove() {
-    if (this.pair.length !== 2) return "";
-    const [a, b] = this.pair;
-    const m = this.moves.find(
-      (m) => m.kind === "place" && ((m.squares[0] === a && m.squares[1] === b) || (m.squares[0] === b && m.squares[1] === a)),
-    );
+  // groupMove returns the legal placing of exactly the picked cells, or "".
+  groupMove() {
+    const m = this.groupMoves().find((m) => m.to.length === this.group.length);
     return m ? m.text : "";
   }
 
   // marks returns what the board should highlight.
   marks() {
-    const selected = [];
-    if (this.placing) selected.push(...this.pair);
-    else if (this.src !== null) selected.push(this.src);
+    const selected = this.placing ? [...this.group] : this.src !== null ? [this.src] : [];
     if (this.dest !== null) selected.push(this.dest);
-    const nothingPicked = this.src === null && !this.colour && this.pair.length === 0;
+    const nothingPicked = this.src === null && !this.piece && this.group.length === 0;
     return {
       selected,
       targets: this.targets(),
       sources: nothingPicked && !this.placing ? this.sources() : [],
-      depth: this.game === "pogo" ? this.count : 0,
-      level: this.level,
+      depth: this.count,
     };
   }
 
-  // clickSquare handles a click on a grid square, optionally on the disc at
-  // the given depth from the top. It returns a move to send, or "".
-  clickSquare(sq, depth = 0) {
-    if (this.placing) return this.clickPlace(sq);
+  // click handles a click on a cell, optionally on the piece at the given
+  // depth from the top of its stack (1 for the top piece). It returns a
+  // move to send, or "".
+  click(cell, depth = 0) {
     this.hint = "";
-    if (this.src !== null && sq === this.src) {
-      // Clicking a disc of the picked stack chooses how many pieces to take.
-      if (this.game === "pogo" && depth >= 1 && this.moves.some((m) => m.from === sq && m.count === depth)) {
-        this.count = this.count === depth ? 0 : depth;
+    if (this.placing) return this.clickGroup(cell);
+    const counted = (c) => depth >= 1 && this.moves.some((m) => m.kind === "shift" && m.from === c && m.count === depth);
+    if (this.piece) {
+      const m = this.moves.find((m) => m.kind === "place" && m.piece === this.piece && m.to[0] === cell);
+      if (m) {
+        this.reset();
+        return m.text;
+      }
+    }
+    if (this.src !== null && cell === this.src) {
+      // A piece of the picked stack chooses how many pieces to take.
+      if (counted(cell) && this.count !== depth) {
+        this.count = depth;
         this.dest = null;
         return "";
       }
       this.reset();
       return "";
     }
-    if (this.src !== null && this.targets().includes(sq)) {
-      const c = this.fromSource().filter((m) => m.to === sq);
+    if (this.src !== null && this.targets().includes(cell)) {
+      const c = this.shifts().filter((m) => m.to.includes(cell));
       if (c.length === 1) {
-        const text = c[0].text;
         this.reset();
-        return text;
+        return c[0].text;
       }
-      // Pogo: one and three pieces can both land here.
-      this.dest = sq;
-      this.hint = "Several counts reach " + sq + ": choose how many pieces to move.";
+      // Several counts land here: the player chooses one.
+      this.dest = cell;
+      this.hint = "Several counts reach " + cell + ": choose how many pieces to move.";
       return "";
     }
-    if (this.sources().includes(sq)) {
+    if (this.sources().includes(cell)) {
       this.reset();
-      this.src = sq;
-      if (this.game === "pogo" && depth >= 1 && this.moves.some((m) => m.from === sq && m.count === depth)) this.count = depth;
+      this.src = cell;
+      if (counted(cell)) this.count = depth;
       return "";
     }
     this.reset();
     return "";
   }
 
-  // chooseCount picks how many pieces (Pogo) leave the picked stack; with
-  // a pending destination it completes the move.
+  // chooseCount picks how many pieces leave the picked cell; with a
+  // pending destination it completes the move.
   chooseCount(k) {
     if (this.src === null) return "";
     if (this.dest !== null) {
-      const m = this.moves.find((m) => m.kind === "step" && m.from === this.src && m.to === this.dest && m.count === k);
+      const m = this.moves.find((m) => m.kind === "shift" && m.from === this.src && m.to.includes(this.dest) && m.count === k);
       if (m) {
         this.reset();
         return m.text;
@@ -175,76 +173,37 @@ export class Picker {
     return "";
   }
 
-  // clickPlace handles a click during Pisola's placing.
-  clickPlace(sq) {
-    this.hint = "";
-    const i = this.pair.indexOf(sq);
+  // clickGroup handles a click while cells are picked for a placing on
+  // several cells.
+  clickGroup(cell) {
+    const i = this.group.indexOf(cell);
     if (i >= 0) {
-      this.pair.splice(i, 1);
+      this.group.splice(i, 1);
       return "";
     }
-    if (this.pair.length === 1 && !this.targets().includes(sq)) {
-      if (this.sources().includes(sq)) {
-        this.hint = "Those two squares cannot be placed together (they touch).";
-      }
+    const size = Math.max(...this.moves.filter((m) => m.kind === "place").map((m) => m.to.length));
+    if (this.group.length > 0 && this.group.length < size && !this.targets().includes(cell)) {
+      if (this.sources().includes(cell)) this.hint = `${this.group.join(", ")} and ${cell} cannot be placed together.`;
       return "";
     }
-    if (this.pair.length === 2) {
-      // Replace the second square when the first pairs with the new one.
-      const first = this.pair[0];
-      this.pair = [first];
-      if (!this.targets().includes(sq)) {
-        this.pair = [sq];
+    if (this.group.length === size) {
+      // Replace the last cell when the others go with the new one.
+      const rest = this.group.slice(0, -1);
+      this.group = rest;
+      if (!this.targets().includes(cell)) {
+        this.group = [cell];
         return "";
       }
     }
-    if (this.pair.length === 0 && !this.sources().includes(sq)) return "";
-    this.pair.push(sq);
+    if (this.group.length === 0 && !this.sources().includes(cell)) return "";
+    this.group.push(cell);
     return "";
   }
 
-  // clickCell handles a click on Diam's ring: on a piece (level >= 1) or
-  // on the cell itself (level 0).
-  clickCell(cell, level = 0) {
-    this.hint = "";
-    if (this.targets().includes(cell) && !(this.src === cell)) {
-      const m = this.colour
-        ? this.moves.find((m) => m.kind === "drop" && m.colour === this.colour && m.cell === cell)
-        : this.fromSource().find((m) => m.to === cell);
-      if (m) {
-        this.reset();
-        return m.text;
-      }
-    }
-    if (level >= 1 && this.src === cell && this.level === level) {
-      this.reset();
-      return "";
-    }
-    if (level >= 1 && this.moves.some((m) => m.kind === "shift" && m.cell === cell && m.level === level)) {
-      this.reset();
-      this.src = cell;
-      this.level = level;
-      return "";
-    }
-    if (level === 0) {
-      // A click beside the pieces picks the cell's only movable level, if
-      // it has exactly one.
-      const levels = [...new Set(this.moves.filter((m) => m.kind === "shift" && m.cell === cell).map((m) => m.level))];
-      if (levels.length === 1 && this.src !== cell) {
-        this.reset();
-        this.src = cell;
-        this.level = levels[0];
-        return "";
-      }
-    }
+  // pickPiece picks a piece from the reserve, or drops it when picked.
+  pickPiece(letter) {
+    const again = this.piece === letter;
     this.reset();
-    return "";
-  }
-
-  // pickColour picks a colour from the reserve (Diam).
-  pickColour(c) {
-    const again = this.colour === c;
-    this.reset();
-    if (!again) this.colour = c;
+    if (!again) this.piece = letter;
   }
 }

@@ -1,7 +1,7 @@
 // recent.js lists recent games, finished or in play.
 
-import { recentGames, token } from "./api.js";
-import { clear, h, timeAgo } from "./dom.js";
+import { recentGames, token } from "../api.js";
+import { clear, h, timeAgo } from "../dom.js";
 
 // seatText describes a seat of a summary, e.g. "alice" or "computer (hard)".
 function seatText(s) {

@@ -1,29 +1,18 @@
 // home.js is the home page: choose a game, its options and who plays each
 // seat, then start.
 
-import { createGame, listGames, saveInvites, saveToken, variant } from "./api.js";
-import { clear, h, navigate } from "./dom.js";
-import { render } from "./render.js";
+import { createGame, listGames, saveInvites, saveToken, variant } from "../api.js";
+import { clear, h, navigate } from "../dom.js";
+import { gameModule } from "../games/index.js";
+import { render } from "../render.js";
 import { recentList } from "./recent.js";
 
 // Options shown under "More options" rather than at once.
 const ADVANCED = new Set(["rep", "maxplies"]);
 
-// LABELS names the options for people; the spec's key follows in brackets.
-const LABELS = {
-  u: "U move",
-  first: "First to move",
-  size: "Board size",
-  roofs: "Roofs variant",
-  players: "Players",
-  teams: "Teams",
-  drop: "Place on",
-  rep: "Repetitions that end the game",
-  maxplies: "Move limit",
-};
-
-// optionLabel returns the label of an option, e.g. "U move (u)".
-const optionLabel = (key) => (LABELS[key] ? `${LABELS[key]} (${key})` : key);
+// optionLabel returns the label of an option from the schema, with the
+// spec's key in brackets, e.g. "U move (u)".
+const optionLabel = (o) => (o.label ? `${o.label} (${o.key})` : o.key);
 
 // buildSpec writes a spec with the options that differ from the defaults.
 export function buildSpec(info, values) {
@@ -42,9 +31,10 @@ export function homePage(root) {
   const form = h("form", { class: "new-game", "data-testid": "new-game", novalidate: true });
   const errorBox = h("p", { class: "error", role: "alert", "data-testid": "home-error", hidden: true });
   const recentBox = h("section", { class: "recent-home" });
+  const lead = h("p", { class: "lead" }, "Against the computer, a friend on another device, or on this one.");
   root.append(
     h("h1", {}, "Play a stacking game"),
-    h("p", { class: "lead" }, "Pogo, Pisola and Diam: against the computer, a friend on another device, or on this one."),
+    lead,
     form,
     errorBox,
     recentBox,
@@ -100,7 +90,7 @@ export function homePage(root) {
 
   const preview = (g) => {
     try {
-      return render(g.name, g.default.start, { label: g.title + " starting position" });
+      return render(g.default.view, { pos: g.default.start, label: g.title + " starting position" });
     } catch {
       return "";
     }
@@ -127,27 +117,21 @@ export function homePage(root) {
     let input;
     if (o.kind === "bool") {
       input = h("input", { type: "checkbox", id, checked: values[o.key] === "true", "data-testid": id, onchange });
-      return h("div", { class: "option bool" }, input, h("label", { for: id }, " " + optionLabel(o.key)), h("small", {}, o.doc || ""));
+      return h("div", { class: "option bool" }, input, h("label", { for: id }, " " + optionLabel(o)), h("small", {}, o.doc || ""));
     }
     if (o.choices && o.choices.length) {
       input = h("select", { id, "data-testid": id, onchange }, o.choices.map((c) => h("option", { value: c, selected: c === values[o.key] }, c)));
     } else {
       input = h("input", { type: "number", id, min: o.min, max: o.max, value: values[o.key], "data-testid": id, onchange });
     }
-    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(o.key) + " "), input, h("small", {}, o.doc || ""));
+    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(o) + " "), input, h("small", {}, o.doc || ""));
   };
 
-  // linkOptions disables options that the others make meaningless: Diam's
-  // teams exist only with four players.
+  // linkOptions lets the game's module disable options that the others
+  // make meaningless.
   const linkOptions = () => {
-    const teams = optBox.querySelector("#opt-teams");
-    if (!teams || !("players" in values)) return;
-    const four = values.players === "4";
-    teams.disabled = !four;
-    if (!four && teams.checked) {
-      teams.checked = false;
-      values.teams = "false";
-    }
+    const mod = gameModule(info.name);
+    if (mod.linkOptions) mod.linkOptions(values, (key) => optBox.querySelector("#opt-" + key));
   };
 
   const drawOptions = () => {
@@ -215,7 +199,7 @@ export function homePage(root) {
       opts.push(h("option", { value: "invite" }, "A person (invitation link)"));
       const sel = h("select", { id, "data-testid": id, onchange: (ev) => (seatChoices[i] = ev.target.value) }, opts);
       sel.value = seatChoices[i];
-      seatBox.append(h("div", { class: "seat-row" }, h("label", { for: id }, seatLabel(info.name, current.players, i, pname)), sel));
+      seatBox.append(h("div", { class: "seat-row" }, h("label", { for: id }, seatLabel(current.view && current.view.board, i, pname)), sel));
     });
     if (current.players === 2) {
       seatBox.append(
@@ -234,8 +218,7 @@ export function homePage(root) {
         ),
       );
     }
-    const side = (current.start || "").trim().split(/\s+/).pop();
-    const firstSeat = side === "b" ? 1 : /^[1-4]$/.test(side) ? Number(side) - 1 : 0;
+    const firstSeat = current.view ? current.view.board.toMove : 0;
     seatBox.append(h("p", { class: "muted small", "data-testid": "first-player" }, (current.playerNames[firstSeat] || current.playerNames[0]) + " moves first."));
   };
 
@@ -265,7 +248,9 @@ export function homePage(root) {
     .then((gs) => {
       if (!alive) return;
       games = gs || [];
-      // /?game=diam preselects a game, e.g. from its rules page.
+      const titles = games.map((g) => g.title);
+      if (titles.length > 1) lead.textContent = `${titles.slice(0, -1).join(", ")} and ${titles[titles.length - 1]}: ${lead.textContent.toLowerCase()}`;
+      // /?game=NAME preselects a game, e.g. from its rules page.
       const wanted = new URLSearchParams(location.search).get("game");
       const g = games.find((x) => x.name === wanted) || games[0];
       if (g) chooseGame(g);
@@ -295,11 +280,11 @@ export function saveName(name) {
   }
 }
 
-// seatLabel names a seat with its colours, e.g. "Player 1 (red, yellow)",
-// adding the colours of a Diam seat when its name does not give them.
-export function seatLabel(game, players, i, pname) {
-  if (game !== "diam") return pname;
-  const cols = players === 4 ? [["red"], ["green"], ["yellow"], ["blue"]][i] : [["red", "yellow"], ["green", "blue"]][i];
-  if (!cols || cols.some((c) => pname.toLowerCase().includes(c))) return pname;
+// seatLabel names a seat, adding the colours of its pieces when its name
+// does not give them, e.g. "Player 1 (red, yellow)".
+export function seatLabel(board, seat, pname) {
+  if (!board) return pname;
+  const cols = board.pieces.filter((p) => p.player === seat).map((p) => p.name);
+  if (!cols.length || cols.some((c) => pname.toLowerCase().includes(c))) return pname;
   return `${pname} (${cols.join(", ")})`;
 }

@@ -1,0 +1,191 @@
+// controls.js holds the move controls of a game page: the buttons that
+// complete a move picked on the board (counts, placing, pass, cancel), the
+// reserves, the numbers beside the board, the typed move box and the list
+// of every legal move. All of it is drawn from the board view and the
+// picker; none of it knows a game.
+
+import { clear, h } from "../../dom.js";
+import { chip } from "../../render.js";
+
+export class Controls {
+  // constructor takes send(move), which plays a move, and redraw().
+  constructor(send, redraw) {
+    this.send = send;
+    this.redraw = redraw;
+    this.buttons = h("div", { class: "controls", "data-testid": "controls" });
+    this.hint = h("p", { class: "hint small", "aria-live": "polite", "data-testid": "hint" });
+    this.info = h("div", { class: "position-info small", "data-testid": "position-info" });
+    this.input = h("input", {
+      type: "text",
+      id: "move-input",
+      autocomplete: "off",
+      autocapitalize: "off",
+      spellcheck: "false",
+      "aria-describedby": "move-error",
+      "data-testid": "move-input",
+    });
+    this.error = h("p", { class: "error small", id: "move-error", role: "alert", "data-testid": "move-error" });
+    this.form = h(
+      "form",
+      { class: "move-form", "data-testid": "move-form" },
+      h("label", { for: "move-input" }, "Type a move "),
+      this.input,
+      h("button", { type: "submit", "data-testid": "move-submit" }, "Play"),
+    );
+    this.legalBox = h("details", { class: "legal", "data-testid": "legal" });
+    this.typed = ""; // the last move sent from the text box
+    this.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const m = this.input.value.trim();
+      if (!m) return;
+      // The text stays until the move is played, so a refused move can be
+      // corrected.
+      this.typed = m;
+      send(m);
+    });
+    this.legalBox.addEventListener("toggle", () => this.last && this.drawLegal(this.last));
+  }
+
+  // played empties the move box once the move typed in it was played.
+  played() {
+    if (this.typed && this.input.value.trim() === this.typed) this.input.value = "";
+    this.typed = "";
+  }
+
+  // draw draws the controls for c: {st, board, picker, interactive, pos,
+  // seatName(i), module}.
+  draw(c) {
+    this.last = c;
+    const { st, board, picker: p, interactive } = c;
+    clear(this.buttons);
+    clear(this.info);
+    this.hint.textContent = interactive && p.hint ? p.hint : "";
+    this.input.disabled = st.status !== "playing";
+    this.input.placeholder = c.module.notation || "";
+    if (board) {
+      this.drawReserves(c);
+      this.drawCounts(c);
+    }
+    this.info.append(h("div", {}, h("code", { class: "pos", title: "The position string (see the rules)", "data-testid": "position" }, c.pos)));
+    this.drawLegal(c);
+    if (!interactive) return;
+    const counts = p.counts();
+    if (p.src !== null && (counts.length > 1 || (c.module.countButtons === "always" && counts.length))) {
+      const row = h("div", { class: "counts", role: "group", "aria-label": "Pieces to move" }, h("span", { class: "small" }, "Pieces to move: "));
+      for (const k of counts) {
+        row.append(
+          h(
+            "button",
+            {
+              type: "button",
+              class: "count" + (p.count === k ? " active" : ""),
+              "aria-pressed": String(p.count === k),
+              "data-testid": "count-" + k,
+              onclick: () => this.result(p.chooseCount(k)),
+            },
+            String(k),
+          ),
+        );
+      }
+      this.buttons.append(row);
+    }
+    if (p.placing) {
+      const m = p.groupMove();
+      const need = Math.max(...p.moves.filter((x) => x.kind === "place").map((x) => x.to.length));
+      const text = m ? `Place on ${p.group.join(" and ")}` : p.group.length ? (need - p.group.length === 1 ? "Pick one more square" : `Pick ${need - p.group.length} more squares`) : `Pick ${need} squares`;
+      this.buttons.append(h("button", { type: "button", class: "primary", disabled: !m, "data-testid": "confirm", onclick: () => this.send(p.groupMove()) }, text));
+    }
+    if (p.canPass) {
+      this.buttons.append(h("button", { type: "button", class: "secondary", "data-testid": "pass", onclick: () => this.send("pass") }, "Pass"));
+    }
+    if (p.src !== null || p.piece || p.group.length) {
+      this.buttons.append(
+        h("button", {
+          type: "button",
+          class: "secondary",
+          "data-testid": "cancel",
+          onclick: () => {
+            p.reset();
+            this.redraw();
+          },
+        }, "Cancel"),
+      );
+    }
+  }
+
+  // result sends the move a pick completed, or redraws.
+  result(move) {
+    if (move) this.send(move);
+    else this.redraw();
+  }
+
+  // drawReserves shows the pieces left to place, by owner; those that may
+  // be placed now are buttons that pick them.
+  drawReserves({ st, board, picker: p, interactive, seatName }) {
+    if (!board.reserves.length) return;
+    const can = interactive ? p.reservePieces() : [];
+    const box = h("div", { class: "reserve", "data-testid": "reserve" });
+    for (let seat = 0; seat < st.players; seat++) {
+      const mine = board.reserves.filter((r) => (board.pieces.find((x) => x.letter === r.piece) || {}).player === seat);
+      if (!mine.length) continue;
+      const group = h("div", { class: "reserve-group" + (seat === st.toMove && st.status === "playing" ? " to-move" : "") }, h("span", { class: "small" }, seatName(seat) + ": "));
+      for (const r of mine) {
+        const name = (board.pieces.find((x) => x.letter === r.piece) || { name: r.piece }).name;
+        const active = interactive && p.piece === r.piece;
+        group.append(
+          h(
+            "button",
+            {
+              type: "button",
+              class: "reserve-piece" + (active ? " active" : ""),
+              disabled: !can.includes(r.piece),
+              "aria-pressed": String(active),
+              "aria-label": `Place ${name} (${r.left} left)`,
+              "data-testid": "reserve-" + r.piece,
+              onclick: () => {
+                p.pickPiece(r.piece);
+                this.redraw();
+              },
+            },
+            chip(board, r.piece, 18),
+            h("span", { class: "count-left" }, "×" + r.left),
+          ),
+        );
+      }
+      box.append(group);
+    }
+    this.buttons.append(box);
+  }
+
+  // drawCounts shows the numbers per player of the board, e.g. "Squares
+  // on top: White 3, Black 2".
+  drawCounts({ st, board }) {
+    for (const c of board.counts) {
+      const parts = [];
+      c.values.forEach((n, seat) => {
+        const own = board.pieces.filter((x) => x.player === seat);
+        if (parts.length) parts.push(", ");
+        parts.push(...own.slice(0, 1).map((x) => chip(board, x.letter)), ` ${st.playerNames[seat]} ${n}`);
+      });
+      if (c.of) parts.push(` (of ${c.of})`);
+      this.info.append(h("div", { "data-testid": "count" }, c.label + ": ", ...parts));
+    }
+  }
+
+  // drawLegal offers every legal move as a button, for keyboards and
+  // screen readers; the list is built only while it is open.
+  drawLegal({ st, interactive }) {
+    const box = this.legalBox;
+    box.hidden = !interactive;
+    box.setAttribute("data-moves", interactive ? JSON.stringify(st.legal) : "[]");
+    let sum = box.querySelector("summary");
+    if (!sum) box.append((sum = h("summary", {})));
+    sum.textContent = `All legal moves (${st.legal.length})`;
+    const old = box.querySelector(".legal-list");
+    if (old) old.remove();
+    if (!interactive || !box.open) return;
+    const list = h("div", { class: "legal-list" });
+    for (const m of st.legal) list.append(h("button", { type: "button", class: "move", onclick: () => this.send(m) }, m));
+    box.append(list);
+  }
+}

@@ -1,0 +1,422 @@
+// page.js is the page of one game: playing, watching, joining through an
+// invitation and replaying. It puts together the board view
+// (board-view.js), the move controls (controls.js) and the connection to
+// the server (connection.js); everything is drawn from the server's State
+// messages (docs/server.md) and moves go back over the websocket.
+
+import { createGame, invites, recordURL, saveInvites, saveToken } from "../../api.js";
+import { clear, h, navigate } from "../../dom.js";
+import { gameModule } from "../../games/index.js";
+import { Picker } from "../../picker.js";
+import { chip } from "../../render.js";
+import { seatLabel } from "../home.js";
+import { BoardView } from "./board-view.js";
+import { Controls } from "./controls.js";
+import { GameLink, joinBox } from "./connection.js";
+
+// gamePage draws game id into root and returns the page's clean-up.
+export function gamePage(root, id) {
+  document.title = "Game – stax";
+  const v = {
+    st: null, // the last State
+    held: [], // the seats this connection may move for
+    picker: null, // the move being picked, when it is our turn
+    pickerPly: -1, // the ply the picker belongs to
+    review: null, // the ply shown while replaying, or null for live
+    pending: false, // a move was sent and not yet answered
+    flip: null, // null: automatic
+    resignArmed: false,
+    alive: true,
+    timer: null, // the replay's autoplay
+  };
+
+  const board = new BoardView((cell, depth) => {
+    const p = v.picker;
+    if (!p || !myTurn() || v.review !== null || v.pending) return;
+    controls.result(p.click(cell, depth));
+  });
+  const controls = new Controls(send, draw);
+
+  // The page's parts.
+  const title = h("h1", { class: "game-title", "data-testid": "game-title" }, "Game");
+  const joinArea = h("section", { class: "join", hidden: true, "data-testid": "join-box" });
+  const inviteBox = h("section", { class: "invites", hidden: true, "data-testid": "invites" });
+  const banner = h("div", { class: "banner", role: "status", hidden: true, "data-testid": "result" });
+  const status = h("p", { class: "status", "aria-live": "polite", "data-testid": "status" }, "Connecting…");
+  const conn = h("span", { class: "conn small muted", "data-testid": "conn" });
+  const seatsBox = h("ul", { class: "seat-list", "data-testid": "seats" });
+  const moveList = h("ol", { class: "move-list", "data-testid": "moves" });
+  const slider = h("input", { type: "range", min: 0, max: 0, value: 0, id: "replay-slider", "data-testid": "slider", "aria-label": "Position in the game" });
+  const sliderLabel = h("span", { class: "small", "data-testid": "slider-label" });
+  const replayBtn = (label, tid, fn) => h("button", { type: "button", class: "icon", "data-testid": tid, "aria-label": label, title: label, onclick: fn }, { First: "«", Previous: "‹", Next: "›", Last: "»" }[label]);
+  const replay = h(
+    "div",
+    { class: "replay", "data-testid": "replay" },
+    h("div", { class: "replay-buttons" },
+      replayBtn("First", "replay-first", () => show(0)),
+      replayBtn("Previous", "replay-prev", () => show(cur() - 1)),
+      slider,
+      replayBtn("Next", "replay-next", () => show(cur() + 1)),
+      replayBtn("Last", "replay-last", () => show(v.st ? v.st.ply : 0)),
+    ),
+    h("button", { type: "button", class: "secondary small autoplay", "data-testid": "replay-play", onclick: () => toggleAutoplay() }, "Play through"),
+    sliderLabel,
+  );
+  const resignBtn = h("button", { type: "button", class: "danger", "data-testid": "resign" }, "Resign");
+  const download = h("a", { class: "button secondary", href: recordURL(id), download: `stax-${id}.txt`, "data-testid": "download" }, "Download the record");
+  const flipBtn = h("button", { type: "button", class: "secondary", "data-testid": "flip" }, "Flip the board");
+  const rematchBtn = h("button", { type: "button", class: "primary", hidden: true, "data-testid": "rematch" }, "Play again");
+  const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, "New game"));
+
+  root.append(
+    h("div", { class: "game-head" }, title, conn),
+    joinArea,
+    inviteBox,
+    banner,
+    status,
+    h(
+      "div",
+      { class: "play" },
+      h("div", { class: "board-col" }, board.box, controls.buttons, controls.hint, controls.info),
+      h(
+        "div",
+        { class: "side-col" },
+        h("h2", { class: "visually-hidden" }, "Players"),
+        seatsBox,
+        controls.form,
+        controls.error,
+        controls.legalBox,
+        h("h2", {}, "Moves"),
+        moveList,
+        replay,
+        actions,
+      ),
+    ),
+  );
+
+  const cur = () => (v.review === null ? (v.st ? v.st.ply : 0) : v.review);
+  const myTurn = () => v.st && v.st.status === "playing" && v.held.includes(v.st.toMove);
+  const liveBoard = () => (v.st && v.st.view ? v.st.view.board : null);
+
+  // Play again: the same variant and players, sides swapped in a
+  // two-player game; seats of other people get new invitations.
+  rematchBtn.addEventListener("click", async () => {
+    const st = v.st;
+    if (!st) return;
+    let seats = st.seats.map((s, i) => {
+      if (s.kind === "ai") return { kind: "ai", level: s.level };
+      return v.held.includes(i) ? { kind: "human" } : { kind: "human", invite: true };
+    });
+    if (seats.length === 2) seats = [seats[1], seats[0]];
+    rematchBtn.disabled = true;
+    try {
+      const res = await createGame({ spec: st.spec, seats });
+      saveToken(res.id, res.token);
+      saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
+      navigate("/game/" + res.id);
+    } catch (err) {
+      controls.error.textContent = "Could not start a new game: " + err.message;
+      rematchBtn.disabled = false;
+    }
+  });
+
+  // toggleAutoplay steps through the game from the shown position, one
+  // move a second, until the end or until stopped.
+  function toggleAutoplay() {
+    const btn = replay.querySelector(".autoplay");
+    if (v.timer) {
+      clearInterval(v.timer);
+      v.timer = null;
+      btn.textContent = "Play through";
+      return;
+    }
+    if (!v.st) return;
+    if (cur() >= v.st.ply) show(0);
+    btn.textContent = "Stop";
+    v.timer = setInterval(() => {
+      if (!v.alive || !v.st || cur() >= v.st.ply) {
+        toggleAutoplay();
+        return;
+      }
+      show(cur() + 1);
+    }, 1000);
+  }
+
+  // show moves the replay to ply p; the last ply returns to live play.
+  function show(p) {
+    if (!v.st) return;
+    p = Math.max(0, Math.min(v.st.ply, p));
+    v.review = p === v.st.ply ? null : p;
+    draw();
+  }
+
+  // flipped reports whether a grid is drawn from the second seat's side:
+  // by default when this browser holds that seat alone.
+  function flipped() {
+    if (v.flip !== null) return v.flip;
+    return v.held.length === 1 && v.held[0] === 1;
+  }
+
+  function send(move) {
+    if (!move || !v.st) return;
+    controls.error.textContent = "";
+    if (!link.send({ type: "move", move, ply: v.st.ply })) {
+      controls.error.textContent = "Not connected: the move was not sent. Reconnecting…";
+      return;
+    }
+    v.pending = true;
+    if (v.picker) v.picker.reset();
+    draw();
+  }
+
+  resignBtn.addEventListener("click", () => {
+    const arm = (on) => {
+      v.resignArmed = on;
+      resignBtn.textContent = on ? "Really resign?" : "Resign";
+      resignBtn.setAttribute("data-testid", on ? "resign-confirm" : "resign");
+    };
+    if (!v.resignArmed) {
+      arm(true);
+      setTimeout(() => v.alive && arm(false), 5000);
+      return;
+    }
+    arm(false);
+    const seat = v.st && v.held.includes(v.st.toMove) ? v.st.toMove : v.held[0];
+    if (!link.send({ type: "resign", seat })) controls.error.textContent = "Not connected: could not resign.";
+  });
+
+  flipBtn.addEventListener("click", () => {
+    v.flip = !flipped();
+    draw();
+  });
+
+  slider.addEventListener("input", () => show(Number(slider.value)));
+
+  const onKey = (ev) => {
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    if (ev.key === "ArrowLeft") show(cur() - 1);
+    else if (ev.key === "ArrowRight") show(cur() + 1);
+    else if (ev.key === "Escape" && v.picker) {
+      v.picker.reset();
+      draw();
+    } else return;
+    ev.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
+
+  // draw redraws everything from v.
+  function draw() {
+    const st = v.st;
+    if (!st) return;
+    const mod = gameModule(st.game);
+    title.textContent = st.title + (st.spec !== st.game ? " " + st.spec.slice(st.game.length) : "");
+    document.title = (myTurn() ? "Your move · " : "") + `${st.title} – stax`;
+    if (st.ply !== v.pickerPly) {
+      v.picker = mod.picker ? mod.picker(st.view ? st.view.moves : []) : new Picker(st.view ? st.view.moves : []);
+      v.pickerPly = st.ply;
+    }
+    const live = v.review === null;
+    const interactive = live && myTurn() && !v.pending;
+    const ply = cur();
+    const pos = live ? st.position : st.positions[ply];
+    // A replayed position's view may still be on its way: the board then
+    // stays as it is until it arrives.
+    const shown = board.viewAt(st, ply, () => v.alive && cur() === ply && draw());
+    if (shown || live) {
+      const lastMove = ply > 0 ? st.moves[ply - 1] : "";
+      const marks = interactive ? v.picker.marks() : {};
+      marks.interactive = interactive;
+      marks.flip = flipped();
+      marks.label = `${st.title} board after ${ply} moves${lastMove ? ", last " + lastMove : ""}`;
+      board.draw(shown, ply, pos, marks);
+    }
+
+    drawStatus(interactive);
+    controls.draw({ st, board: shown ? shown.board : liveBoard(), picker: v.picker, interactive, pos, seatName, module: mod });
+    drawSeats();
+    drawMoves();
+    drawInvites();
+
+    slider.max = String(st.ply);
+    slider.value = String(ply);
+    sliderLabel.textContent = live ? `Move ${st.ply} of ${st.ply} (live)` : `Move ${ply} of ${st.ply} — replay`;
+    replay.classList.toggle("reviewing", !live);
+    resignBtn.hidden = st.status !== "playing" || v.held.length === 0;
+    rematchBtn.hidden = st.status === "playing" || v.held.length === 0;
+    flipBtn.hidden = !liveBoard() || liveBoard().topology !== "grid";
+  }
+
+  function seatName(i) {
+    const st = v.st;
+    return seatLabel(liveBoard(), i, st.playerNames[i]);
+  }
+
+  function drawStatus(interactive) {
+    const st = v.st;
+    if (st.status === "finished" && st.outcome) {
+      const o = st.outcome;
+      let mine = "";
+      if (v.held.length && v.held.length < st.players) {
+        const won = v.held.some((s) => (o.winners || []).includes(s));
+        mine = !o.winners || o.winners.length === 0 ? "Draw. " : won ? "You win! " : "You lose. ";
+      }
+      banner.textContent = mine + (o.description || o.result);
+      banner.className = "banner " + (mine.startsWith("You win") ? "win" : mine.startsWith("You lose") ? "loss" : "neutral");
+      banner.hidden = false;
+      status.textContent = `Game over after ${st.ply} moves (${o.result}).`;
+      status.classList.remove("your-turn");
+      return;
+    }
+    banner.hidden = true;
+    const seat = st.seats[st.toMove] || {};
+    const who = seatName(st.toMove);
+    let text;
+    if (v.review !== null) text = `Replaying move ${v.review} of ${st.ply}. Move the slider to the end to return to the game.`;
+    else if (v.pending) text = "Sending your move…";
+    else if (interactive) text = v.held.length > 1 ? `${who} to move (you).` : `Your move (${who}).`;
+    else if (seat.thinking) text = `${who} (computer) is thinking…`;
+    else if (seat.kind === "human" && !seat.joined) text = `${who} to move: waiting for the invited player to join.`;
+    else text = `${who} to move.`;
+    if (v.held.length === 0 && v.review === null) text += " You are watching.";
+    status.textContent = text;
+    status.classList.toggle("your-turn", interactive);
+  }
+
+  // seatChip draws a small piece of each of a seat's colours.
+  function seatChip(seat) {
+    const box = h("span", { class: "seat-chip", "aria-hidden": "true" });
+    const b = liveBoard();
+    if (b) for (const p of b.pieces.filter((x) => x.player === seat)) box.append(chip(b, p.letter, b.topology === "ring" ? 10 : 12));
+    return box;
+  }
+
+  function drawSeats() {
+    const st = v.st;
+    clear(seatsBox);
+    st.seats.forEach((s, i) => {
+      const who = s.kind === "ai" ? `computer (${s.level})` : !s.joined ? "invited, not joined yet" : s.name || "person";
+      const you = v.held.includes(i) ? h("span", { class: "badge" }, "you") : null;
+      const dot =
+        s.kind === "human" && s.joined
+          ? h("span", { class: "dot " + (s.connected ? "on" : "off"), title: s.connected ? "connected" : "not connected" })
+          : null;
+      seatsBox.append(
+        h(
+          "li",
+          { class: i === st.toMove && st.status === "playing" ? "to-move" : "", "data-testid": "seat-info-" + i },
+          seatChip(i),
+          h("strong", {}, seatName(i)),
+          " ",
+          h("span", { class: "small" }, who),
+          you,
+          dot,
+          s.thinking ? h("span", { class: "thinking small" }, " thinking…") : null,
+        ),
+      );
+    });
+  }
+
+  // moverOf returns the seat that played moves[i]. Seats move in turn, a
+  // pass being a move, so it counts back from the seat to move now.
+  function moverOf(i) {
+    const st = v.st;
+    const n = st.players;
+    return (((st.toMove - st.ply + i) % n) + n) % n;
+  }
+
+  function drawMoves() {
+    const st = v.st;
+    clear(moveList);
+    const ply = cur();
+    st.moves.forEach((m, i) => {
+      const mover = moverOf(i);
+      moveList.append(
+        h(
+          "li",
+          { class: i + 1 === ply ? "current" : "" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "move",
+              "data-testid": "move-" + (i + 1),
+              title: `${seatName(mover)}: ${m}`,
+              onclick: () => show(i + 1),
+            },
+            seatChip(mover),
+            m,
+          ),
+        ),
+      );
+    });
+    if (!st.moves.length) moveList.append(h("li", { class: "muted small none" }, "No moves yet."));
+    const currentItem = moveList.querySelector(".current");
+    if (currentItem && currentItem.scrollIntoView && v.review === null) currentItem.scrollIntoView({ block: "nearest" });
+  }
+
+  function drawInvites() {
+    const st = v.st;
+    clear(inviteBox);
+    const open = invites(id).filter((x) => st.seats[x.seat] && st.seats[x.seat].kind === "human" && !st.seats[x.seat].joined);
+    inviteBox.hidden = open.length === 0 || st.status !== "playing";
+    if (inviteBox.hidden) return;
+    inviteBox.append(h("h2", {}, "Invite a player"));
+    for (const x of open) {
+      const url = new URL(x.link, location.href).href;
+      const input = h("input", { type: "text", readonly: true, value: url, class: "invite-link", "data-testid": "invite-link-" + x.seat, "aria-label": "Invitation link for " + seatName(x.seat) });
+      const copy = h("button", {
+        type: "button",
+        class: "secondary",
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(url);
+            copy.textContent = "Copied";
+          } catch {
+            input.select();
+          }
+        },
+      }, "Copy");
+      inviteBox.append(h("p", {}, `Send this link to the person who will play ${seatName(x.seat)}:`), h("div", { class: "invite-row" }, input, copy));
+    }
+  }
+
+  const link = new GameLink(id, {
+    hello: (seats) => {
+      v.held = seats;
+      draw();
+    },
+    state: (st) => {
+      const plyChanged = !v.st || v.st.ply !== st.ply;
+      v.st = st;
+      if (plyChanged) {
+        v.pending = false;
+        controls.played();
+        v.pickerPly = -1;
+        if (v.review !== null && v.review > st.ply) v.review = null;
+      }
+      if (st.status !== "playing") v.pending = false;
+      draw();
+    },
+    error: (err) => {
+      v.pending = false;
+      controls.error.textContent = err.code === "bad_token" ? "This browser's key for the game was not accepted: you are watching." : err.message || err.code;
+      draw();
+    },
+    status: (s) => {
+      conn.textContent = s === "connected" ? "" : "reconnecting…";
+    },
+    missing: (err) => {
+      status.textContent = err.status === 404 ? "There is no such game." : "Could not load the game: " + err.message;
+      status.setAttribute("data-error", "true");
+    },
+  });
+  joinBox(joinArea, id, link);
+
+  return () => {
+    v.alive = false;
+    if (v.timer) clearInterval(v.timer);
+    document.removeEventListener("keydown", onKey);
+    link.close();
+  };
+}
