@@ -466,6 +466,27 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("board-views", func(t *testing.T) {
+		// Each family of boards drawn from the server's views, and from
+		// hand-made views of boards no game has yet, on a desktop and on a
+		// phone: every cell, stack, mark and highlight of the view is drawn.
+		ctx := b.tab(t, 30*time.Second)
+		for _, vp := range []struct {
+			name          string
+			width, height int64
+		}{{"desktop", 1200, 900}, {"phone", 390, 844}} {
+			do(t, ctx, "emulating a "+vp.name, chromedp.EmulateViewport(vp.width, vp.height), chromedp.Navigate(b.base+"/rules/pogo"), chromedp.WaitVisible(tid("rules-pogo")))
+			fails, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](boardChecks, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fails {
+				t.Errorf("%s: %s", vp.name, f)
+			}
+			shot(t, ctx, "board-views-"+vp.name)
+		}
+	})
+
 	t.Run("rules", func(t *testing.T) {
 		ctx := b.tab(t, 20*time.Second)
 		for _, g := range []string{"pogo", "pisola", "diam"} {
@@ -824,6 +845,84 @@ const pickerChecks = `(async () => {
   eq("a cell's counts", p.counts(), [1, 2]);
   eq("no pass", p.canPass, false);
   eq("pass", new Picker([{ text: "pass", kind: "pass" }]).canPass, true);
+  return fails;
+})()`
+
+// boardChecks draws board views with render.js — views of known positions
+// of every game from GET /api/view, and made-up views of a 4x4 grid and a
+// ring of six with a colour no game uses — and compares each drawing with
+// its view. It returns what went wrong.
+const boardChecks = `(async () => {
+  const { render } = await import("/render.js");
+  const { view } = await import("/api.js");
+  const fails = [];
+  const check = (what, v, marks = {}) => {
+    const svg = render(v, { pos: what, ...marks });
+    const box = document.createElement("div");
+    box.style.width = "min(100%, 560px)";
+    box.className = "board-box";
+    box.append(svg);
+    document.querySelector("main").append(box);
+    const b = v.board;
+    const width = svg.getBoundingClientRect().width;
+    if (width < 100 || width > window.innerWidth) fails.push(what + ": drawn " + width + " px wide in a " + window.innerWidth + " px window");
+    if (svg.dataset.topology !== b.topology) fails.push(what + ": topology " + svg.dataset.topology);
+    const cells = svg.querySelectorAll("[data-testid^=sq-], [data-testid^=cell-]");
+    if (cells.length !== b.cells.length) fails.push(what + ": " + cells.length + " cells drawn, want " + b.cells.length);
+    for (const c of b.cells) {
+      const g = svg.querySelector("[data-testid=" + (b.topology === "grid" ? "sq-" : "cell-") + c.name + "]");
+      if (!g) {
+        fails.push(what + ": no cell " + c.name);
+        continue;
+      }
+      if (g.dataset.height !== String(c.stack.length)) fails.push(what + ": " + c.name + " drawn " + g.dataset.height + " high, want " + c.stack.length);
+      // The pieces bottom to top, by colour name.
+      const names = [...g.querySelectorAll("[data-depth]")]
+        .sort((x, y) => Number(y.dataset.depth) - Number(x.dataset.depth))
+        .map((e) => e.dataset.colour);
+      const want = [...c.stack].map((l) => b.pieces.find((p) => p.letter === l).name);
+      if (JSON.stringify(names) !== JSON.stringify(want)) fails.push(what + ": " + c.name + " holds " + names + ", want " + want);
+      const marks = c.marks || [];
+      if (marks.includes("locked") !== (g.dataset.locked === "true") && b.topology === "grid") fails.push(what + ": " + c.name + " lock drawn " + g.dataset.locked);
+      if (marks.includes("roofed") !== Boolean(g.querySelector(".roof"))) fails.push(what + ": " + c.name + " roof drawn wrong");
+      if (marks.includes("locked") && !marks.includes("roofed") && !g.querySelector(".lock-cross")) fails.push(what + ": " + c.name + " has no cross");
+      const lit = g.querySelectorAll(".highlighted").length;
+      if (lit !== (c.levels || []).length) fails.push(what + ": " + c.name + " has " + lit + " highlighted pieces, want " + (c.levels || []).length);
+    }
+    for (const name of marks.last || v.last || []) {
+      const g = svg.querySelector("[data-sq='" + name + "']");
+      if (!g || !g.querySelector(".sq-last, .cell-last")) fails.push(what + ": last move's " + name + " not shown");
+    }
+    return svg;
+  };
+  const known = [
+    ["pogo", "", ""],
+    ["pogo", "-,bww,-/-,wbbw,-/bbw,-,bw b", ""],
+    ["pisola", "-,-,-,-,-,-/-,-,-,-,-,-/-,-,b,-,-,-/-,w,-,-,b,-/-,-,-,-,-,-/w,-,-,-,-,- w", "c1+e1"],
+    ["pisola", "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb*,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw* w", "d6-d2"],
+    ["pisola(roofs=true)", "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb^,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw^ w", ""],
+    ["pisola(size=8)", "", ""],
+    ["diam", "g/rb/yg/-/b/r/y/- 1", "2:1+"],
+    ["diam", "gr/-/y/-/br/g/-/- 2", ""],
+    ["diam(players=4)", "", "r@5"],
+  ];
+  for (const [spec, pos, move] of known) {
+    try {
+      check(spec + " " + pos + " " + move, await view(spec, pos, move));
+    } catch (err) {
+      fails.push(spec + " " + pos + ": " + err.message);
+    }
+  }
+  // Made-up views: what a new game's server-side view would send.
+  const purple = [{ letter: "p", name: "purple", player: 0 }, { letter: "o", name: "orange", player: 1 }];
+  const grid = { topology: "grid", size: 4, height: 0, toMove: 0, pieces: purple, reserves: [], counts: [], cells: [] };
+  for (let i = 0; i < 16; i++) grid.cells.push({ name: "abcd"[i % 4] + (1 + Math.floor(i / 4)), stack: ["", "p", "po", "ppoo"][i % 4], marks: i === 3 ? ["locked"] : undefined });
+  const svg = check("4x4 grid", { board: grid, moves: [], last: ["a1", "d4"] });
+  if (svg.querySelectorAll("[data-colour=purple]").length !== 16) fails.push("4x4 grid: purple pieces not drawn");
+  const ring = { topology: "ring", size: 6, height: 3, toMove: 0, pieces: purple, reserves: [], counts: [], cells: [] };
+  for (let i = 0; i < 6; i++) ring.cells.push({ name: String(i + 1), stack: i % 3 === 0 ? "op" : "p", marks: i % 3 === 0 ? ["highlighted"] : undefined, levels: i % 3 === 0 ? [2] : undefined });
+  const rsvg = check("ring of six", { board: ring, moves: [], last: ["2"] });
+  if (rsvg.querySelectorAll("[data-testid=highlight-line]").length !== 1) fails.push("ring of six: the highlighted pair is not joined");
   return fails;
 })()`
 

@@ -7,16 +7,24 @@
 //	/              the home page: choose a game, its options and who plays each seat
 //	/game/<id>     a game: play, watch, join through an invitation (#invite=...) or replay
 //	/games         the recent games
-//	/rules/<game>  the rules of pogo, pisola or diam, with diagrams
+//	/rules/<game>  the rules of a game, with diagrams
 //
-// The modules are:
+// Boards are drawn from the server's board views (docs/server.md, "View"),
+// which give a board's topology (a grid or a ring), its stacks, marks and
+// reserves and the legal moves as shifts, placings and passes: no module
+// outside games/ knows a game. The modules are:
 //
-//	app.js       the router
-//	api.js       the HTTP API and the game websocket of docs/server.md
-//	position.js  position strings and move notation, read for display
-//	render.js    SVG boards from position strings, for play and for the rules
-//	picker.js    clicks to moves, from the list of legal moves the server sends
-//	home.js, play.js, recent.js, rules.js  the pages
+//	app.js          the router
+//	api.js          the HTTP API, board views and the game websocket of docs/server.md
+//	render.js       SVG boards from board views, by topology, for play and for the rules
+//	picker.js       clicks to moves, from the legal moves of the board view
+//	games/index.js  the one list of game modules; games/<name>.js holds a game's
+//	                notation hint, rules page and, where needed, its picker or option links
+//	pages/          the pages: home.js, recent.js, rules.js (with rules-kit.js for the
+//	                games' rules pages) and game/ — page.js put together from
+//	                board-view.js, controls.js and connection.js
+//
+// docs/adding-a-game.md says how a new game reaches the interface.
 //
 // The server stays the judge of every move: the interface only offers what
 // the server lists as legal, and shows the server's error for a typed move
