@@ -495,6 +495,8 @@ func TestBrowser(t *testing.T) {
 				chromedp.WaitVisible(tid("rules-"+g)),
 			)
 			waitFor(t, ctx, "the options of "+g, `document.querySelector('.options-table') !== null`)
+			// The diagrams are drawn from the server's views as they arrive.
+			waitFor(t, ctx, "the diagrams of "+g, `document.querySelectorAll('[data-testid=diagram] svg').length === document.querySelectorAll('[data-testid=diagram]').length`)
 			shot(t, ctx, "rules-"+g)
 			n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=diagram] svg').length`)
 			if n < 2 {
@@ -503,6 +505,7 @@ func TestBrowser(t *testing.T) {
 		}
 		// A locked and a roofed stack are drawn on Pisola's page.
 		do(t, ctx, "opening Pisola's rules", chromedp.Navigate(b.base+"/rules/pisola"), chromedp.WaitVisible(tid("rules-pisola")))
+		waitFor(t, ctx, "Pisola's diagrams", `document.querySelectorAll('[data-testid=diagram] svg').length === document.querySelectorAll('[data-testid=diagram]').length`)
 		if n := eval[int](t, ctx, `document.querySelectorAll('.lock-cross').length`); n == 0 {
 			t.Error("Pisola's rules draw no locked stack")
 		}
