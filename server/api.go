@@ -374,54 +374,16 @@ func (s *Server) handleRecent(w http.ResponseWriter, r *http.Request) {
 			sum.Seats = append(sum.Seats, SummarySeat{Seat: i, Kind: st.Kind, Level: st.Level, Name: st.Name, Joined: st.Joined})
 		}
 		if sg.Status == store.Finished && g != nil {
-			sum.Outcome = storedOutcome(g, sg.End)
+			o, err := game.ParseOutcome(sg.End.Outcome)
+			if err != nil {
+				s.log.Error("stored outcome", "game", sg.ID, "err", err)
+			} else {
+				sum.Outcome = outcomeOf(g, o)
+			}
 		}
 		out.Games = append(out.Games, sum)
 	}
 	writeJSON(w, http.StatusOK, out)
-}
-
-// storedOutcome rebuilds the JSON outcome of a finished game from the
-// store's summary of it, without replaying the moves.
-func storedOutcome(g game.Game, e store.End) *Outcome {
-	o := &Outcome{Result: e.Result, Reason: e.Reason, Detail: e.Detail, Winners: []int{}}
-	parts := strings.Split(e.Result, "-")
-	if g.Players() == 2 && len(parts) == 2 && e.Result != "1/2-1/2" {
-		switch e.Result {
-		case "1-0":
-			o.Winners = []int{0}
-		case "0-1":
-			o.Winners = []int{1}
-		}
-	} else if len(parts) == g.Players() {
-		for i, p := range parts {
-			if p == "1" {
-				o.Winners = append(o.Winners, i)
-			}
-		}
-	}
-	var who string
-	switch len(o.Winners) {
-	case 0:
-		who = "draw"
-	case 1:
-		who = g.PlayerName(o.Winners[0]) + " wins"
-	default:
-		names := make([]string, len(o.Winners))
-		for i, p := range o.Winners {
-			names[i] = g.PlayerName(p)
-		}
-		who = strings.Join(names, " and ") + " win"
-	}
-	why := e.Detail
-	if why == "" && e.Reason != "rules" {
-		why = e.Reason
-	}
-	if why != "" {
-		who += " (" + why + ")"
-	}
-	o.Description = who
-	return o
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {

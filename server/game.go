@@ -97,8 +97,15 @@ func newLive(sg *store.Game, g game.Game) (*live, error) {
 			return nil, fmt.Errorf("game %s ply %d: %w", sg.ID, i, err)
 		}
 	}
-	if sg.Status == store.Finished && !l.h.Over() && sg.End.Resigned >= 0 && sg.End.Resigned < g.Players() {
-		l.resign(sg.End.Resigned, reasonOf(sg.End.Reason), sg.End.Detail)
+	if sg.Status == store.Finished && !l.h.Over() {
+		// A resignation, forfeit or loss on time, which the moves do not
+		// show: the stored outcome restores it exactly.
+		o, err := game.ParseOutcome(sg.End.Outcome)
+		if err != nil || !o.Over() || o.Players != g.Players() {
+			return nil, fmt.Errorf("game %s is finished but its stored outcome %q is not one of %s: %v", sg.ID, sg.End.Outcome, sg.Spec, err)
+		}
+		l.h.End(o)
+		l.resigned = sg.End.Resigned
 	}
 	return l, nil
 }
@@ -153,21 +160,6 @@ func trimLastElem(b []byte) []byte {
 	return b
 }
 
-func (l *live) resign(seat int, reason game.Reason, detail string) {
-	l.h.Resign(seat, reason, detail)
-	l.resigned = seat
-	l.msg = nil
-}
-
-func reasonOf(s string) game.Reason {
-	for r := game.NotOver; r <= game.ByForfeit; r++ {
-		if r.String() == s {
-			return r
-		}
-	}
-	return game.ByForfeit
-}
-
 // end returns the store's record of the game's ending, or nil while it goes
 // on.
 func (l *live) end() *store.End {
@@ -175,7 +167,7 @@ func (l *live) end() *store.End {
 	if !o.Over() {
 		return nil
 	}
-	return &store.End{Result: o.ResultString(), Reason: o.Reason.String(), Detail: o.Detail, Resigned: l.resigned}
+	return &store.End{Outcome: o.String(), Resigned: l.resigned}
 }
 
 // outcome returns the JSON outcome, nil while the game goes on.

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"stax/game"
 	"stax/games"
 	"stax/server/store"
 )
@@ -278,29 +276,6 @@ func TestLatency(t *testing.T) {
 	}
 	if q := h.quantile(1); q != 50*time.Millisecond {
 		t.Errorf("max = %v; want 50ms", q)
-	}
-}
-
-// TestStoredOutcome checks the outcome rebuilt for the recent list.
-func TestStoredOutcome(t *testing.T) {
-	pogo, _ := games.Load("pogo")
-	diam4, _ := games.Load("diam(players=4,teams=true)")
-	tests := []struct {
-		g    game.Game
-		end  store.End
-		want string
-	}{
-		{pogo, store.End{Result: "1-0", Reason: "rules"}, "White wins"},
-		{pogo, store.End{Result: "0-1", Reason: "resignation", Detail: "White resigned"}, "Black wins (White resigned)"},
-		{pogo, store.End{Result: "1/2-1/2", Reason: "ply cap"}, "draw (ply cap)"},
-		{diam4, store.End{Result: "0-1-0-1", Reason: "rules"}, " and "},
-	}
-	for _, tt := range tests {
-		t.Run(tt.end.Result, func(t *testing.T) {
-			if got := storedOutcome(tt.g, tt.end).Description; !strings.Contains(got, tt.want) {
-				t.Errorf("storedOutcome(%v) = %q; want %q in it", tt.end, got, tt.want)
-			}
-		})
 	}
 }
 

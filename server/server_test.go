@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -681,5 +682,88 @@ func TestAIForfeit(t *testing.T) {
 	o := st.Outcome
 	if o == nil || o.Reason != "forfeit" || !slices.Equal(o.Winners, []int{1}) || !strings.Contains(o.Detail, "illegal move") {
 		t.Errorf("outcome %+v; want Black's win by White's forfeit for an illegal move", o)
+	}
+}
+
+// nearEnd plays random games of g until one ends by the rules with
+// scores, and returns the position before its last move and that move.
+func nearEnd(t *testing.T, g game.Game, seed uint64) (game.State, string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for try := 0; try < 100; try++ {
+		h := game.NewHistory(g, nil)
+		for !h.Over() {
+			legal := h.State().Legal(nil)
+			h.PlayMove(legal[rng.IntN(len(legal))])
+		}
+		if o := h.Outcome(); o.Reason == game.ByRules && o.HasScores {
+			last := h.Notation()[h.Ply()-1]
+			h.Undo()
+			return h.State().Clone(), last
+		}
+	}
+	t.Fatalf("no game of %s ended by the rules with scores in 100 random games", game.SpecOf(g))
+	return nil, ""
+}
+
+// TestScoreAfterRestart finishes a Pisola game, restarts the server and
+// checks that the game and the recent list give its exact outcome, score
+// included.
+func TestScoreAfterRestart(t *testing.T) {
+	db := newDB(t)
+	ts := startServer(t, db, server.Config{})
+	g, _ := games.Load("pisola")
+	start, last := nearEnd(t, g, 3)
+	resp := ts.create(server.CreateRequest{Spec: "pisola", Position: start.String(), Name: "alice",
+		Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
+	c := ts.dial("both", resp.ID, resp.Token)
+	c.hello()
+	c.move(last, 0)
+	before := c.waitState("the end", func(s *stateOf) bool { return s.Status == "finished" }).Outcome
+	if before == nil || len(before.Scores) != 2 {
+		t.Fatalf("outcome %+v; want one with the squares of both players", before)
+	}
+	c.c.Close(websocket.StatusNormalClosure, "")
+	ts.stop()
+
+	ts = startServer(t, db, server.Config{})
+	var st stateOf
+	ts.call("GET", "/api/games/"+resp.ID, nil, http.StatusOK, &st)
+	var recent struct{ Games []server.Summary }
+	ts.call("GET", "/api/recent?status=finished", nil, http.StatusOK, &recent)
+	if len(recent.Games) != 1 {
+		t.Fatalf("recent finished games: %+v; want the one game", recent.Games)
+	}
+	for what, o := range map[string]*server.Outcome{"the game": st.Outcome, "the recent list": recent.Games[0].Outcome} {
+		if o == nil || !reflect.DeepEqual(*o, *before) {
+			t.Errorf("after the restart, %s gives the outcome %+v; want %+v", what, o, before)
+		}
+	}
+}
+
+// TestResignationAfterRestart checks that a resignation in a four-player
+// game, which the moves do not show, is restored exactly after a restart.
+func TestResignationAfterRestart(t *testing.T) {
+	db := newDB(t)
+	ts := startServer(t, db, server.Config{})
+	seats := []server.SeatRequest{{Kind: "human"}, {Kind: "human"}, {Kind: "human"}, {Kind: "human"}}
+	resp := ts.create(server.CreateRequest{Spec: "diam(players=4)", Name: "alice", Seats: seats})
+	c := ts.dial("all", resp.ID, resp.Token)
+	c.hello()
+	c.move(c.last.Legal[0], 0)
+	c.waitPly(1)
+	c.send(map[string]any{"type": "resign"})
+	before := c.waitState("the resignation", func(s *stateOf) bool { return s.Status == "finished" }).Outcome
+	if before == nil || before.Reason != "resignation" || len(before.Winners) != 3 {
+		t.Fatalf("outcome %+v; want the three others to win by resignation", before)
+	}
+	c.c.Close(websocket.StatusNormalClosure, "")
+	ts.stop()
+
+	ts = startServer(t, db, server.Config{})
+	var st stateOf
+	ts.call("GET", "/api/games/"+resp.ID, nil, http.StatusOK, &st)
+	if st.Status != "finished" || st.Outcome == nil || !reflect.DeepEqual(*st.Outcome, *before) {
+		t.Errorf("after the restart: %s, outcome %+v; want finished, %+v", st.Status, st.Outcome, before)
 	}
 }

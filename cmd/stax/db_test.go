@@ -33,7 +33,7 @@ func playedGames(t *testing.T) []*store.Game {
 		}
 		for k, how := range []string{"rules", "resigned", "playing"} {
 			h := game.NewHistory(g, nil)
-			sg := &store.Game{ID: fmt.Sprintf("g%d%d", i, k), Spec: game.SpecOf(g).String(), Created: created, End: store.End{Result: "*", Resigned: -1}}
+			sg := &store.Game{ID: fmt.Sprintf("g%d%d", i, k), Spec: game.SpecOf(g).String(), Created: created, End: store.End{Outcome: "*", Resigned: -1}}
 			for p := range g.Players() {
 				st := store.Seat{Kind: "human", Name: fmt.Sprint("player ", p), TokenHash: fmt.Sprint("hash", p), InviteHash: fmt.Sprint("inv", p), Joined: p%3 != 2}
 				if p%2 == 1 {
@@ -65,7 +65,7 @@ func playedGames(t *testing.T) []*store.Game {
 			sg.Ply, sg.Status, sg.Updated = len(sg.Moves), store.Playing, at
 			if o := h.Outcome(); o.Over() {
 				sg.Status = store.Finished
-				sg.End = store.End{Result: o.ResultString(), Reason: o.Reason.String(), Detail: o.Detail, Resigned: -1}
+				sg.End = store.End{Outcome: o.String(), Resigned: -1}
 				if how == "resigned" {
 					sg.End.Resigned = 0
 				}

@@ -55,16 +55,12 @@ type Clock struct {
 
 // End says how a game finished.
 type End struct {
-	// Result is the PGN-style result, e.g. "1-0", and "*" while the game
-	// goes on (a game created with an empty Result reads back "*").
-	Result string
-	// Reason is the game.Reason in words, e.g. "rules" or "resignation".
-	Reason string
-	// Detail says how the game ended in words.
-	Detail string
-	// Resigned is the seat that resigned or forfeited, or -1. The server
-	// needs it to restore such an ending, which the moves alone do not
-	// show.
+	// Outcome is the game's outcome in the text form of game.Outcome
+	// (game.ParseOutcome reads it back exactly: every player's result, the
+	// reason, the scores and the detail), and "*" while the game goes on
+	// (a game created with an empty Outcome reads back "*").
+	Outcome string
+	// Resigned is the seat that resigned or forfeited, or -1.
 	Resigned int
 }
 

@@ -64,7 +64,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	s := &Store{pool: pool, url: url}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, 0); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
@@ -73,8 +73,9 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 
 // migrate applies the embedded migrations not yet recorded in
 // schema_migrations, each in its own transaction, while holding an advisory
-// lock, so that servers starting together migrate once.
-func (s *Store) migrate(ctx context.Context) error {
+// lock, so that servers starting together migrate once. upTo, when not 0,
+// stops after that version (for the tests of a migration).
+func (s *Store) migrate(ctx context.Context, upTo int) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -104,7 +105,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("migration %s: name must start with a number", base)
 		}
-		if v <= have {
+		if v <= have || upTo > 0 && v > upTo {
 			continue
 		}
 		text, err := migrations.ReadFile(name)
@@ -146,16 +147,16 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 	if status == "" {
 		status = store.Playing
 	}
-	result := g.End.Result
-	if result == "" {
-		result = "*"
+	outcome := g.End.Outcome
+	if outcome == "" {
+		outcome = "*"
 	}
 	b := &pgx.Batch{}
 	initial, increment, days := clockCols(g.Clock)
-	b.Queue(`INSERT INTO games (id, spec, start, status, result, reason, detail, resigned, ply, created, updated,
+	b.Queue(`INSERT INTO games (id, spec, start, status, outcome, resigned, ply, created, updated,
 		rated, clock_initial_ms, clock_increment_ms, clock_days)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-		g.ID, g.Spec, g.Start, status, result, g.End.Reason, g.End.Detail, g.End.Resigned, len(g.Moves), g.Created, g.Updated,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		g.ID, g.Spec, g.Start, status, outcome, g.End.Resigned, len(g.Moves), g.Created, g.Updated,
 		g.Rated, initial, increment, days)
 	for i, st := range g.Seats {
 		b.Queue(`INSERT INTO seats (game_id, seat, kind, level, name, token_hash, invite_hash, joined, user_id)
@@ -192,8 +193,8 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 			if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, id, ply, move, at); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, result = $4, reason = $5, detail = $6, resigned = $7 WHERE id = $8`,
-				ply+1, at, store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id)
+			_, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
+				ply+1, at, store.Finished, end.Outcome, end.Resigned, id)
 			return err
 		})
 	}
@@ -226,8 +227,8 @@ func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name s
 
 // Finish implements store.Store.
 func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE games SET updated = $1, status = $2, result = $3, reason = $4, detail = $5, resigned = $6
-		WHERE id = $7 AND status <> $2`, at, store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id)
+	tag, err := s.pool.Exec(ctx, `UPDATE games SET updated = $1, status = $2, outcome = $3, resigned = $4
+		WHERE id = $5 AND status <> $2`, at, store.Finished, end.Outcome, end.Resigned, id)
 	if err != nil {
 		return fmt.Errorf("game %s finish: %w", id, err)
 	}
@@ -239,7 +240,7 @@ func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Ti
 
 // gameCols are the columns scanGame reads; the ply is counted from the
 // moves, since a move does not update its game's row.
-const gameCols = `id, spec, start, status, result, reason, detail, resigned,
+const gameCols = `id, spec, start, status, outcome, resigned,
 	(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id), created, updated,
 	rated, clock_initial_ms, clock_increment_ms, clock_days`
 
@@ -247,7 +248,7 @@ func scanGame(row pgx.Row) (*store.Game, error) {
 	var g store.Game
 	var initial, increment int64
 	var days int
-	err := row.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Result, &g.End.Reason, &g.End.Detail, &g.End.Resigned, &g.Ply, &g.Created, &g.Updated,
+	err := row.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Outcome, &g.End.Resigned, &g.Ply, &g.Created, &g.Updated,
 		&g.Rated, &initial, &increment, &days)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"stax/server/store"
 	"stax/server/store/pgtest"
 	"stax/server/store/storetest"
@@ -74,4 +76,35 @@ func TestIsURL(t *testing.T) {
 			t.Errorf("IsURL(%q) = %v; want %v", tc.db, got, tc.want)
 		}
 	}
+}
+
+// TestMigrateOutcome writes games as the stores kept them before the
+// outcome column and checks that the migration keeps every ending.
+func TestMigrateOutcome(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &Store{pool: pool, url: url}
+	if err := old.migrate(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	insert := `INSERT INTO games (id, spec, status, result, reason, detail, created, updated) VALUES ($1, 'pogo', $2, $3, $4, $5, now(), now())`
+	for i, le := range storetest.LegacyEndings {
+		if _, err := pool.Exec(ctx, insert, storetest.LegacyID(i), store.Finished, le.Result, le.Reason, le.Detail); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pool.Exec(ctx, insert, "legacy-playing", store.Playing, "*", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	s, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.CheckLegacyEndings(t, s)
 }

@@ -103,7 +103,7 @@ func Open(path string, opt Options) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
-	if err := migrate(w); err != nil {
+	if err := migrate(w, 0); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
 	}
@@ -161,8 +161,9 @@ func setup(db *sql.DB) error {
 // migrate applies the embedded migrations newer than the database's
 // user_version in one immediate transaction, which holds SQLite's write
 // lock: a second process opening the database at the same time waits, then
-// finds the migrations done.
-func migrate(db *sql.DB) error {
+// finds the migrations done. upTo, when not 0, stops after that version
+// (for the tests of a migration).
+func migrate(db *sql.DB, upTo int) error {
 	names, err := fs.Glob(migrations, "migrations/*.sql")
 	if err != nil {
 		return err
@@ -185,7 +186,7 @@ func migrate(db *sql.DB) error {
 		if err != nil {
 			return fmt.Errorf("migration %s: name must start with a number", base)
 		}
-		if v <= have {
+		if v <= have || upTo > 0 && v > upTo {
 			continue
 		}
 		text, err := migrations.ReadFile(name)
@@ -331,15 +332,15 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 		if status == "" {
 			status = store.Playing
 		}
-		result := g.End.Result
-		if result == "" {
-			result = "*"
+		outcome := g.End.Outcome
+		if outcome == "" {
+			outcome = "*"
 		}
 		initial, increment, days := clockCols(g.Clock)
-		_, err := tx.ExecContext(ctx, `INSERT INTO games (id, spec, start, status, result, reason, detail, resigned, ply, created, updated,
+		_, err := tx.ExecContext(ctx, `INSERT INTO games (id, spec, start, status, outcome, resigned, ply, created, updated,
 			rated, clock_initial_ms, clock_increment_ms, clock_days)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, g.Spec, g.Start, status, result, g.End.Reason, g.End.Detail, g.End.Resigned, len(g.Moves), ms(g.Created), ms(g.Updated),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, g.Spec, g.Start, status, outcome, g.End.Resigned, len(g.Moves), ms(g.Created), ms(g.Updated),
 			boolInt(g.Rated), initial, increment, days)
 		if err != nil {
 			if isConstraint(err) {
@@ -384,8 +385,8 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 			// game's ply and update time are written when it ends.
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE games SET ply = ?, updated = ?, status = ?, result = ?, reason = ?, detail = ?, resigned = ? WHERE id = ?`,
-			ply+1, ms(at), store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id)
+		_, err := tx.ExecContext(ctx, `UPDATE games SET ply = ?, updated = ?, status = ?, outcome = ?, resigned = ? WHERE id = ?`,
+			ply+1, ms(at), store.Finished, end.Outcome, end.Resigned, id)
 		if err != nil {
 			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
 		}
@@ -413,8 +414,8 @@ func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name s
 // Finish implements store.Store.
 func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE games SET updated = ?, status = ?, result = ?, reason = ?, detail = ?, resigned = ?
-			WHERE id = ? AND status != ?`, ms(at), store.Finished, end.Result, end.Reason, end.Detail, end.Resigned, id, store.Finished)
+		res, err := tx.ExecContext(ctx, `UPDATE games SET updated = ?, status = ?, outcome = ?, resigned = ?
+			WHERE id = ? AND status != ?`, ms(at), store.Finished, end.Outcome, end.Resigned, id, store.Finished)
 		if err != nil {
 			return fmt.Errorf("game %s finish: %w", id, err)
 		}
@@ -427,7 +428,7 @@ func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Ti
 
 // gameCols are the columns scanGame reads; the ply is counted from the
 // moves, since a move does not update its game's row.
-const gameCols = `id, spec, start, status, result, reason, detail, resigned,
+const gameCols = `id, spec, start, status, outcome, resigned,
 	(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id), created, updated,
 	rated, clock_initial_ms, clock_increment_ms, clock_days`
 
@@ -435,7 +436,7 @@ func scanGame(sc interface{ Scan(...any) error }) (*store.Game, error) {
 	var g store.Game
 	var created, updated, initial, increment int64
 	var rated, days int
-	err := sc.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Result, &g.End.Reason, &g.End.Detail, &g.End.Resigned, &g.Ply, &created, &updated,
+	err := sc.Scan(&g.ID, &g.Spec, &g.Start, &g.Status, &g.End.Outcome, &g.End.Resigned, &g.Ply, &created, &updated,
 		&rated, &initial, &increment, &days)
 	if err != nil {
 		return nil, err

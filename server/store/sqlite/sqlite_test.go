@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"database/sql"
 	"path/filepath"
 	"testing"
 
@@ -16,4 +17,33 @@ func TestStore(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "s.db")
 		return func() (store.Store, error) { return Open(path, Options{}) }
 	})
+}
+
+// TestMigrateOutcome writes games as the stores kept them before the
+// outcome column and checks that the migration keeps every ending.
+func TestMigrateOutcome(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(db, 2); err != nil {
+		t.Fatal(err)
+	}
+	insert := `INSERT INTO games (id, spec, status, result, reason, detail, created, updated) VALUES (?, 'pogo', ?, ?, ?, ?, 0, 0)`
+	for i, le := range storetest.LegacyEndings {
+		if _, err := db.Exec(insert, storetest.LegacyID(i), store.Finished, le.Result, le.Reason, le.Detail); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(insert, "legacy-playing", store.Playing, "*", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.CheckLegacyEndings(t, s)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"stax/game"
 	"stax/server/store"
 )
 
@@ -86,7 +87,7 @@ func NewGame(id string) *store.Game {
 			{Kind: "human", Name: "alice", TokenHash: "t0-" + id, Joined: true},
 			{Kind: "human", InviteHash: "i1-" + id},
 		},
-		End: store.End{Result: "*", Resigned: -1},
+		End: store.End{Outcome: "*", Resigned: -1},
 	}
 }
 
@@ -126,7 +127,7 @@ func testCreateGet(t *testing.T, open func() store.Store) {
 			{Kind: "human", Name: "ann", TokenHash: "t", Joined: true},
 			{Kind: "ai", Level: "hard", Joined: true},
 		},
-		End: store.End{Result: "*", Resigned: -1},
+		End: store.End{Outcome: "*", Resigned: -1},
 	}
 	check(t, "create with moves", s.Create(ctx, g4), nil)
 	if d := store.Diff(mustGet(t, s, "g4"), g4); d != "" {
@@ -148,10 +149,10 @@ func testCreateGet(t *testing.T, open func() store.Store) {
 	}
 	// A game created without a result reads back as unfinished: "*".
 	g5 := NewGame("g5")
-	g5.End.Result = ""
+	g5.End.Outcome = ""
 	check(t, "create without a result", s.Create(ctx, g5), nil)
-	if got := mustGet(t, s, "g5"); got.End.Result != "*" {
-		t.Fatalf("result %q of a new game; want \"*\"", got.End.Result)
+	if got := mustGet(t, s, "g5"); got.End.Outcome != "*" {
+		t.Fatalf("outcome %q of a new game; want \"*\"", got.End.Outcome)
 	}
 	_, err := s.Get(ctx, "nope")
 	check(t, "Get of an unknown id", err, store.ErrNotFound)
@@ -181,14 +182,14 @@ func testAppendMove(t *testing.T, open func() store.Store) {
 	if !g.Updated.Equal(base) {
 		t.Fatalf("updated %v after moves; want %v", g.Updated, base)
 	}
-	end := store.End{Result: "1-0", Reason: "rules", Detail: "White wins", Resigned: -1}
+	end := store.End{Outcome: "1-0 rules scores 20,16; every stack topped by White", Resigned: -1}
 	check(t, "finishing move", s.AppendMove(ctx, "g", 2, "2a2-a3", at(4), &end), nil)
 	g = mustGet(t, s, "g")
 	if g.Status != store.Finished || g.End != end || g.Ply != 3 || !g.Updated.Equal(at(4)) {
 		t.Fatalf("after the finishing move: %+v", g)
 	}
 	// A finishing move that conflicts leaves the game as it was.
-	check(t, "conflicting finishing move", s.AppendMove(ctx, "g", 1, "x", at(5), &store.End{Result: "0-1", Resigned: -1}), store.ErrConflict)
+	check(t, "conflicting finishing move", s.AppendMove(ctx, "g", 1, "x", at(5), &store.End{Outcome: "0-1 rules", Resigned: -1}), store.ErrConflict)
 	if g2 := mustGet(t, s, "g"); store.Diff(g2, g) != "" {
 		t.Fatalf("a failed finishing move changed the game: %s", store.Diff(g2, g))
 	}
@@ -259,9 +260,9 @@ func testJoinFinish(t *testing.T, open func() store.Store) {
 	if g.Seats[1] != want || !g.Updated.Equal(at(1)) {
 		t.Fatalf("after join: seat %+v updated %v; want %+v, %v", g.Seats[1], g.Updated, want, at(1))
 	}
-	end := store.End{Result: "1-0", Reason: "resignation", Detail: "Black resigned", Resigned: 1}
+	end := store.End{Outcome: "1-0 resignation; Black resigned", Resigned: 1}
 	check(t, "finish", s.Finish(ctx, "g2", end, at(3)), nil)
-	check(t, "finish again", s.Finish(ctx, "g2", store.End{Result: "0-1", Resigned: 0}, at(4)), store.ErrConflict)
+	check(t, "finish again", s.Finish(ctx, "g2", store.End{Outcome: "0-1 resignation", Resigned: 0}, at(4)), store.ErrConflict)
 	check(t, "finish an unknown game", s.Finish(ctx, "nope", end, at(4)), store.ErrConflict)
 	g = mustGet(t, s, "g2")
 	if g.Status != store.Finished || g.End != end || !g.Updated.Equal(at(3)) {
@@ -283,7 +284,7 @@ func testUnfinished(t *testing.T, open func() store.Store) {
 			check(t, "move", s.AppendMove(ctx, g.ID, p, fmt.Sprint("m", p), at(20), nil), nil)
 		}
 	}
-	check(t, "finish u2", s.Finish(ctx, "u2", store.End{Result: "1/2-1/2", Reason: "agreement", Resigned: -1}, at(30)), nil)
+	check(t, "finish u2", s.Finish(ctx, "u2", store.End{Outcome: "1/2-1/2-1/2-1/2 repetition", Resigned: -1}, at(30)), nil)
 	un, err := s.Unfinished(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -351,8 +352,8 @@ func testRecent(t *testing.T, open func() store.Store) {
 	}
 	check(t, "move", s.AppendMove(ctx, "r0", 0, "m", at(50), nil), nil)
 	check(t, "join r1", s.Join(ctx, "r1", 1, "t", "bob", at(40)), nil)
-	check(t, "finish r2", s.Finish(ctx, "r2", store.End{Result: "1-0", Reason: "resignation", Resigned: 1}, at(30)), nil)
-	check(t, "finish r3", s.AppendMove(ctx, "r3", 0, "m", at(35), &store.End{Result: "0-1", Reason: "rules", Resigned: -1}), nil)
+	check(t, "finish r2", s.Finish(ctx, "r2", store.End{Outcome: "1-0 resignation", Resigned: 1}, at(30)), nil)
+	check(t, "finish r3", s.AppendMove(ctx, "r3", 0, "m", at(35), &store.End{Outcome: "0-1 rules", Resigned: -1}), nil)
 	ids := func(gs []*store.Game) []string {
 		var out []string
 		for _, g := range gs {
@@ -495,7 +496,7 @@ func testList(t *testing.T, open func() store.Store) {
 		check(t, "create", s.Create(ctx, g), nil)
 		check(t, "move", s.AppendMove(ctx, id, 0, "m", at(i), nil), nil)
 	}
-	check(t, "finish", s.Finish(ctx, want[3], store.End{Result: "1-0", Reason: "resignation", Resigned: 1}, at(40)), nil)
+	check(t, "finish", s.Finish(ctx, want[3], store.End{Outcome: "1-0 resignation", Resigned: 1}, at(40)), nil)
 	sort.Strings(want)
 	var got []string
 	after := ""
@@ -533,7 +534,7 @@ func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
 		for p := range i % 5 {
 			var end *store.End
 			if i%10 == 4 && p == 3 {
-				end = &store.End{Result: "0-1", Reason: "rules", Detail: "Black wins", Resigned: -1}
+				end = &store.End{Outcome: "0-1 rules; Black wins", Resigned: -1}
 			}
 			check(t, "move", from.AppendMove(ctx, g.ID, p, fmt.Sprint("m", p), at(i+p), end), nil)
 			moves++
@@ -560,5 +561,42 @@ func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
 	check(t, "move in the source", from.AppendMove(ctx, "c001", 1, "m1", at(99), nil), nil)
 	if _, err := store.Copy(ctx, from, to, nil); err == nil || !strings.Contains(err.Error(), "c001") {
 		t.Fatalf("copy onto a destination holding a different game: %v; want an error naming it", err)
+	}
+}
+
+// LegacyEndings are the endings of finished games as the stores kept them
+// before the outcome column (in the result, reason and detail columns),
+// each with the outcome text the migration makes of it. Each store's tests
+// write them into a database at the version before that migration, migrate
+// it and check them with CheckLegacyEndings.
+var LegacyEndings = []struct{ Result, Reason, Detail, Outcome string }{
+	{"1-0", "rules", "every stack topped by White", "1-0 rules; every stack topped by White"},
+	{"0-1", "rules", "", "0-1 rules"},
+	{"1/2-1/2", "ply cap", "", "1/2-1/2 ply-cap"},
+	{"1/2-1/2", "repetition", "", "1/2-1/2 repetition"},
+	{"0-1-0-1", "resignation", "Red resigned", "0-1-0-1 resignation; Red resigned"},
+	{"1-0", "forfeit", "the computer found no move: out of ideas", "1-0 forfeit; the computer found no move: out of ideas"},
+	{"0-1", "time", "no move within 30s", "0-1 time; no move within 30s"},
+}
+
+// LegacyID returns the id of the game of LegacyEndings[i].
+func LegacyID(i int) string { return fmt.Sprintf("legacy%d", i) }
+
+// CheckLegacyEndings checks that a migrated store reads every ending of
+// LegacyEndings as its outcome text, which game.ParseOutcome reads, and
+// the unfinished game "legacy-playing" as "*".
+func CheckLegacyEndings(t *testing.T, s store.Store) {
+	t.Helper()
+	for i, le := range LegacyEndings {
+		g := mustGet(t, s, LegacyID(i))
+		if g.End.Outcome != le.Outcome {
+			t.Errorf("%s (%s, %s, %q): outcome %q; want %q", LegacyID(i), le.Result, le.Reason, le.Detail, g.End.Outcome, le.Outcome)
+		}
+		if _, err := game.ParseOutcome(g.End.Outcome); err != nil {
+			t.Errorf("%s: %v", LegacyID(i), err)
+		}
+	}
+	if g := mustGet(t, s, "legacy-playing"); g.End.Outcome != "*" {
+		t.Errorf("an unfinished game's outcome after the migration: %q; want \"*\"", g.End.Outcome)
 	}
 }
