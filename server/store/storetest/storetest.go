@@ -318,7 +318,7 @@ func testIdle(t *testing.T, open func() store.Store) {
 	}
 	check(t, "move i1", s.AppendMove(ctx, "i1", 0, "m0", at(50), nil), nil)
 	check(t, "join i2", s.Join(ctx, "i2", 1, "th", "bob", at(40)), nil)
-	check(t, "finish i3", s.Finish(ctx, "i3", store.End{Result: "1-0", Reason: "resignation", Resigned: 1}, at(4)), nil)
+	check(t, "finish i3", s.Finish(ctx, "i3", store.End{Outcome: "1-0 resignation", Resigned: 1}, at(4)), nil)
 	for _, tt := range []struct {
 		before, limit int
 		want          string
