@@ -18,15 +18,18 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"stax/ai"
+	"stax/game"
 	"stax/games"
+	"stax/internal/testgame"
 	"stax/server"
 	"stax/server/store/sqlite"
 	"stax/web"
 )
 
-// startServer runs the real server in-process with the embedded interface
-// and a temporary SQLite database, and returns its base URL.
-func startServer(t *testing.T) string {
+// startServer runs the real server in-process with the embedded interface,
+// the games of reg and a temporary SQLite database, and returns its base
+// URL.
+func startServer(t *testing.T, reg game.Registry) string {
 	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
 	if err != nil {
@@ -34,7 +37,7 @@ func startServer(t *testing.T) string {
 	}
 	srv, err := server.New(server.Config{
 		Store:     st,
-		Games:     games.Registry(),
+		Games:     reg,
 		NewPlayer: ai.New,
 		Levels:    ai.Levels,
 		Assets:    web.FS(),
@@ -107,7 +110,7 @@ func newBrowser(t *testing.T) *browser {
 		}
 		t.Skip("Chromium not found: browser tests skipped (apt-get install -y chromium to run them)")
 	}
-	base := startServer(t)
+	base := startServer(t, games.Registry())
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -487,6 +490,35 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("new-game", func(t *testing.T) {
+		// A game the interface has no module for — tic-tac-toe, the tests'
+		// toy game — is offered, drawn and played by clicking from its
+		// board view and option schema alone.
+		base := startServer(t, append(games.Registry(), testgame.Info))
+		ctx := b.tab(t, 30*time.Second)
+		startGame(t, ctx, base, "tictactoe", "you", "you")
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=board] [data-testid^=sq-]').length`); n != 9 {
+			t.Errorf("%d squares drawn, want 9", n)
+		}
+		for ply, sq := range []string{"a1", "b1", "a2", "b2", "a3"} {
+			waitMyTurn(t, ctx)
+			waitFor(t, ctx, sq+" offered", `document.querySelector('[data-testid="sq-`+sq+`"].target') !== null`)
+			click(t, ctx, "sq-"+sq)
+			waitPlies(t, ctx, ply+1)
+		}
+		waitFor(t, ctx, "the result banner", `document.querySelector('[data-testid=result]:not([hidden])') !== null`)
+		if banner := eval[string](t, ctx, `document.querySelector('[data-testid=result]').textContent`); !strings.Contains(banner, "X wins") {
+			t.Errorf("result banner %q, want X wins", banner)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=board] .disc.highlighted').length`); n != 3 {
+			t.Errorf("%d pieces of the winning line highlighted, want 3", n)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=disc-a1-1]').dataset.colour`); got != "cross" {
+			t.Errorf("a1 holds a %q, want a cross", got)
+		}
+		shot(t, ctx, "new-game")
+	})
+
 	t.Run("rules", func(t *testing.T) {
 		ctx := b.tab(t, 20*time.Second)
 		for _, g := range []string{"pogo", "pisola", "diam"} {
@@ -846,6 +878,14 @@ const pickerChecks = `(async () => {
   eq("upper shift", p.click("4", 0), "3:2+");
   p.click("3");
   eq("a cell's counts", p.counts(), [1, 2]);
+
+  // One piece to place (four-player Diam, tic-tac-toe): a click on a cell
+  // places it.
+  p = new Picker([place("r@1", "r", "1"), place("r@2", "r", "2"), shift("3:1+", "3", 1, "4")]);
+  eq("sole piece targets", p.targets(), ["1", "2"]);
+  eq("sole piece", p.click("2"), "r@2");
+  eq("sole piece beside a source", p.click("3"), "");
+  eq("source picked", p.src, "3");
   eq("no pass", p.canPass, false);
   eq("pass", new Picker([{ text: "pass", kind: "pass" }]).canPass, true);
   return fails;

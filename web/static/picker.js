@@ -66,7 +66,8 @@ export class Picker {
       for (const m of this.groupMoves()) m.to.forEach((c) => !this.group.includes(c) && t.add(c));
       return [...t];
     }
-    if (this.piece) return [...new Set(this.moves.filter((m) => m.kind === "place" && m.piece === this.piece).flatMap((m) => m.to))];
+    const piece = this.piece || (this.src === null ? this.sole() : "");
+    if (piece) return [...new Set(this.moves.filter((m) => m.kind === "place" && m.piece === piece).flatMap((m) => m.to))];
     if (this.src === null) return [];
     return [...new Set(this.shifts().flatMap((m) => m.to))];
   }
@@ -86,6 +87,13 @@ export class Picker {
       if (m.kind === "shift" && m.from === this.src && (this.dest === null || m.to.includes(this.dest))) s.add(m.count);
     }
     return [...s].sort((a, b) => a - b);
+  }
+
+  // sole returns the only piece that may be placed one at a time, or "":
+  // a click on a cell then places it without picking it first.
+  sole() {
+    const pieces = this.reservePieces();
+    return pieces.length === 1 ? pieces[0] : "";
   }
 
   // reservePieces returns the pieces that may be placed one at a time.
@@ -119,8 +127,9 @@ export class Picker {
     this.hint = "";
     if (this.placing) return this.clickGroup(cell);
     const counted = (c) => depth >= 1 && this.moves.some((m) => m.kind === "shift" && m.from === c && m.count === depth);
-    if (this.piece) {
-      const m = this.moves.find((m) => m.kind === "place" && m.piece === this.piece && m.to[0] === cell);
+    const piece = this.piece || (this.src === null && !this.sources().includes(cell) ? this.sole() : "");
+    if (piece) {
+      const m = this.moves.find((m) => m.kind === "place" && m.to.length === 1 && m.piece === piece && m.to[0] === cell);
       if (m) {
         this.reset();
         return m.text;

@@ -171,6 +171,7 @@ function drawPile(g, board, cell, x, y, picked) {
     const c = colourOf(board, cell.stack[i]);
     const depth = h - i; // 1 for the top piece
     const lift = depth <= picked ? 5 : 0;
+    const lit = hasMark(cell, "highlighted") && ((cell.levels || []).includes(i + 1) || (cell.levels || []).includes(0));
     g.append(
       el("rect", {
         x: cx - w / 2,
@@ -181,7 +182,7 @@ function drawPile(g, board, cell, x, y, picked) {
         fill: c.fill,
         stroke: c.stroke,
         "stroke-width": t > 5 ? 2 : 1,
-        class: "disc" + (depth <= picked ? " picked" : ""),
+        class: "disc" + (depth <= picked ? " picked" : "") + (lit ? " highlighted" : ""),
         "data-sq": name,
         "data-depth": depth,
         "data-colour": c.name,

@@ -82,7 +82,7 @@ export function homePage(root) {
         h("span", { class: "game-title" }, g.title),
         h("span", { class: "game-preview" }, preview(g)),
         h("span", { class: "game-summary" }, g.summary || ""),
-        h("a", { href: "/rules/" + g.name, "data-link": "", class: "rules-link" }, "Rules"),
+        gameModule(g.name).rules ? h("a", { href: "/rules/" + g.name, "data-link": "", class: "rules-link" }, "Rules") : null,
       );
       gameBox.append(card);
     }
