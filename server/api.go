@@ -143,6 +143,11 @@ func (s *Server) handleVariant(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	key := clientKey(clientIP(r))
+	if ok, retry := s.creates.allow(key, time.Now()); !ok {
+		tooFast(w, retry, "new games")
+		return
+	}
 	var req CreateRequest
 	if !readJSON(w, r, &req) {
 		return
@@ -226,13 +231,20 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		sg.Seats = append(sg.Seats, st)
 	}
+	if !s.open.add(key, sg.ID, s.cfg.MaxOpenGames) {
+		w.Header().Set("Retry-After", "60")
+		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("your address has %d unfinished games, the most it may have; finish or resign some first", s.cfg.MaxOpenGames))
+		return
+	}
 	if err := s.store.Create(r.Context(), sg); err != nil {
+		s.open.done(sg.ID)
 		s.log.Error("create game", "err", err)
 		httpError(w, http.StatusInternalServerError, "the game could not be saved")
 		return
 	}
 	l, err := newLive(sg, g)
 	if err != nil {
+		s.open.done(sg.ID)
 		s.log.Error("create game", "game", sg.ID, "err", err)
 		httpError(w, http.StatusInternalServerError, "the game could not be started")
 		return
@@ -256,12 +268,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	l, err := s.get(r.Context(), id)
+	l, err := s.acquire(r.Context(), id)
 	if err != nil {
 		s.lookupError(w, id, err)
 		return
 	}
-	l.mu.Lock()
 	st := l.state()
 	l.mu.Unlock()
 	writeJSON(w, http.StatusOK, st)
@@ -269,6 +280,10 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if ok, retry := s.joins.allow(clientKey(clientIP(r)), time.Now()); !ok {
+		tooFast(w, retry, "joins")
+		return
+	}
 	var req JoinRequest
 	if !readJSON(w, r, &req) {
 		return
@@ -282,14 +297,13 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "missing invite; want the code after #invite= in the invitation link")
 		return
 	}
-	l, err := s.get(r.Context(), id)
+	l, err := s.acquire(r.Context(), id)
 	if err != nil {
 		s.lookupError(w, id, err)
 		return
 	}
-	hash := hashSecret(strings.TrimSpace(req.Invite))
-	l.mu.Lock()
 	defer l.mu.Unlock()
+	hash := hashSecret(strings.TrimSpace(req.Invite))
 	p := -1
 	for i := range l.seats {
 		if l.seats[i].InviteHash == hash {
@@ -326,12 +340,11 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	l, err := s.get(r.Context(), id)
+	l, err := s.acquire(r.Context(), id)
 	if err != nil {
 		s.lookupError(w, id, err)
 		return
 	}
-	l.mu.Lock()
 	text := l.record()
 	l.mu.Unlock()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

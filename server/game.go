@@ -41,6 +41,9 @@ type live struct {
 	last []string
 	// msg is the encoded state message, nil when it must be rebuilt.
 	msg []byte
+	// dropped is set when the game leaves the server's memory: whoever
+	// still holds it must load it again.
+	dropped bool
 	// idle is when the last subscriber left (zero while any is connected).
 	idle time.Time
 }
@@ -97,6 +100,9 @@ func newLive(sg *store.Game, g game.Game) (*live, error) {
 			return nil, fmt.Errorf("game %s ply %d: %w", sg.ID, i, err)
 		}
 	}
+	if n := len(sg.MoveTimes); n > 0 && sg.MoveTimes[n-1].After(l.lastAt) {
+		l.lastAt = sg.MoveTimes[n-1]
+	}
 	if sg.Status == store.Finished && !l.h.Over() {
 		// A resignation, forfeit or loss on time, which the moves do not
 		// show: the stored outcome restores it exactly.
@@ -108,6 +114,15 @@ func newLive(sg *store.Game, g game.Game) (*live, error) {
 		l.resigned = sg.End.Resigned
 	}
 	return l, nil
+}
+
+// lastActive returns when the game last changed: a move, a join, its
+// creation. The caller holds l.mu.
+func (l *live) lastActive() time.Time {
+	if l.updated.After(l.lastAt) {
+		return l.updated
+	}
+	return l.lastAt
 }
 
 // applyText plays a move given in notation and records it in the JSON
@@ -335,6 +350,9 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 	}
 	s.commitLat.add(time.Since(t0))
 	l.updated, l.lastAt = now, now
+	if l.h.Over() {
+		s.open.done(l.id)
+	}
 	l.msg = nil
 	l.broadcast()
 	s.scheduleAI(l)
@@ -376,6 +394,7 @@ func (s *Server) finish(ctx context.Context, l *live, p int, reason game.Reason,
 		return &moveError{code: CodeServer, msg: "the server could not save the resignation"}
 	}
 	l.updated = now
+	s.open.done(l.id)
 	l.msg = nil
 	l.broadcast()
 	return nil

@@ -92,6 +92,27 @@ type Config struct {
 	// answer within PingTimeout is closed (defaults DefaultPingInterval,
 	// DefaultPingTimeout).
 	PingInterval, PingTimeout time.Duration
+	// CreateEvery and CreateBurst limit the games one client address may
+	// create: CreateBurst at once, then one every CreateEvery (defaults
+	// DefaultCreateEvery, DefaultCreateBurst); JoinEvery and JoinBurst
+	// limit its joins alike. Past them the request is answered 429 with
+	// Retry-After.
+	CreateEvery, JoinEvery time.Duration
+	CreateBurst, JoinBurst int
+	// MaxOpenGames bounds the unfinished games created from one client
+	// address (default DefaultMaxOpenGames).
+	MaxOpenGames int
+	// Expiry is how long an unfinished game may go without a move (or a
+	// join) before it is adjudicated as abandoned: the seat to move
+	// forfeits (default DefaultExpiry, 14 days).
+	Expiry time.Duration
+	// KeepIdle is how long an unfinished game that nobody watches and no
+	// computer is thinking in stays in memory; it is loaded again from
+	// the store when asked for (default DefaultKeepIdle).
+	KeepIdle time.Duration
+	// SweepEvery is how often games are expired and idle ones unloaded
+	// (default a minute).
+	SweepEvery time.Duration
 	// KeepFinished is how long a finished game nobody watches stays in
 	// memory (default 5 minutes).
 	KeepFinished time.Duration
@@ -113,6 +134,10 @@ type Server struct {
 	games map[string]*live
 
 	moveLat, commitLat latency
+
+	creates, joins *rateLimiter
+	open           openGames    // unfinished games per creating client
+	expired        atomic.Int64 // games expired since the start
 
 	wsConns    connCount    // open websockets
 	refused    atomic.Int64 // connections refused at a limit
@@ -143,6 +168,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SendQueue <= 0 {
 		cfg.SendQueue = 32
 	}
+	setDefault(&cfg.CreateEvery, DefaultCreateEvery)
+	setDefault(&cfg.CreateBurst, DefaultCreateBurst)
+	setDefault(&cfg.JoinEvery, DefaultJoinEvery)
+	setDefault(&cfg.JoinBurst, DefaultJoinBurst)
+	setDefault(&cfg.MaxOpenGames, DefaultMaxOpenGames)
+	setDefault(&cfg.Expiry, DefaultExpiry)
+	setDefault(&cfg.KeepIdle, DefaultKeepIdle)
+	setDefault(&cfg.SweepEvery, time.Minute)
 	setDefault(&cfg.MaxConns, DefaultMaxConns)
 	setDefault(&cfg.MaxConnsPerIP, DefaultMaxConnsPerIP)
 	setDefault(&cfg.ConnHeadroom, DefaultConnHeadroom)
@@ -160,6 +193,9 @@ func New(cfg Config) (*Server, error) {
 		log:   cfg.Log,
 		sem:   make(chan struct{}, cfg.Workers),
 		games: map[string]*live{},
+
+		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
+		joins:   newRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if err := s.resume(); err != nil {
@@ -172,12 +208,16 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// resume loads the unfinished games and schedules their AI moves.
+// resume looks at the unfinished games: it expires the abandoned ones and
+// keeps in memory those whose computer is to move, resuming them; the
+// others are loaded when someone asks for them.
 func (s *Server) resume() error {
 	gs, err := s.store.Unfinished(s.ctx)
 	if err != nil {
 		return fmt.Errorf("server: load unfinished games: %w", err)
 	}
+	cutoff := time.Now().Add(-s.cfg.Expiry)
+	kept := 0
 	for _, sg := range gs {
 		l, err := s.build(sg)
 		if err != nil {
@@ -186,18 +226,23 @@ func (s *Server) resume() error {
 			continue
 		}
 		l.mu.Lock()
-		if l.h.Over() {
+		switch {
+		case l.h.Over():
 			// The moves end the game although it was stored unfinished
 			// (e.g. a rules change): record the ending.
 			if err := s.store.Finish(s.ctx, l.id, *l.end(), time.Now().UTC()); err != nil {
 				s.log.Error("finish resumed game", "game", l.id, "err", err)
 			}
+		case l.lastActive().Before(cutoff):
+			s.expire(l)
+		case l.seats[l.h.State().ToMove()].Kind == "ai":
+			s.scheduleAI(l)
+			s.games[l.id] = l
+			kept++
 		}
-		s.scheduleAI(l)
 		l.mu.Unlock()
-		s.games[l.id] = l
 	}
-	s.log.Info("resumed games", "count", len(s.games))
+	s.log.Info("resumed games", "unfinished", len(gs), "in memory", kept)
 	return nil
 }
 
@@ -240,10 +285,11 @@ func (s *Server) get(ctx context.Context, id string) (*live, error) {
 	return l, nil
 }
 
-// janitor drops finished games that nobody has watched for a while.
+// janitor expires abandoned games and unloads the games nobody uses, every
+// SweepEvery.
 func (s *Server) janitor() {
 	defer s.wg.Done()
-	t := time.NewTicker(time.Minute)
+	t := time.NewTicker(s.cfg.SweepEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -251,17 +297,92 @@ func (s *Server) janitor() {
 			return
 		case <-t.C:
 		}
-		cutoff := time.Now().Add(-s.cfg.KeepFinished)
-		s.mu.Lock()
-		for id, l := range s.games {
-			l.mu.Lock()
-			drop := l.h.Over() && len(l.subs) == 0 && !l.aiBusy && l.idle.Before(cutoff) && l.updated.Before(cutoff)
-			l.mu.Unlock()
-			if drop {
-				delete(s.games, id)
-			}
+		s.sweep(time.Now())
+	}
+}
+
+// sweep expires the games with no move since Expiry, in memory or not,
+// and unloads the games nobody watches: finished ones after KeepFinished,
+// unfinished ones after KeepIdle (unless a computer is to move).
+func (s *Server) sweep(now time.Time) {
+	expiry := now.Add(-s.cfg.Expiry)
+	finished := now.Add(-s.cfg.KeepFinished)
+	idle := now.Add(-s.cfg.KeepIdle)
+	s.creates.sweep(now)
+	s.joins.sweep(now)
+	s.mu.Lock()
+	for id, l := range s.games {
+		l.mu.Lock()
+		if !l.aiBusy && !l.h.Over() && l.lastActive().Before(expiry) {
+			s.expire(l)
 		}
-		s.mu.Unlock()
+		switch {
+		case len(l.subs) > 0 || l.aiBusy:
+		case l.h.Over() && l.idle.Before(finished) && l.updated.Before(finished):
+			l.dropped = true
+		case !l.h.Over() && l.idle.Before(idle) && l.seats[l.h.State().ToMove()].Kind != "ai":
+			l.dropped = true
+		}
+		if l.dropped {
+			delete(s.games, id)
+		}
+		l.mu.Unlock()
+	}
+	s.mu.Unlock()
+	// The games that expired while out of memory, a batch at a time.
+	for {
+		ids, err := s.store.Idle(s.ctx, expiry, 100)
+		if err != nil {
+			s.log.Error("list idle games", "err", err)
+			return
+		}
+		n := 0
+		for _, id := range ids {
+			l, err := s.acquire(s.ctx, id)
+			if err != nil {
+				s.log.Error("load idle game", "game", id, "err", err)
+				continue
+			}
+			if !l.h.Over() && l.lastActive().Before(expiry) && !l.aiBusy {
+				s.expire(l)
+				n++
+			}
+			l.mu.Unlock()
+		}
+		if n == 0 || len(ids) < 100 {
+			return
+		}
+	}
+}
+
+// expire adjudicates a game with no move for Expiry as abandoned by the
+// seat to move. The caller holds l.mu.
+func (s *Server) expire(l *live) {
+	p := l.h.State().ToMove()
+	days := int(s.cfg.Expiry.Hours() / 24)
+	why := fmt.Sprintf("abandoned: no move for %d days", days)
+	if days < 1 {
+		why = "abandoned: no move for " + s.cfg.Expiry.String()
+	}
+	if err := s.finish(s.ctx, l, p, game.ByForfeit, why); err == nil {
+		s.expired.Add(1)
+		s.log.Info("game expired", "game", l.id, "seat", p)
+	}
+}
+
+// acquire returns the game with the given id locked, loading it if needed,
+// and never one the janitor has unloaded meanwhile.
+func (s *Server) acquire(ctx context.Context, id string) (*live, error) {
+	for {
+		l, err := s.get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		if !l.dropped {
+			return l, nil
+		}
+		l.mu.Unlock()
 	}
 }
 

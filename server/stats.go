@@ -67,6 +67,8 @@ type Stats struct {
 	// the server started.
 	Refused    int64 `json:"refused"`
 	PingClosed int64 `json:"pingClosed"`
+	// Expired counts the games adjudicated as abandoned since the start.
+	Expired int64 `json:"expired"`
 }
 
 // Stats reports what the server holds and how long its moves take.
@@ -81,6 +83,7 @@ func (s *Server) Stats() Stats {
 		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
 		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
 		Refused: s.refused.Load(), PingClosed: s.idleClosed.Load(),
+		Expired: s.expired.Load(),
 	}
 }
 

@@ -76,6 +76,13 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	stop := context.AfterFunc(s.ctx, func() { closeWith(websocket.StatusGoingAway, "server shutting down") })
 	defer stop()
 
+	// Join the game: hello, then the full state, queued under the game's
+	// lock so that no broadcast can come between. (The game may have been
+	// unloaded since it was looked up: acquire loads it again.)
+	if l, err = s.acquire(r.Context(), id); err != nil {
+		closeWith(websocket.StatusInternalError, "the game could not be loaded")
+		return
+	}
 	var badToken bool
 	if tok := r.URL.Query().Get("token"); tok != "" {
 		c.seats = l.seatsOf(hashSecret(tok))
@@ -84,10 +91,6 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if c.seats == nil {
 		c.seats = []int{}
 	}
-
-	// Join the game: hello, then the full state, queued under the game's
-	// lock so that no broadcast can come between.
-	l.mu.Lock()
 	c.out <- encodeMsg(struct {
 		Type  string `json:"type"`
 		Seats []int  `json:"seats"`

@@ -72,7 +72,11 @@ func runLoadtest(e *env, args []string) error {
 		}
 		// The server runs in its own process, as in production, so that
 		// the two sides' websockets count against separate file limits.
-		child = exec.Command(exe, "serve", "--addr", addr, "--db", *db, "--log-level", "error", "--stats")
+		child = exec.Command(exe, "serve", "--addr", addr, "--db", *db, "--log-level", "error", "--stats",
+			// Every game comes from this one address: lift the limits
+			// on one address to the test's size.
+			"--create-every", "1ms", "--create-burst", fmt.Sprint(*games*4+100), "--join-every", "1ms", "--join-burst", fmt.Sprint(*games*4+100),
+			"--max-open-games", fmt.Sprint(*games*2+100), "--max-conns-per-ip", fmt.Sprint(*games**clients+100), "--max-conns", fmt.Sprint(*games**clients+100))
 		child.Stdout, child.Stderr = e.stderr, e.stderr
 		if err := child.Start(); err != nil {
 			return fmt.Errorf("starting the server: %w", err)

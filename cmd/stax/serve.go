@@ -40,6 +40,12 @@ func runServe(e *env, args []string) error {
 	maxPerIP := fs.Int("max-conns-per-ip", server.DefaultMaxConnsPerIP, "the most open websockets of one client address")
 	readTimeout := fs.Duration("read-timeout", server.DefaultReadTimeout, "the longest a request's header and body may take to arrive")
 	ping := fs.Duration("ping-interval", server.DefaultPingInterval, "how often websockets are pinged; one that does not answer within 20s is closed")
+	createEvery := fs.Duration("create-every", server.DefaultCreateEvery, "one client address may create a game this often, after a burst of --create-burst")
+	createBurst := fs.Int("create-burst", server.DefaultCreateBurst, "the games one client address may create at once")
+	joinEvery := fs.Duration("join-every", server.DefaultJoinEvery, "one client address may join a game this often, after a burst of --join-burst")
+	joinBurst := fs.Int("join-burst", server.DefaultJoinBurst, "the joins one client address may make at once")
+	maxOpen := fs.Int("max-open-games", server.DefaultMaxOpenGames, "the most unfinished games one client address may have created")
+	expiry := fs.Duration("expire-after", server.DefaultExpiry, "a game with no move for this long is adjudicated as abandoned by the seat to move")
 	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
 	rest, err := parseInterspersed(fs, args)
@@ -57,7 +63,12 @@ func runServe(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats,
-		maxConns: *maxConns, maxPerIP: *maxPerIP, readTimeout: *readTimeout, ping: *ping}
+		maxConns: *maxConns, maxPerIP: *maxPerIP, readTimeout: *readTimeout, ping: *ping,
+		createEvery: *createEvery, createBurst: *createBurst, joinEvery: *joinEvery, joinBurst: *joinBurst,
+		maxOpen: *maxOpen, expiry: *expiry}
+	if c.createEvery <= 0 || c.createBurst < 1 || c.joinEvery <= 0 || c.joinBurst < 1 || c.maxOpen < 1 || c.expiry <= 0 {
+		return &usageError{"--create-every, --create-burst, --join-every, --join-burst, --max-open-games and --expire-after must be positive"}
+	}
 	if c.maxConns < 1 || c.maxPerIP < 1 || c.readTimeout <= 0 || c.ping <= 0 {
 		return &usageError{"--max-conns, --max-conns-per-ip, --read-timeout and --ping-interval must be positive"}
 	}
@@ -107,6 +118,10 @@ type serveConfig struct {
 	allowedHosts           []string
 	maxConns, maxPerIP     int
 	readTimeout, ping      time.Duration
+	createEvery, joinEvery time.Duration
+	createBurst, joinBurst int
+	maxOpen                int
+	expiry                 time.Duration
 	ai                     ai.Config         // the computer players' configuration
 	ready                  func(addr string) // called with the listening address, for tests
 }
@@ -163,6 +178,12 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		MaxConnsPerIP: c.maxPerIP,
 		ReadTimeout:   c.readTimeout,
 		PingInterval:  c.ping,
+		CreateEvery:   c.createEvery,
+		CreateBurst:   c.createBurst,
+		JoinEvery:     c.joinEvery,
+		JoinBurst:     c.joinBurst,
+		MaxOpenGames:  c.maxOpen,
+		Expiry:        c.expiry,
 	})
 	if err != nil {
 		return err
