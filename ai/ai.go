@@ -31,6 +31,7 @@
 package ai
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -285,6 +286,7 @@ func tighter(a, b search.Limits) search.Limits {
 		Time:  time.Duration(pick(int64(a.Time), int64(b.Time))),
 		Nodes: pick(a.Nodes, b.Nodes),
 		Depth: int(pick(int64(a.Depth), int64(b.Depth))),
+		Clock: cmp.Or(a.Clock, b.Clock),
 	}
 }
 

@@ -32,5 +32,5 @@ func ExampleServer() {
 	// info string position r/-/y/-/g/-/-/- 4
 	// info string tomove 4 Blue
 	// legal b@2 b@4 b@6 b@7 b@8
-	// error go: unknown parameter "wtime"; want movetime MS, depth D, nodes N or infinite
+	// error go: unknown parameter "wtime"; want movetime MS, depth D, nodes N, infinite, time1..time4 MS, inc1..inc4 MS or movestogo N
 }

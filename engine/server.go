@@ -594,42 +594,68 @@ func (s *Server) applyResources(p search.Player) {
 	}
 }
 
-// goSearch handles go [movetime MS] [depth D] [nodes N] [infinite]: it
-// starts the search in a goroutine that sends info lines and bestmove.
+// goSearch handles go [movetime MS] [depth D] [nodes N] [infinite]
+// [timeK MS incK MS ...] [movestogo N]: it starts the search in a
+// goroutine that sends info lines and bestmove.
 func (s *Server) goSearch(ctx context.Context, args []string) error {
 	var lim search.Limits
 	infinite := false
+	var clocks, incs [game.MaxPlayers]int64
+	var timed [game.MaxPlayers]bool
+	movesToGo := 0
 	for i := 0; i < len(args); i++ {
 		key := args[i]
 		if key == "infinite" {
 			infinite = true
 			continue
 		}
-		if key != "movetime" && key != "depth" && key != "nodes" {
-			return fmt.Errorf("go: unknown parameter %q; want movetime MS, depth D, nodes N or infinite", key)
+		seat := 0
+		if rest, ok := strings.CutPrefix(key, "time"); ok && len(rest) == 1 && rest[0] >= '1' && rest[0] <= '0'+game.MaxPlayers {
+			seat = int(rest[0] - '0')
+		} else if rest, ok := strings.CutPrefix(key, "inc"); ok && len(rest) == 1 && rest[0] >= '1' && rest[0] <= '0'+game.MaxPlayers {
+			seat = int(rest[0] - '0')
+		} else if key != "movetime" && key != "depth" && key != "nodes" && key != "movestogo" {
+			return fmt.Errorf("go: unknown parameter %q; want movetime MS, depth D, nodes N, infinite, time1..time4 MS, inc1..inc4 MS or movestogo N", key)
 		}
 		if i+1 == len(args) {
 			return fmt.Errorf("go: %s needs a value", key)
 		}
 		i++
 		n, err := strconv.ParseInt(args[i], 10, 64)
-		if err != nil || n < 1 {
+		clock := seat > 0 // a clock or an increment may be 0
+		if err != nil || n < 0 || n == 0 && !clock {
+			if clock {
+				return fmt.Errorf("go: %s %q: want a number of milliseconds, 0 or more", key, args[i])
+			}
 			return fmt.Errorf("go: %s %q: want a positive integer", key, args[i])
 		}
-		switch key {
-		case "movetime":
-			if n > int64(infiniteTime/time.Millisecond) {
-				n = int64(infiniteTime / time.Millisecond)
-			}
+		n = min(n, int64(infiniteTime/time.Millisecond))
+		switch {
+		case strings.HasPrefix(key, "time"):
+			clocks[seat-1], timed[seat-1] = n, true
+		case strings.HasPrefix(key, "inc"):
+			incs[seat-1] = n
+		case key == "movetime":
 			lim.Time = time.Duration(n) * time.Millisecond
-		case "depth":
+		case key == "depth":
 			lim.Depth = int(min(n, 1000))
-		case "nodes":
+		case key == "nodes":
 			lim.Nodes = n
+		case key == "movestogo":
+			movesToGo = int(min(n, 1000))
 		}
 	}
 	if infinite && lim.Time == 0 {
 		lim.Time = infiniteTime
+	}
+	if s.hist != nil && !infinite {
+		if p := s.hist.State().ToMove(); timed[p] {
+			lim.Clock = search.Clock{
+				Remaining: time.Duration(max(clocks[p], 1)) * time.Millisecond,
+				Increment: time.Duration(incs[p]) * time.Millisecond,
+				MovesToGo: movesToGo,
+			}
+		}
 	}
 	if s.hist == nil {
 		return errors.New("go: no position; send newgame and position first")

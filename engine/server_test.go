@@ -164,6 +164,8 @@ func TestErrors(t *testing.T) {
 		{"unknown level", nil, "setoption name level value grandmaster", `error setoption level: unknown level "grandmaster"`},
 		{"threads zero", nil, "setoption name threads value 0", `error setoption threads: "0"`},
 		{"hash not a number", nil, "setoption name hash value lots", `error setoption hash: "lots"`},
+		{"negative clock", []string{"newgame pogo", "position startpos"}, "go time1 -5", `error go: time1 "-5": want a number of milliseconds`},
+		{"bad clock seat", []string{"newgame pogo", "position startpos"}, "go time5 100", `error go: unknown parameter "time5"`},
 		{"legal without position", nil, "legal", "error legal: no position"},
 		{"show without position", nil, "show", "error show: no position"},
 	}
@@ -725,5 +727,32 @@ func TestExplicitLimits(t *testing.T) {
 		if d > 4 {
 			t.Errorf("hard (depth 4) told depth 12 searched %q", l)
 		}
+	}
+}
+
+// TestGoClock checks that the strongest level, told the seats' clocks,
+// answers within its share of its own clock (the other seat's clock is not
+// its to spend).
+func TestGoClock(t *testing.T) {
+	s := startSession(t, testConfig())
+	s.send("setoption name level value strongest")
+	s.send("newgame pisola")
+	s.send("position startpos moves a1+c1")
+	// Black to move, with 2 s left; White has a minute.
+	start := time.Now()
+	s.send("go time1 60000 inc1 0 time2 2000 inc2 0")
+	s.until("bestmove")
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("with 2 s on its clock the engine took %v for a move; want about 2 s / 25", took)
+	}
+	if testing.Short() {
+		return
+	}
+	s.send("position startpos")
+	start = time.Now()
+	s.send("go time1 3000 time2 3000 movestogo 1")
+	s.until("bestmove")
+	if took := time.Since(start); took < time.Second || took > 3*time.Second {
+		t.Errorf("with 3 s for its last move before the control the engine took %v; want most of it", took)
 	}
 }

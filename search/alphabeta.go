@@ -206,6 +206,7 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 	if lim.IsZero() {
 		lim = a.Default
 	}
+	lim = lim.Budgeted()
 	root := s.Legal(nil)
 	if len(root) == 0 {
 		return Result{}, ErrNoMoves

@@ -2,6 +2,7 @@ package search
 
 import (
 	"testing"
+	"time"
 
 	"stax/game"
 )
@@ -33,5 +34,30 @@ func TestHashSize(t *testing.T) {
 		if got := a.HashSize(); got != tc.want {
 			t.Errorf("SetHashSize(%d): %d bytes; want %d", tc.mb, got, tc.want)
 		}
+	}
+}
+
+// TestClockBudget checks the share of a clock a move takes.
+func TestClockBudget(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		c    Clock
+		want time.Duration
+	}{
+		{Clock{Remaining: 60 * time.Second}, (60*time.Second - 100*ms) / 25},
+		{Clock{Remaining: 60 * time.Second, Increment: time.Second}, (60*time.Second-100*ms)/25 + 750*ms},
+		{Clock{Remaining: 10 * time.Second, MovesToGo: 1}, 10*time.Second - 100*ms},
+		{Clock{Remaining: 10 * time.Second, MovesToGo: 2}, (10*time.Second - 100*ms) / 2},
+		// Little time and a large increment: never more than half the clock.
+		{Clock{Remaining: 200 * ms, Increment: time.Second}, 90 * ms},
+		{Clock{Remaining: 50 * ms}, 45 * ms / 25},
+		{Clock{Remaining: ms / 2}, ms},
+	} {
+		if got := tc.c.Budget(); got != tc.want {
+			t.Errorf("%+v.Budget() = %v; want %v", tc.c, got, tc.want)
+		}
+	}
+	if got := (Limits{Time: 10 * ms, Clock: Clock{Remaining: time.Minute}}).Budgeted(); got.Time != 10*ms || got.Clock != (Clock{}) {
+		t.Errorf("Budgeted with a tighter time: %+v", got)
 	}
 }

@@ -134,6 +134,7 @@ func (m *MCTS) Play(ctx context.Context, pos Position, lim Limits, report func(P
 	if lim.IsZero() {
 		lim = m.Default
 	}
+	lim = lim.Budgeted()
 	legal := s.Legal(nil)
 	if len(legal) == 0 {
 		return Result{}, ErrNoMoves

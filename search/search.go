@@ -41,10 +41,69 @@ type Limits struct {
 	Time  time.Duration
 	Nodes int64
 	Depth int
+	// Clock, when its Remaining time is set, is the mover's clock in a
+	// timed game: the search takes its share of it (Clock.Budget), within
+	// Time when that is set too.
+	Clock Clock
 }
 
 // IsZero reports whether no bound is set.
-func (l Limits) IsZero() bool { return l.Time == 0 && l.Nodes == 0 && l.Depth == 0 }
+func (l Limits) IsZero() bool {
+	return l.Time == 0 && l.Nodes == 0 && l.Depth == 0 && l.Clock.Remaining == 0
+}
+
+// Clock is the time left to the mover in a timed game.
+type Clock struct {
+	// Remaining is the time left on the mover's clock.
+	Remaining time.Duration
+	// Increment is the time added to it after each of its moves.
+	Increment time.Duration
+	// MovesToGo is the number of the mover's moves until the next time
+	// control; 0 means the rest of the game (sudden death).
+	MovesToGo int
+}
+
+// clockMoves is the number of moves a sudden-death clock is shared over:
+// stax games rarely last longer than that many moves of one player from
+// the middle of the game, and the increment pays for the rest.
+const clockMoves = 25
+
+// Budget returns the time to spend on the next move: an even share of the
+// remaining time over the moves to go (or clockMoves), plus most of the
+// increment, never more than half the remaining time (all of it, less the
+// safety margin, for the last move before a time control), and always
+// leaving a safety margin of a tenth of the clock, at most 100 ms, for the
+// moves' transmission and the search's reaction time.
+func (c Clock) Budget() time.Duration {
+	margin := min(c.Remaining/10, 100*time.Millisecond)
+	left := c.Remaining - margin
+	if left <= 0 {
+		return time.Millisecond
+	}
+	moves := clockMoves
+	if c.MovesToGo > 0 {
+		moves = min(c.MovesToGo, clockMoves)
+	}
+	b := left/time.Duration(moves) + c.Increment*3/4
+	if moves > 1 {
+		b = min(b, left/2)
+	}
+	return max(min(b, left), time.Millisecond)
+}
+
+// Budgeted returns l with the clock turned into a time bound: Time becomes
+// the smaller of Time (when set) and the clock's budget.
+func (l Limits) Budgeted() Limits {
+	if l.Clock.Remaining <= 0 {
+		return l
+	}
+	b := l.Clock.Budget()
+	if l.Time == 0 || b < l.Time {
+		l.Time = b
+	}
+	l.Clock = Clock{}
+	return l
+}
 
 // Progress is reported during a search (for engine "info" lines and UIs).
 type Progress struct {

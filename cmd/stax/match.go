@@ -44,6 +44,7 @@ func runMatch(e *env, args []string) error {
 	openings := fs.Int("openings", 2, "the number of random plies that start each opening; each opening is played with every seat rotation")
 	seed := fs.Uint64("seed", 0, "the seed of the random openings and of the built-in players, for a reproducible match (0: random; the report shows the seed used)")
 	out := fs.String("out", "", "append every game to this file in the record format")
+	tc := fs.String("tc", "", "BASE+INC: give every seat a clock of BASE seconds plus INC seconds a move (e.g. 10+0.1); a seat whose clock runs out loses on time")
 	sprt := fs.String("sprt", "", "ELO0,ELO1[,ALPHA,BETA]: stop a two-engine match when a sequential probability ratio test decides")
 	quiet := fs.Bool("quiet", false, "print no progress")
 	rest, err := parseInterspersed(fs, args)
@@ -78,6 +79,13 @@ func runMatch(e *env, args []string) error {
 		Game: g, Engines: engines, Games: *n, Concurrency: *conc,
 		MoveTime: time.Duration(*movetime) * time.Millisecond, Timeout: time.Duration(*timeout) * time.Millisecond,
 		Depth: *depth, Nodes: *nodes, Openings: *openings, Seed: *seed, NewPlayer: levels.NewSeeded,
+	}
+	if *tc != "" {
+		clock, err := parseTimeControl(*tc)
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		cfg.Clock = clock
 	}
 	if *sprt != "" {
 		t, err := parseSPRT(*sprt)
@@ -117,6 +125,21 @@ func runMatch(e *env, args []string) error {
 		rep.Write(e.stdout)
 	}
 	return err
+}
+
+// parseTimeControl parses BASE+INC in seconds (the increment may be left
+// out).
+func parseTimeControl(s string) (*match.TimeControl, error) {
+	base, inc, _ := strings.Cut(s, "+")
+	b, err1 := strconv.ParseFloat(base, 64)
+	i, err2 := 0.0, error(nil)
+	if inc != "" {
+		i, err2 = strconv.ParseFloat(inc, 64)
+	}
+	if err1 != nil || err2 != nil || b <= 0 || i < 0 || b > 1e6 || i > 1e6 {
+		return nil, fmt.Errorf("--tc %q: want BASE+INC in seconds, e.g. 10+0.1 or 60", s)
+	}
+	return &match.TimeControl{Base: time.Duration(b * float64(time.Second)), Increment: time.Duration(i * float64(time.Second))}, nil
 }
 
 // parseSPRT parses ELO0,ELO1[,ALPHA,BETA].

@@ -75,6 +75,7 @@ func TestMatchCommandErrors(t *testing.T) {
 		{[]string{"--game", "pogo", "--engine", "stax:random", "--sprt", "10,0"}, "ELO0 < ELO1"},
 		{[]string{"--game", "pogo", "--engine", "stax:random", "--engine", "stax:greedy", "--engine", "stax:easy", "--sprt", "0,10"}, "exactly two"},
 		{[]string{"--game", "pogo", "--engine", "stax:nobody"}, "nobody"},
+		{[]string{"--game", "pogo", "--engine", "stax:random", "--tc", "fast"}, "want BASE+INC in seconds"},
 		{[]string{"--game", "pogo", "--engine", "stax:random", "--engine", "x=/no/such/engine"}, "engine x (/no/such/engine) failed its check before the match"},
 	}
 	for _, tc := range tests {

@@ -97,8 +97,15 @@ type Config struct {
 	Depth int
 	Nodes int64
 	// Timeout is the time after which a move is lost on time; 0 means
-	// MoveTime plus max(1s, MoveTime), or 30s without a MoveTime.
+	// MoveTime plus max(1s, MoveTime), or 30s without a MoveTime. With a
+	// Clock, a move is lost on time when it empties the mover's clock.
 	Timeout time.Duration
+	// Clock, when not nil, gives every seat a clock: Base at the start,
+	// Increment added after each of its moves, each move's time (from the
+	// go command to the bestmove) taken from it. The engines are told every
+	// seat's time (go time1 ... inc1 ...), and a seat whose clock runs out
+	// loses on time.
+	Clock *TimeControl
 	// Openings is the number of random plies played from the start before
 	// the engines take over; every opening is played with each rotation of
 	// the seats.
@@ -122,6 +129,16 @@ type Config struct {
 	Progress func(Status)
 	// Now returns the time for the Date tag (default time.Now).
 	Now func() time.Time
+}
+
+// TimeControl is the clock of every seat in a timed match.
+type TimeControl struct {
+	Base, Increment time.Duration
+}
+
+// String writes the time control as BASE+INCREMENT in seconds, e.g. 10+0.1.
+func (tc TimeControl) String() string {
+	return strconv.FormatFloat(tc.Base.Seconds(), 'f', -1, 64) + "+" + strconv.FormatFloat(tc.Increment.Seconds(), 'f', -1, 64)
 }
 
 // Status is the progress of a running match.
@@ -376,6 +393,7 @@ func preflight(cfg Config) error {
 type worker struct {
 	cfg     *Config
 	clients map[int]*engine.Client // by engine index; nil after a fault
+	clocks  []time.Duration        // each seat's time left, in a timed match
 	fresh   map[int]bool           // clients that have had no newgame in this game
 }
 
@@ -415,13 +433,29 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 		w.fresh[e] = true
 	}
 	res = GameResult{Number: j.number, Opening: j.opening, Seats: j.seats, FaultEngine: -1}
+	w.clocks = nil
+	if cfg.Clock != nil {
+		w.clocks = make([]time.Duration, len(j.seats))
+		for i := range w.clocks {
+			w.clocks[i] = cfg.Clock.Base
+		}
+	}
 	for !h.Over() {
 		if ctx.Err() != nil {
 			return res, false
 		}
 		seat := h.State().ToMove()
 		e := seats[seat].engine
+		start := time.Now()
 		move, fault := w.move(ctx, seats[seat], h)
+		if w.clocks != nil && fault == nil {
+			w.clocks[seat] -= time.Since(start)
+			if w.clocks[seat] < 0 {
+				fault = &engine.Fault{Kind: engine.TimedOut, Detail: fmt.Sprintf("%s's clock ran out", g.PlayerName(seat))}
+			} else {
+				w.clocks[seat] += cfg.Clock.Increment
+			}
+		}
 		if fault == nil {
 			if err := h.Play(move); err != nil {
 				fault = &engine.Fault{Kind: engine.Garbled, Detail: "illegal move " + move}
@@ -451,7 +485,10 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 		tags = append(tags, record.Tag{Name: record.SeatTag(s), Value: cfg.Engines[e].Name})
 	}
 	tags = append(tags, record.Tag{Name: "Opening", Value: fmt.Sprintf("%d (%d random plies)", j.opening, len(j.moves))})
-	if cfg.MoveTime > 0 {
+	switch {
+	case cfg.Clock != nil:
+		tags = append(tags, record.Tag{Name: "TimeControl", Value: cfg.Clock.String()})
+	case cfg.MoveTime > 0:
 		tags = append(tags, record.Tag{Name: "TimeControl", Value: fmt.Sprintf("movetime %dms", cfg.MoveTime.Milliseconds())})
 	}
 	res.Record = record.FromHistory(h, tags...)
@@ -471,7 +508,19 @@ func (c *Config) goParams(unit string) string {
 	if c.Nodes > 0 {
 		ps = append(ps, fmt.Sprintf("nodes %d", c.Nodes))
 	}
+	if c.Clock != nil && unit != "" {
+		ps = append(ps, "clock "+c.Clock.String())
+	}
 	return strings.Join(ps, " ")
+}
+
+// clockParams returns the go parameters of the seats' clocks.
+func (w *worker) clockParams() string {
+	var b strings.Builder
+	for i, left := range w.clocks {
+		fmt.Fprintf(&b, " time%d %d inc%d %d", i+1, max(left.Milliseconds(), 0), i+1, w.cfg.Clock.Increment.Milliseconds())
+	}
+	return b.String()
 }
 
 // termination writes a fault as the Termination detail of a record.
@@ -519,12 +568,20 @@ func playerSeed(seed uint64, number, seat int) uint64 {
 func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History) (string, *engine.Fault) {
 	cfg := w.cfg
 	limit := cfg.limit()
+	lim := search.Limits{Time: cfg.MoveTime, Depth: cfg.Depth, Nodes: cfg.Nodes}
+	params := cfg.goParams("")
+	if w.clocks != nil {
+		left := w.clocks[h.State().ToMove()]
+		limit = max(left, time.Millisecond)
+		lim.Clock = search.Clock{Remaining: limit, Increment: cfg.Clock.Increment}
+		params = strings.TrimSpace(params + w.clockParams())
+	}
 	if sp.player != nil {
 		mctx, cancel := context.WithTimeout(ctx, limit)
 		defer cancel()
 		start := time.Now()
 		pos := search.PositionOf(h)
-		res, err := search.Ask(mctx, sp.player, pos, search.Limits{Time: cfg.MoveTime, Depth: cfg.Depth, Nodes: cfg.Nodes}, nil)
+		res, err := search.Ask(mctx, sp.player, pos, lim, nil)
 		switch {
 		case time.Since(start) > limit:
 			return "", &engine.Fault{Kind: engine.TimedOut, Detail: fmt.Sprintf("no move within %v", limit)}
@@ -552,7 +609,7 @@ func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History) (stri
 	if err := c.Setup(spec, nil, "startpos", h.Notation(), max(limit, 5*time.Second)); err != nil {
 		return "", asFault(err, "")
 	}
-	res, err := c.Go(cfg.goParams(""), limit)
+	res, err := c.Go(params, limit)
 	if err != nil {
 		return "", asFault(err, "")
 	}

@@ -515,3 +515,34 @@ func TestBuiltinFault(t *testing.T) {
 		t.Errorf("bad's faults %v; want 2 illegal moves", rep.Table.Faults(0))
 	}
 }
+
+// TestClock plays timed games with a fast clock: the strongest level,
+// whose own budget is 1.5 s a move, must manage a clock of 1 s plus 50 ms
+// a move without losing on time, and the external engine is told the
+// clocks.
+func TestClock(t *testing.T) {
+	g, _ := games.Load("pogo")
+	var out strings.Builder
+	cfg := Config{
+		Game: g, Engines: []Engine{{Name: "strongest", Level: "strongest"}, {Name: "ext", Command: []string{progs.Bad, "-mode", "none"}}},
+		Games: 2, Openings: 2, Seed: 5, Clock: &TimeControl{Base: time.Second, Increment: 50 * time.Millisecond},
+		NewPlayer: ai.NewSeeded, Records: &out,
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gr := range rep.Games {
+		if gr.Fault != "" {
+			t.Errorf("game %d: %s", gr.Number, gr.Fault)
+		}
+	}
+	if !strings.Contains(out.String(), `[TimeControl "1+0.05"]`) {
+		t.Errorf("the records lack the time control:\n%s", out.String())
+	}
+	var report strings.Builder
+	rep.Write(&report)
+	if !strings.Contains(report.String(), "clock 1+0.05") {
+		t.Errorf("the report does not give the clock:\n%s", report.String())
+	}
+}
