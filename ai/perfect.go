@@ -71,7 +71,7 @@ func (p *perfect) Play(ctx context.Context, pos search.Position, lim search.Limi
 	}
 	res := search.Result{
 		Move:    best.Move,
-		Score:   verdictScore(best.Verdict),
+		Score:   VerdictScore(best.Verdict),
 		PV:      pv,
 		Depth:   best.Verdict.Plies,
 		Nodes:   int64(len(moves)),
@@ -83,15 +83,13 @@ func (p *perfect) Play(ctx context.Context, pos search.Position, lim search.Limi
 	return res, nil
 }
 
-// verdictScore converts a verdict into a search score.
-func verdictScore(v solve.Verdict) int {
-	switch v.Result {
-	case game.Win:
-		return search.WinScore - v.Plies
-	case game.Loss:
-		return -(search.WinScore - v.Plies)
+// VerdictScore returns the score of a verdict of Pogo's solved table: a
+// proven win, loss or draw.
+func VerdictScore(v solve.Verdict) search.Score {
+	if v.Result == game.Draw {
+		return search.ProvenDraw
 	}
-	return 0
+	return search.Score{Proven: v.Result, Plies: v.Plies}
 }
 
 // SetThreads sets the threads of the fallback search.

@@ -77,8 +77,8 @@ func TestPerfectFromTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Score != search.WinScore-9 {
-		t.Errorf("score %d, want WinScore-9", res.Score)
+	if res.Score != search.WinIn(9) {
+		t.Errorf("score %v, want win 9", res.Score)
 	}
 	c := s.Clone().(*pogo.State)
 	c.Apply(res.Move)

@@ -714,9 +714,9 @@ func (s *Server) run(ctx context.Context, job *searchJob, p search.Player, pos s
 }
 
 // sendInfo writes an info line; the pv is cut at its first illegal move.
-func (s *Server) sendInfo(st game.State, depth, score int, nodes int64, el time.Duration, pv []game.Move) {
+func (s *Server) sendInfo(st game.State, depth int, score search.Score, nodes int64, el time.Duration, pv []game.Move) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "info depth %d score %s nodes %d", depth, FormatScore(score), nodes)
+	fmt.Fprintf(&b, "info depth %d score %s nodes %d", depth, score, nodes)
 	if el > 0 {
 		fmt.Fprintf(&b, " nps %d", int64(float64(nodes)/el.Seconds()))
 	} else {
@@ -735,19 +735,6 @@ func (s *Server) sendInfo(st game.State, depth, score int, nodes int64, el time.
 		}
 	}
 	s.send("%s", b.String())
-}
-
-// FormatScore writes a search score for an info line: a proven win in n
-// plies as "win n", a proven loss as "loss n", and anything else as the
-// integer, from the point of view of the player to move.
-func FormatScore(score int) string {
-	switch {
-	case score > search.WinScore/2:
-		return fmt.Sprintf("win %d", search.WinScore-score)
-	case score < -search.WinScore/2:
-		return fmt.Sprintf("loss %d", search.WinScore+score)
-	}
-	return strconv.Itoa(score)
 }
 
 // waitSearch waits for the running search, if any, to end; an infinite

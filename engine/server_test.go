@@ -274,7 +274,7 @@ func (failPlayer) Play(ctx context.Context, pos search.Position, lim search.Limi
 type wrongPlayer struct{}
 
 func (wrongPlayer) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
-	report(search.Progress{Depth: 1, Score: search.WinScore - 3, Nodes: 5, Elapsed: time.Millisecond, PV: []game.Move{1<<31 + 7}})
+	report(search.Progress{Depth: 1, Score: search.WinIn(3), Nodes: 5, Elapsed: time.Millisecond, PV: []game.Move{1<<31 + 7}})
 	return search.Result{Move: 1<<31 + 7}, nil
 }
 
@@ -300,17 +300,25 @@ func TestBadPlayer(t *testing.T) {
 	}
 }
 
-func TestFormatScore(t *testing.T) {
-	tests := []struct {
-		score int
-		want  string
-	}{
-		{0, "0"}, {-37, "-37"}, {search.WinScore - 5, "win 5"}, {-(search.WinScore - 2), "loss 2"},
-	}
-	for _, tc := range tests {
-		if got := FormatScore(tc.score); got != tc.want {
-			t.Errorf("FormatScore(%d) = %q; want %q", tc.score, got, tc.want)
-		}
+// drawPlayer proves every position drawn and plays the first move.
+type drawPlayer struct{}
+
+func (drawPlayer) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	m := pos.State.Legal(nil)[0]
+	return search.Result{Move: m, Score: search.ProvenDraw, PV: []game.Move{m}, Depth: 1, Nodes: 1, Elapsed: time.Millisecond}, nil
+}
+
+// TestScoreDraw checks that a proven draw is reported as score draw.
+func TestScoreDraw(t *testing.T) {
+	cfg := testConfig()
+	cfg.NewPlayer = func(game.Game, string) (search.Player, error) { return drawPlayer{}, nil }
+	s := startSession(t, cfg)
+	s.send("newgame pogo")
+	s.send("position startpos")
+	s.send("go")
+	l, before := s.until("bestmove")
+	if l != "bestmove 1a1-b1" || len(before) == 0 || !strings.HasPrefix(before[len(before)-1], "info depth 1 score draw nodes 1 ") {
+		t.Errorf("got %q then %q; want an info line with score draw, then bestmove 1a1-b1", before, l)
 	}
 }
 

@@ -263,18 +263,18 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 			// at least as good as the previous best, which it searched
 			// first.
 			if best != game.NoMove {
-				res.Move, res.Score = best, score
+				res.Move, res.Score = best, ScoreOf(score)
 				if res.Depth == 0 {
 					res.Depth = depth
 				}
 			}
 			break
 		}
-		res.Move, res.Score, res.Depth = best, score, depth
+		res.Move, res.Score, res.Depth = best, ScoreOf(score), depth
 		res.PV = t.pv(best, depth)
 		res.Nodes, res.Elapsed = t.nodes+shared.Load(), time.Since(start)
 		if report != nil {
-			report(Progress{Depth: depth, Score: score, Nodes: res.Nodes, Elapsed: res.Elapsed, PV: append([]game.Move(nil), res.PV...)})
+			report(Progress{Depth: depth, Score: res.Score, Nodes: res.Nodes, Elapsed: res.Elapsed, PV: append([]game.Move(nil), res.PV...)})
 		}
 		if IsMate(score) && WinScore-abs(score) <= depth && a.RootTemperature <= 0 {
 			break // proven within the horizon: deeper search changes nothing
@@ -291,7 +291,7 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 	if a.RootTemperature > 0 && res.Depth > 0 {
 		i := softPick(a.rng, rootScores, a.RootTemperature)
 		if root[i] != res.Move {
-			res.Move, res.Score = root[i], rootScores[i]
+			res.Move, res.Score = root[i], ScoreOf(rootScores[i])
 			res.PV = []game.Move{root[i]}
 		}
 	}

@@ -84,7 +84,7 @@ func (g *Greedy) Play(ctx context.Context, pos Position, lim Limits, report func
 	}
 	pick := softPick(g.rng, scores, g.Temperature)
 	m := g.buf[pick]
-	res := Result{Move: m, Score: scores[pick], PV: []game.Move{m}, Depth: 1, Nodes: int64(len(g.buf)), Elapsed: time.Since(start)}
+	res := Result{Move: m, Score: ScoreOf(scores[pick]), PV: []game.Move{m}, Depth: 1, Nodes: int64(len(g.buf)), Elapsed: time.Since(start)}
 	if report != nil {
 		report(Progress{Depth: 1, Score: res.Score, Nodes: res.Nodes, Elapsed: res.Elapsed, PV: res.PV})
 	}

@@ -77,8 +77,8 @@ func TestExactTicTacToe(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
-		if res.Score != want {
-			t.Errorf("%s: score %d; exact value %d", key, res.Score, want)
+		if res.Score.Int() != want {
+			t.Errorf("%s: score %v; exact value %d", key, res.Score, want)
 		}
 		if got := moveValue(s, res.Move, memo); got != want {
 			t.Errorf("%s: move %s is worth %d; the position %d", key, s.FormatMove(res.Move), got, want)

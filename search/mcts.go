@@ -260,18 +260,18 @@ func (m *MCTS) progress(ws []*mctsWorker, start time.Time, nodes int64) Progress
 		}
 	}
 	st := stats[best]
-	score := 0
+	var score Score
 	switch st.proof {
 	case provenWin:
-		score = WinScore - int(st.dist) - 1
+		score = WinIn(int(st.dist) + 1)
 	case provenLoss:
-		score = -(WinScore - int(st.dist) - 1)
+		score = LossIn(int(st.dist) + 1)
 	case provenDraw:
-		score = 0
+		score = ProvenDraw
 	default:
 		if st.visits > 0 {
 			q := st.reward / float64(st.visits)
-			score = int(math.Round((2*q - 1) * 1000))
+			score = Estimate(int(math.Round((2*q - 1) * 1000)))
 		}
 	}
 	pv := []game.Move{best}

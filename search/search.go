@@ -108,7 +108,7 @@ func (l Limits) Budgeted() Limits {
 // Progress is reported during a search (for engine "info" lines and UIs).
 type Progress struct {
 	Depth   int
-	Score   int
+	Score   Score
 	Nodes   int64
 	Elapsed time.Duration
 	PV      []game.Move
@@ -118,7 +118,7 @@ type Progress struct {
 // player to move.
 type Result struct {
 	Move    game.Move
-	Score   int
+	Score   Score
 	PV      []game.Move
 	Depth   int
 	Nodes   int64

@@ -60,7 +60,7 @@ func winsIn(t *testing.T, s game.State, m game.Move, n int) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Score <= -(search.WinScore - n)
+	return r.Score.Int() <= -(search.WinScore - n)
 }
 
 func TestForcedWins(t *testing.T) {
@@ -87,8 +87,8 @@ func TestForcedWins(t *testing.T) {
 				if s.String() != before {
 					t.Fatalf("%s modified the position: %s", name, s.String())
 				}
-				if want := search.WinScore - tc.plies; res.Score != want {
-					t.Errorf("%s: score %d (move %s), want %d (win in %d)", name, res.Score, s.FormatMove(res.Move), want, tc.plies)
+				if want := search.WinIn(tc.plies); res.Score != want {
+					t.Errorf("%s: score %v (move %s), want %v", name, res.Score, s.FormatMove(res.Move), want)
 				}
 				if !winsIn(t, s, res.Move, tc.plies-1) {
 					t.Errorf("%s: move %s does not win in %d", name, s.FormatMove(res.Move), tc.plies)
@@ -219,8 +219,8 @@ func TestRepetitionDraw(t *testing.T) {
 	s := mustLoad(t, "pogo", "")
 	ab := search.NewAlphaBeta(search.Zero, 12, 1)
 	res, err := ab.Play(context.Background(), search.Position{State: s}, search.Limits{Depth: 4}, nil)
-	if err != nil || res.Score != 0 {
-		t.Fatalf("Play = %d, %v; want 0 with a zero evaluation", res.Score, err)
+	if err != nil || res.Score != search.Estimate(0) {
+		t.Fatalf("Play = %v, %v; want 0 with a zero evaluation", res.Score, err)
 	}
 }
 

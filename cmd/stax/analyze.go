@@ -59,9 +59,9 @@ func analyzePogo(e *env, g *pogo.Game, s *pogo.State) error {
 	}
 	moves := t.Moves(s)
 	sort.SliceStable(moves, func(i, j int) bool { return moves[i].Verdict.Better(moves[j].Verdict) })
-	fmt.Fprintf(e.stdout, "%s: %s for %s (exact, from the table)\n", s, t.Verdict(s), g.PlayerName(s.ToMove()))
+	fmt.Fprintf(e.stdout, "%s: %s for %s (exact, from the table)\n", s, ai.VerdictScore(t.Verdict(s)), g.PlayerName(s.ToMove()))
 	for _, m := range moves {
-		fmt.Fprintf(e.stdout, "%-8s %s\n", s.FormatMove(m.Move), m.Verdict)
+		fmt.Fprintf(e.stdout, "%-8s %s\n", s.FormatMove(m.Move), ai.VerdictScore(m.Verdict))
 	}
 	return nil
 }
@@ -83,9 +83,14 @@ func analyzeSearch(e *env, g game.Game, s game.State, budget time.Duration) erro
 		c.Apply(m)
 		est := moveEstimate{move: s.FormatMove(m)}
 		if c.Terminal() {
-			o := c.Outcome()
-			est.score = o.Value(me) * search.WinScore
-			est.text = fmt.Sprintf("%s at once (exact)", o.Results[me])
+			sc := search.ProvenDraw
+			switch c.Outcome().Results[me] {
+			case game.Win:
+				sc = search.WinIn(1)
+			case game.Loss:
+				sc = search.LossIn(1)
+			}
+			est.score, est.text = sc.Int(), sc.String()+" (exact: the move ends the game)"
 			out = append(out, est)
 			continue
 		}
@@ -94,42 +99,35 @@ func analyzeSearch(e *env, g game.Game, s game.State, budget time.Duration) erro
 		if err != nil {
 			return err
 		}
-		// The score is the next player's; in a two-player game, ours is
-		// its negation. With more players it is reported as theirs.
+		// The score is the next player's: ours when we move again, its
+		// negation in a two-player game, and with more players it is
+		// reported as theirs.
 		next := c.ToMove()
 		sc := res.Score
-		if g.Players() == 2 || next == me {
-			if next != me {
-				sc = -sc
+		how := fmt.Sprintf(" (depth %d, estimate)", res.Depth)
+		if sc.IsProven() {
+			how = " (proven by search)"
+		}
+		switch {
+		case next == me:
+			if sc.Proven == game.Win || sc.Proven == game.Loss {
+				sc.Plies++
 			}
-			est.score = sc
-			est.text = scoreWords(sc, res.Depth, 1) + " (estimate)"
-		} else {
-			est.score = -sc
-			est.text = fmt.Sprintf("for %s, to move next: %s (estimate)", g.PlayerName(next), scoreWords(sc, res.Depth, 0))
+			est.score, est.text = sc.Int(), sc.String()+how
+		case g.Players() == 2:
+			sc = sc.Before()
+			est.score, est.text = sc.Int(), sc.String()+how
+		default:
+			est.score = -sc.Int()
+			est.text = fmt.Sprintf("for %s, to move next: %s%s", g.PlayerName(next), sc, how)
 		}
 		out = append(out, est)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
-	fmt.Fprintf(e.stdout, "%s: %s to move; verdicts are estimates from %v of search per move\n",
+	fmt.Fprintf(e.stdout, "%s: %s to move; verdicts are from %v of search per move: win N or loss N (plies), draw, or the evaluation's estimate\n",
 		s, g.PlayerName(me), budget)
 	for _, est := range out {
 		fmt.Fprintf(e.stdout, "%-10s %s\n", est.move, est.text)
 	}
 	return nil
-}
-
-// scoreWords writes a search score in words: a win or loss in n plies
-// when the search proved one (counting plus plies more, for the move that
-// led to the position searched), else the heuristic score.
-func scoreWords(sc, depth, plus int) string {
-	switch {
-	case sc > search.WinScore/2:
-		return fmt.Sprintf("win in %d", search.WinScore-sc+plus)
-	case sc < -search.WinScore/2:
-		return fmt.Sprintf("loss in %d", search.WinScore+sc+plus)
-	case sc == 0:
-		return fmt.Sprintf("even (score 0, depth %d)", depth)
-	}
-	return fmt.Sprintf("score %+d (depth %d)", sc, depth)
 }

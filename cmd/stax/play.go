@@ -514,18 +514,7 @@ func (p *player) giveHint() {
 		fmt.Fprintf(out, "no hint: %v\n", err)
 		return
 	}
-	fmt.Fprintf(out, "hint: %s (%s, by stax:%s)\n", pos.State.FormatMove(res.Move), describeScore(res.Score), p.hintLevel)
-}
-
-// describeScore puts a search score in words, from the mover's view.
-func describeScore(score int) string {
-	switch {
-	case search.IsMate(score) && score > 0:
-		return fmt.Sprintf("wins in %d plies", search.WinScore-score)
-	case search.IsMate(score):
-		return fmt.Sprintf("loses in %d plies", search.WinScore+score)
-	}
-	return fmt.Sprintf("score %+d", score)
+	fmt.Fprintf(out, "hint: %s (score %s, by stax:%s)\n", pos.State.FormatMove(res.Move), res.Score, p.hintLevel)
 }
 
 // record returns the game's record with the date and the seats.

@@ -34,7 +34,7 @@ func TestAnalyzeCommandSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 17 || !strings.Contains(out, "(estimate)") || !strings.Contains(out, "r@1") {
+	if len(lines) != 17 || !strings.Contains(out, ", estimate)") || !strings.Contains(out, "r@1") {
 		t.Errorf("stax analyze diam: want a header and 16 estimated moves, got:\n%s", out)
 	}
 	out, _, err = runCmd(t, "", "analyze", "pogo", "--pos", "-,-,bbbbbbwwwww/-,-,-/w,-,- b")
