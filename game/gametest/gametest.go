@@ -10,6 +10,10 @@
 // position has no legal moves and any other has some, and that outcomes are
 // consistent. It also checks that malformed moves and positions are
 // rejected with errors rather than panics.
+//
+// The kit is itself tested as testing/fstest is: tic-tac-toe
+// (internal/testgame) passes it, and each of a list of broken copies of
+// tic-tac-toe fails the check written for its defect (gametest_test.go).
 package gametest
 
 import (
