@@ -82,10 +82,13 @@ func (c Config) Levels(g game.Game) []string {
 
 // Ready reports whether level plays at its full strength for g now: false
 // for "perfect" while its table is missing or being built (it then plays
-// as "strongest"), true for every other level.
+// as "strongest"), true for every other level. Asking is enough to get the
+// level ready: when the Tables may build the missing table, Ready starts
+// building it in the background.
 func (c Config) Ready(g game.Game, level string) bool {
 	if pg, ok := g.(*pogo.Game); ok && level == perfectLevel && c.Tables != nil {
-		return c.Tables.Ready(pg.U())
+		_, err := c.Tables.Table(pg.U())
+		return err == nil
 	}
 	return true
 }

@@ -154,3 +154,22 @@ func TestTablesBuildFull(t *testing.T) {
 		t.Errorf("reading the built table back: %v", err)
 	}
 }
+
+// TestReadyStartsBuild checks that asking whether the perfect level is
+// ready starts building its table in the background when the tables may.
+func TestReadyStartsBuild(t *testing.T) {
+	var news events
+	ts := NewTables(TablesConfig{Dir: t.TempDir(), Build: true, Workers: 1, Notify: news.add})
+	cfg := Config{Tables: ts}
+	g := load(t, "pogo(u=false)")
+	if cfg.Ready(g, "perfect") {
+		t.Fatal("Ready(perfect) without a table")
+	}
+	if _, err := ts.Table(false); !errors.Is(err, ErrTableNotReady) {
+		t.Errorf("Table after Ready = %v; want a build under way", err)
+	}
+	ts.Close()
+	if k := news.kinds(); len(k) == 0 || k[0] != TableBuilding {
+		t.Errorf("news %v; want a build", k)
+	}
+}

@@ -88,7 +88,7 @@ func (s *Server) lookupError(w http.ResponseWriter, id string, err error) {
 }
 
 func (s *Server) variant(g game.Game) Variant {
-	return Variant{
+	v := Variant{
 		Spec:        game.SpecOf(g).String(),
 		Players:     g.Players(),
 		PlayerNames: playerNames(g),
@@ -96,6 +96,12 @@ func (s *Server) variant(g game.Game) Variant {
 		View:        viewOf(g.Start(), false, nil),
 		Levels:      s.cfg.Levels(g),
 	}
+	for _, l := range v.Levels {
+		if !s.cfg.LevelReady(g, l) {
+			v.Preparing = append(v.Preparing, l)
+		}
+	}
+	return v
 }
 
 func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
@@ -217,6 +223,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			st.Kind, st.Level, st.Joined = "ai", sr.Level, true
 			if sr.Invite {
 				bad("seat %d: an AI seat takes no invite", i)
+				return
+			}
+			if !s.cfg.LevelReady(g, sr.Level) {
+				w.Header().Set("Retry-After", "30")
+				httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("seat %d: the %s level is still being prepared; choose another level or try again shortly", i, sr.Level))
 				return
 			}
 			p, err := s.cfg.NewPlayer(g, sr.Level)

@@ -61,6 +61,12 @@ type Config struct {
 	// Levels lists a game's AI levels for the game picker (stax serve
 	// passes ai.Levels); nil lists none.
 	Levels func(g game.Game) []string
+	// LevelReady reports whether a level plays at its full strength now
+	// (stax serve passes ai.Config.Ready: false for "perfect" while Pogo's
+	// table is being built). A level that is not ready is listed as being
+	// prepared, and a game with it is refused with 503 and Retry-After;
+	// nil: every level is ready.
+	LevelReady func(g game.Game, level string) bool
 	// OriginPatterns lists the other origins allowed to open websockets
 	// (see websocket.AcceptOptions); the server's own origin always is.
 	OriginPatterns []string
@@ -164,6 +170,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Levels == nil {
 		cfg.Levels = func(game.Game) []string { return []string{} }
+	}
+	if cfg.LevelReady == nil {
+		cfg.LevelReady = func(game.Game, string) bool { return true }
 	}
 	if cfg.SendQueue <= 0 {
 		cfg.SendQueue = 32

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -766,4 +767,42 @@ func TestResignationAfterRestart(t *testing.T) {
 	if st.Status != "finished" || st.Outcome == nil || !reflect.DeepEqual(*st.Outcome, *before) {
 		t.Errorf("after the restart: %s, outcome %+v; want finished, %+v", st.Status, st.Outcome, before)
 	}
+}
+
+// TestLevelBeingPrepared checks that a level that is not ready yet (the
+// perfect level while Pogo is being solved) is listed as being prepared,
+// and that a game with it is refused with 503 and Retry-After until it is
+// ready.
+func TestLevelBeingPrepared(t *testing.T) {
+	var ready atomic.Bool
+	ts := startServer(t, newDB(t), server.Config{
+		Levels: func(g game.Game) []string { return []string{"easy", "perfect"} },
+		LevelReady: func(g game.Game, level string) bool {
+			return level != "perfect" || ready.Load()
+		},
+	})
+	var v server.Variant
+	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
+	if !slices.Equal(v.Levels, []string{"easy", "perfect"}) || !slices.Equal(v.Preparing, []string{"perfect"}) {
+		t.Errorf("variant while preparing: levels %q, preparing %q; want perfect being prepared", v.Levels, v.Preparing)
+	}
+	seats := []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "perfect"}}
+	body, _ := json.Marshal(server.CreateRequest{Spec: "pogo", Seats: seats})
+	res, err := http.Post(ts.url+"/api/games", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(msg), "perfect level is still being prepared") {
+		t.Errorf("creating a game with perfect while preparing: %d %q (Retry-After %q); want 503 with Retry-After", res.StatusCode, msg, res.Header.Get("Retry-After"))
+	}
+	ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}})
+	ready.Store(true)
+	v = server.Variant{}
+	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
+	if len(v.Preparing) != 0 {
+		t.Errorf("variant once ready: preparing %q", v.Preparing)
+	}
+	ts.create(server.CreateRequest{Spec: "pogo", Seats: seats})
 }

@@ -105,6 +105,9 @@ type Variant struct {
 	Start       string   `json:"start"`
 	View        *View    `json:"view,omitempty"`
 	Levels      []string `json:"levels,omitempty"`
+	// Preparing lists the levels of Levels that cannot be chosen yet: they
+	// are being prepared (the perfect level while its table is built).
+	Preparing []string `json:"preparing,omitempty"`
 }
 
 // CreateRequest is the body of POST /api/games.

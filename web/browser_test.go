@@ -35,13 +35,18 @@ func startServer(t *testing.T, reg game.Registry) string {
 	if err != nil {
 		t.Fatalf("opening the database: %v", err)
 	}
+	// Pogo's tables are never built here, so the perfect level is offered
+	// as being prepared, as on a new machine while the table is built.
+	tables := ai.NewTables(ai.TablesConfig{Dir: t.TempDir()})
+	levels := ai.Config{Tables: tables}
 	srv, err := server.New(server.Config{
-		Store:     st,
-		Games:     reg,
-		NewPlayer: ai.New,
-		Levels:    ai.Levels,
-		Assets:    web.FS(),
-		AIDelay:   50 * time.Millisecond,
+		Store:      st,
+		Games:      reg,
+		NewPlayer:  levels.New,
+		Levels:     levels.Levels,
+		LevelReady: levels.Ready,
+		Assets:     web.FS(),
+		AIDelay:    50 * time.Millisecond,
 	})
 	if err != nil {
 		st.Close()
@@ -517,6 +522,23 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("a1 holds a %q, want a cross", got)
 		}
 		shot(t, ctx, "new-game")
+	})
+
+	t.Run("perfect being prepared", func(t *testing.T) {
+		ctx := b.tab(t, 20*time.Second)
+		do(t, ctx, "opening the home page",
+			chromedp.Navigate(b.base+"/"),
+			chromedp.WaitVisible(tid("game-pogo")),
+			chromedp.Click(tid("game-pogo")),
+		)
+		waitFor(t, ctx, "the seats of pogo", `document.querySelector('[data-testid=seats][data-spec="pogo"] [data-testid=seat-1]') !== null`)
+		perfect := `document.querySelector('[data-testid=seat-1] option[value="ai:perfect"]')`
+		if !eval[bool](t, ctx, perfect+` !== null && `+perfect+`.disabled && /being prepared/.test(`+perfect+`.textContent)`) {
+			t.Error("the perfect level is not offered as being prepared while its table is missing")
+		}
+		if v := eval[string](t, ctx, `document.querySelector('[data-testid=seat-1]').value`); v == "ai:perfect" {
+			t.Errorf("seat 2 defaults to %s, a level being prepared", v)
+		}
 	})
 
 	t.Run("rules", func(t *testing.T) {

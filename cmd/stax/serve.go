@@ -162,14 +162,15 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		}
 	}
 	srv, err := server.New(server.Config{
-		Store:     st,
-		Games:     games.Registry(),
-		NewPlayer: c.ai.New,
-		Levels:    c.ai.Levels,
-		Assets:    assets,
-		Log:       log,
-		Workers:   c.workers,
-		AIDelay:   c.aiDelay,
+		Store:      st,
+		Games:      games.Registry(),
+		NewPlayer:  c.ai.New,
+		Levels:     c.ai.Levels,
+		LevelReady: c.ai.Ready,
+		Assets:     assets,
+		Log:        log,
+		Workers:    c.workers,
+		AIDelay:    c.aiDelay,
 
 		AllowedHosts: c.allowedHosts,
 		DebugStats:   c.stats,

@@ -186,7 +186,11 @@ export function homePage(root) {
     clear(seatBox).append(h("legend", {}, "Players"));
     seatBox.setAttribute("data-spec", current.spec);
     const levels = current.levels && current.levels.length ? current.levels : info.levels || [];
-    const defaultAI = "ai:" + (levels.includes("easy") ? "easy" : levels[0] || "random");
+    // Levels being prepared (perfect while the server solves Pogo) are
+    // shown but cannot be chosen until the page is reloaded.
+    const preparing = current.preparing || [];
+    const ready = levels.filter((l) => !preparing.includes(l));
+    const defaultAI = "ai:" + (ready.includes("easy") ? "easy" : ready[0] || "random");
     if (seatChoices.length !== current.players) {
       seatChoices = [];
       for (let i = 0; i < current.players; i++) seatChoices.push(i === 0 ? "you" : defaultAI);
@@ -194,7 +198,13 @@ export function homePage(root) {
     current.playerNames.forEach((pname, i) => {
       const id = "seat-" + i;
       const opts = [h("option", { value: "you" }, "You (this device)")];
-      for (const l of levels) opts.push(h("option", { value: "ai:" + l }, "Computer – " + l));
+      for (const l of levels) {
+        if (preparing.includes(l)) {
+          opts.push(h("option", { value: "ai:" + l, disabled: true }, "Computer – " + l + " (being prepared, reload in a minute)"));
+        } else {
+          opts.push(h("option", { value: "ai:" + l }, "Computer – " + l));
+        }
+      }
       opts.push(h("option", { value: "ai:random" }, "Computer – random moves"));
       opts.push(h("option", { value: "invite" }, "A person (invitation link)"));
       const sel = h("select", { id, "data-testid": id, onchange: (ev) => (seatChoices[i] = ev.target.value) }, opts);
