@@ -267,6 +267,13 @@ func TestFloodAfterGo(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Errorf("Close after Kill: %v", err)
 	}
+	checkNoLeak(t, before, "Kill")
+}
+
+// checkNoLeak waits up to 5 s for the number of goroutines to fall back to
+// before, and reports the stacks of those left over after what.
+func checkNoLeak(t *testing.T, before int, what string) {
+	t.Helper()
 	var after int
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if after = runtime.NumGoroutine(); after <= before || time.Now().After(deadline) {
@@ -274,12 +281,7 @@ func TestFloodAfterGo(t *testing.T) {
 		}
 	}
 	if after > before {
-		t.Errorf("%d goroutines after Kill, %d before Start:\n%s", after, before, goroutines())
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines after %s, %d before:\n%s", after, what, before, buf[:runtime.Stack(buf, true)])
 	}
-}
-
-// goroutines returns the stacks of every goroutine, for leak reports.
-func goroutines() string {
-	buf := make([]byte, 1<<20)
-	return string(buf[:runtime.Stack(buf, true)])
 }

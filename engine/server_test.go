@@ -548,15 +548,7 @@ func TestRunCancelled(t *testing.T) {
 			case <-time.After(5 * time.Second):
 				t.Fatal("Run did not return after its context was cancelled")
 			}
-			var after int
-			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-				if after = runtime.NumGoroutine(); after <= before || time.Now().After(deadline) {
-					break
-				}
-			}
-			if after > before {
-				t.Errorf("%d goroutines after Run, %d before:\n%s", after, before, goroutines())
-			}
+			checkNoLeak(t, before, "Run")
 		})
 	}
 }
