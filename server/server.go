@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"runtime"
 	"strings"
@@ -144,6 +145,7 @@ type Server struct {
 	creates, joins *rateLimiter
 	open           openGames    // unfinished games per creating client
 	expired        atomic.Int64 // games expired since the start
+	broken         brokenGames  // games that could not be loaded
 
 	wsConns    connCount    // open websockets
 	refused    atomic.Int64 // connections refused at a limit
@@ -223,7 +225,12 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) resume() error {
 	gs, err := s.store.Unfinished(s.ctx)
 	if err != nil {
-		return fmt.Errorf("server: load unfinished games: %w", err)
+		// One game the store cannot read fails the whole list: read them
+		// one at a time instead, skipping those that fail.
+		s.log.Error("load unfinished games; loading them one by one", "err", err)
+		if gs, err = s.unfinishedOneByOne(); err != nil {
+			return fmt.Errorf("server: load unfinished games: %w", err)
+		}
 	}
 	cutoff := time.Now().Add(-s.cfg.Expiry)
 	kept := 0
@@ -231,7 +238,8 @@ func (s *Server) resume() error {
 		l, err := s.build(sg)
 		if err != nil {
 			// One broken game must not keep the others from resuming.
-			s.log.Error("resume game", "game", sg.ID, "err", err)
+			s.broken.add(sg.ID, err)
+			s.log.Error("resume game: skipped", "game", sg.ID, "err", err)
 			continue
 		}
 		l.mu.Lock()
@@ -253,6 +261,27 @@ func (s *Server) resume() error {
 	}
 	s.log.Info("resumed games", "unfinished", len(gs), "in memory", kept)
 	return nil
+}
+
+// unfinishedOneByOne reads the unfinished games one at a time, skipping
+// (and reporting) those the store cannot read.
+func (s *Server) unfinishedOneByOne() ([]*store.Game, error) {
+	list, err := s.store.Recent(s.ctx, math.MaxInt32, store.Playing)
+	if err != nil {
+		return nil, err
+	}
+	var gs []*store.Game
+	for _, g := range list {
+		id := g.ID
+		sg, err := s.store.Get(s.ctx, id)
+		if err != nil {
+			s.broken.add(id, err)
+			s.log.Error("resume game: skipped", "game", id, "err", err)
+			continue
+		}
+		gs = append(gs, sg)
+	}
+	return gs, nil
 }
 
 // build makes the live game of a stored one.
@@ -282,6 +311,7 @@ func (s *Server) get(ctx context.Context, id string) (*live, error) {
 	}
 	l, err = s.build(sg)
 	if err != nil {
+		s.broken.add(id, err)
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
 	s.mu.Lock()

@@ -69,6 +69,52 @@ type Stats struct {
 	PingClosed int64 `json:"pingClosed"`
 	// Expired counts the games adjudicated as abandoned since the start.
 	Expired int64 `json:"expired"`
+	// Broken lists the games that could not be loaded (their stored
+	// moves or rows are damaged), the first maxBroken of them, and
+	// BrokenCount counts the failures (beyond those listed, a game asked
+	// for twice counts twice); the server skips them and serves the
+	// others.
+	Broken      []BrokenGame `json:"broken"`
+	BrokenCount int          `json:"brokenCount"`
+}
+
+// BrokenGame is a game that could not be loaded, and why.
+type BrokenGame struct {
+	ID    string `json:"id"`
+	Error string `json:"error"`
+}
+
+// maxBroken bounds the broken games Stats lists.
+const maxBroken = 100
+
+// brokenGames records the games that could not be loaded.
+type brokenGames struct {
+	mu    sync.Mutex // guards the fields below
+	list  []BrokenGame
+	seen  map[string]bool
+	count int
+}
+
+func (b *brokenGames) add(id string, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.seen[id] {
+		return
+	}
+	if b.seen == nil {
+		b.seen = map[string]bool{}
+	}
+	b.count++
+	if len(b.list) < maxBroken {
+		b.seen[id] = true
+		b.list = append(b.list, BrokenGame{ID: id, Error: err.Error()})
+	}
+}
+
+func (b *brokenGames) report() ([]BrokenGame, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]BrokenGame{}, b.list...), b.count
 }
 
 // Stats reports what the server holds and how long its moves take.
@@ -78,12 +124,14 @@ func (s *Server) Stats() Stats {
 	s.moveLat.mu.Lock()
 	n := s.moveLat.n
 	s.moveLat.mu.Unlock()
+	broken, nbroken := s.broken.report()
 	return Stats{
 		Games: games, Conns: conns, Moves: n,
 		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
 		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
 		Refused: s.refused.Load(), PingClosed: s.idleClosed.Load(),
 		Expired: s.expired.Load(),
+		Broken:  broken, BrokenCount: nbroken,
 	}
 }
 

@@ -128,7 +128,9 @@ type Store interface {
 	// (byte order), in id order, with seats, moves and move times: a
 	// walk over every game, a page at a time.
 	List(ctx context.Context, after string, limit int) ([]*Game, error)
-	// Ping checks that the store answers.
+	// Ping checks that the store answers and accepts writes: it commits
+	// a write that changes nothing, so that a read-only or full database
+	// fails it.
 	Ping(ctx context.Context) error
 	// Close releases the store; pending writes are finished first.
 	Close() error

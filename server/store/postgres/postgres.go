@@ -406,7 +406,10 @@ func (s *Store) List(ctx context.Context, after string, limit int) ([]*store.Gam
 
 // Ping implements store.Store.
 func (s *Store) Ping(ctx context.Context) error {
-	return s.pool.Ping(ctx)
+	// Assigning a transaction id is a write: it fails in a read-only
+	// transaction, on a standby and when the server refuses writes.
+	_, err := s.pool.Exec(ctx, "SELECT pg_current_xact_id()")
+	return err
 }
 
 // Close implements store.Store: it waits for the connections in use to be

@@ -43,6 +43,9 @@ type Options struct {
 	Sync string
 	// Readers is the number of reading connections (default 4).
 	Readers int
+	// ReadOnly opens an existing, migrated database for reading only:
+	// every write fails, as on a read-only file system.
+	ReadOnly bool
 }
 
 // Store is a SQLite store.Store.
@@ -87,6 +90,9 @@ func Open(path string, opt Options) (*Store, error) {
 	for _, p := range []string{"synchronous(" + sync + ")", "busy_timeout(10000)", "foreign_keys(1)"} {
 		q.Add("_pragma", p)
 	}
+	if opt.ReadOnly {
+		q.Add("_pragma", "query_only(1)")
+	}
 	dsn := "file:" + path + "?" + q.Encode()
 	// The writer checkpoints by itself (SQLite's automatic checkpoint after
 	// a commit that leaves 1000 pages in the WAL): with small pages each
@@ -99,11 +105,12 @@ func Open(path string, opt Options) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
-	if err := setup(w); err != nil {
+	if opt.ReadOnly {
+		// Nothing to set up or migrate: the database must be ready.
+	} else if err := setup(w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
-	}
-	if err := migrate(w, 0); err != nil {
+	} else if err := migrate(w, 0); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
 	}
@@ -610,7 +617,19 @@ func (s *Store) List(ctx context.Context, after string, limit int) ([]*store.Gam
 // Ping implements store.Store.
 func (s *Store) Ping(ctx context.Context) error {
 	var one int
-	return s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+	if err := s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		return err
+	}
+	// A write that changes nothing, committed like any other: the schema
+	// version written over itself (page 1 goes through the WAL).
+	return s.queue(&op{ctx: ctx, err: make(chan error, 1), single: true, fn: func(ctx context.Context, tx *sql.Tx) error {
+		var v int
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
+		return err
+	}})
 }
 
 // Close implements store.Store: it waits for queued writes, then closes

@@ -1,9 +1,11 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"stax/server/store"
 	"stax/server/store/storetest"
@@ -46,4 +48,36 @@ func TestMigrateOutcome(t *testing.T) {
 	}
 	defer s.Close()
 	storetest.CheckLegacyEndings(t, s)
+}
+
+// TestReadOnly checks that a read-only database still reads its games but
+// fails Ping, which must prove that writes are accepted.
+func TestReadOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := s.Create(ctx, newGame("g1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("Ping of a writable database: %v", err)
+	}
+	s.Close()
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.Get(ctx, "g1"); err != nil {
+		t.Errorf("Get from a read-only database: %v", err)
+	}
+	if err := ro.AppendMove(ctx, "g1", 0, "1a1-a2", time.Now(), nil); err == nil {
+		t.Errorf("AppendMove to a read-only database succeeded")
+	}
+	if err := ro.Ping(ctx); err == nil {
+		t.Errorf("Ping of a read-only database succeeded; want it to fail as writes do")
+	}
 }
