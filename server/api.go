@@ -32,6 +32,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/recent", s.handleRecent)
 	m.HandleFunc("GET /ws/games/{id}", s.handleWS)
 	m.HandleFunc("GET /healthz", s.handleHealth)
+	s.accountRoutes(m)
 	if s.cfg.DebugStats {
 		m.HandleFunc("GET /debug/stats", s.handleStats)
 	}
@@ -183,6 +184,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		start = st.String()
 	}
+	u, _, _ := s.session(r)
 	name, err := cleanName(req.Name)
 	if err != nil {
 		bad("%v", err)
@@ -217,6 +219,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 				st.TokenHash = hashSecret(resp.Token)
 				st.Name = name
 				st.Joined = true
+				if u != nil {
+					// The seat is the account's, on any device.
+					st.Name, st.User = u.Name, u.ID
+				}
 				resp.Seats = append(resp.Seats, i)
 			}
 		case "ai":
@@ -387,15 +393,21 @@ func (s *Server) handleRecent(w http.ResponseWriter, r *http.Request) {
 	}
 	out := struct {
 		Games []Summary `json:"games"`
-	}{Games: []Summary{}}
+	}{Games: s.summaries(gs)}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// summaries returns the summaries of stored games (read without moves).
+func (s *Server) summaries(gs []*store.Game) []Summary {
+	out := []Summary{}
 	for _, sg := range gs {
-		sum := Summary{ID: sg.ID, Spec: sg.Spec, Title: sg.Spec, Seats: []SummarySeat{}, Ply: sg.Ply, Status: sg.Status, Created: sg.Created, Updated: sg.Updated}
+		sum := Summary{ID: sg.ID, Spec: sg.Spec, Title: sg.Spec, Seats: []SummarySeat{}, Ply: sg.Ply, Status: sg.Status, Rated: sg.Rated, Created: sg.Created, Updated: sg.Updated}
 		g, err := s.cfg.Games.Load(sg.Spec)
 		if err == nil {
 			sum.Title = g.Info().Title
 		}
 		for i, st := range sg.Seats {
-			sum.Seats = append(sum.Seats, SummarySeat{Seat: i, Kind: st.Kind, Level: st.Level, Name: st.Name, Joined: st.Joined})
+			sum.Seats = append(sum.Seats, SummarySeat{Seat: i, Kind: st.Kind, Level: st.Level, Name: st.Name, Joined: st.Joined, Account: st.User != ""})
 		}
 		if sg.Status == store.Finished && g != nil {
 			o, err := game.ParseOutcome(sg.End.Outcome)
@@ -405,9 +417,9 @@ func (s *Server) handleRecent(w http.ResponseWriter, r *http.Request) {
 				sum.Outcome = outcomeOf(g, o)
 			}
 		}
-		out.Games = append(out.Games, sum)
+		out = append(out, sum)
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {

@@ -46,6 +46,10 @@ type live struct {
 	dropped bool
 	// idle is when the last subscriber left (zero while any is connected).
 	idle time.Time
+	// rated reports whether the game counts for ratings; clk is its
+	// clock, nil for none.
+	rated bool
+	clk   *clockState
 }
 
 // seat is one seat of a live game.
@@ -92,12 +96,24 @@ func newLive(sg *store.Game, g game.Game) (*live, error) {
 	for _, st := range sg.Seats {
 		l.seats = append(l.seats, seat{Seat: st})
 	}
+	l.rated = sg.Rated
+	if sg.Clock != nil {
+		l.clk = newClockState(*sg.Clock, g.Players(), sg.Created)
+	}
+	timed := len(sg.MoveTimes) == len(sg.Moves)
 	l.movesJSON = append(l.movesJSON, '[')
 	l.positionsJSON = append(l.positionsJSON, '[')
 	l.positionsJSON = appendJSONString(l.positionsJSON, l.h.State().String())
 	for i, m := range sg.Moves {
+		p := l.h.State().ToMove()
 		if _, err := l.applyText(m); err != nil {
 			return nil, fmt.Errorf("game %s ply %d: %w", sg.ID, i, err)
+		}
+		if timed {
+			l.lastAt = sg.MoveTimes[i]
+			if l.clk != nil {
+				l.clk.charge(p, sg.MoveTimes[i])
+			}
 		}
 	}
 	if n := len(sg.MoveTimes); n > 0 && sg.MoveTimes[n-1].After(l.lastAt) {
@@ -243,6 +259,10 @@ func (l *live) state() *State {
 	for i := range l.seats {
 		s.Seats = append(s.Seats, l.seatJSON(i))
 	}
+	s.Rated = l.rated
+	if l.clk != nil {
+		s.Clock = l.clk.json(st.ToMove(), over)
+	}
 	return s
 }
 
@@ -255,6 +275,7 @@ func (l *live) seatJSON(i int) Seat {
 		Name:      st.Name,
 		Joined:    st.Joined,
 		Connected: st.connected > 0,
+		Account:   st.User != "",
 		Thinking:  st.thinking,
 	}
 }
@@ -330,6 +351,11 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 	if !holds(seats, toMove) {
 		return &moveError{code: CodeNotYourTurn, msg: fmt.Sprintf("it is %s's turn (seat %d), not yours", l.g.PlayerName(toMove), toMove), move: text}
 	}
+	now := s.now().Truncate(time.Millisecond)
+	if p, out := l.flagged(now); out {
+		s.flag(l, p)
+		return &moveError{code: CodeFlagged, msg: "your time ran out before the move arrived; it was not played", move: text}
+	}
 	note, err := l.applyText(text)
 	if err != nil {
 		msg := err.Error()
@@ -340,7 +366,6 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 		return &moveError{code: CodeIllegalMove, msg: msg, move: text}
 	}
 	t0 := time.Now()
-	now := t0.UTC().Truncate(time.Millisecond)
 	// A move the server has taken is committed even if the server is
 	// shutting down meanwhile.
 	if err := s.store.AppendMove(context.WithoutCancel(ctx), l.id, l.h.Ply()-1, note, now, l.end()); err != nil {
@@ -353,6 +378,10 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 	if l.h.Over() {
 		s.open.done(l.id)
 	}
+	if l.clk != nil {
+		l.clk.charge(toMove, now)
+	}
+	s.ended(l, now)
 	l.msg = nil
 	l.broadcast()
 	s.scheduleAI(l)
@@ -385,7 +414,7 @@ func (s *Server) resignSeat(ctx context.Context, l *live, seats []int, which *in
 func (s *Server) finish(ctx context.Context, l *live, p int, reason game.Reason, detail string) error {
 	l.h.Resign(p, reason, detail)
 	l.resigned = p
-	now := time.Now().UTC().Truncate(time.Millisecond)
+	now := s.now().Truncate(time.Millisecond)
 	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
 		l.h.Undo()
 		l.resigned = -1
@@ -395,6 +424,7 @@ func (s *Server) finish(ctx context.Context, l *live, p int, reason game.Reason,
 	}
 	l.updated = now
 	s.open.done(l.id)
+	s.ended(l, now)
 	l.msg = nil
 	l.broadcast()
 	return nil

@@ -123,6 +123,15 @@ type Config struct {
 	// KeepFinished is how long a finished game nobody watches stays in
 	// memory (default 5 minutes).
 	KeepFinished time.Duration
+	// Now tells the time of clocks, sessions and rate limits (default
+	// time.Now); tests pass a fake clock. With Now set, the server does
+	// not look for flags by itself: the caller calls CheckClocks.
+	Now func() time.Time
+	// PasswordParams are the argon2id parameters of new password hashes
+	// (default DefaultPasswordParams).
+	PasswordParams PasswordParams
+	// SessionTTL is how long a session lasts (default DefaultSessionTTL).
+	SessionTTL time.Duration
 }
 
 // Server serves the API. It is an http.Handler.
@@ -150,6 +159,9 @@ type Server struct {
 	wsConns    connCount    // open websockets
 	refused    atomic.Int64 // connections refused at a limit
 	idleClosed atomic.Int64 // websockets closed for not answering a ping
+
+	acct  accounts // accounts and sessions
+	lobby *lobby   // seeks and challenges
 }
 
 // New starts a server: it loads the store's unfinished games and resumes
@@ -207,6 +219,19 @@ func New(cfg Config) (*Server, error) {
 
 		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:   newRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
+		lobby:   newLobby(),
+	}
+	s.acct = accounts{params: cfg.PasswordParams, ttl: cfg.SessionTTL, hashes: make(chan struct{}, cfg.Workers),
+		loginsByName: newRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: newRateLimiter(loginIPEvery, loginIPBurst),
+		signups: newRateLimiter(signupEvery, signupBurst)}
+	if s.acct.params == (PasswordParams{}) {
+		s.acct.params = DefaultPasswordParams
+	}
+	if s.acct.ttl <= 0 {
+		s.acct.ttl = DefaultSessionTTL
+	}
+	if a, ok := cfg.Store.(store.Accounts); ok {
+		s.acct.store = a
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if err := s.resume(); err != nil {
@@ -216,12 +241,17 @@ func New(cfg Config) (*Server, error) {
 	s.routes()
 	s.wg.Add(1)
 	go s.janitor()
+	if cfg.Now == nil {
+		s.wg.Add(1)
+		go s.clockLoop()
+	}
 	return s, nil
 }
 
 // resume looks at the unfinished games: it expires the abandoned ones and
-// keeps in memory those whose computer is to move, resuming them; the
-// others are loaded when someone asks for them.
+// keeps in memory those whose computer is to move, resuming them, and
+// those with a clock, whose flag it watches; the others are loaded when
+// someone asks for them.
 func (s *Server) resume() error {
 	gs, err := s.store.Unfinished(s.ctx)
 	if err != nil {
@@ -232,7 +262,7 @@ func (s *Server) resume() error {
 			return fmt.Errorf("server: load unfinished games: %w", err)
 		}
 	}
-	cutoff := time.Now().Add(-s.cfg.Expiry)
+	cutoff := s.now().Add(-s.cfg.Expiry)
 	kept := 0
 	for _, sg := range gs {
 		l, err := s.build(sg)
@@ -254,6 +284,10 @@ func (s *Server) resume() error {
 			s.expire(l)
 		case l.seats[l.h.State().ToMove()].Kind == "ai":
 			s.scheduleAI(l)
+			s.games[l.id] = l
+			kept++
+		case l.clk != nil:
+			// Its clock runs: the server watches for the flag.
 			s.games[l.id] = l
 			kept++
 		}
@@ -336,19 +370,23 @@ func (s *Server) janitor() {
 			return
 		case <-t.C:
 		}
-		s.sweep(time.Now())
+		s.sweep(s.now())
 	}
 }
 
 // sweep expires the games with no move since Expiry, in memory or not,
 // and unloads the games nobody watches: finished ones after KeepFinished,
-// unfinished ones after KeepIdle (unless a computer is to move).
+// unfinished ones after KeepIdle (unless a computer is to move or a clock
+// runs).
 func (s *Server) sweep(now time.Time) {
 	expiry := now.Add(-s.cfg.Expiry)
 	finished := now.Add(-s.cfg.KeepFinished)
 	idle := now.Add(-s.cfg.KeepIdle)
 	s.creates.sweep(now)
 	s.joins.sweep(now)
+	s.acct.loginsByName.sweep(now)
+	s.acct.loginsByIP.sweep(now)
+	s.acct.signups.sweep(now)
 	s.mu.Lock()
 	for id, l := range s.games {
 		l.mu.Lock()
@@ -359,7 +397,7 @@ func (s *Server) sweep(now time.Time) {
 		case len(l.subs) > 0 || l.aiBusy:
 		case l.h.Over() && l.idle.Before(finished) && l.updated.Before(finished):
 			l.dropped = true
-		case !l.h.Over() && l.idle.Before(idle) && l.seats[l.h.State().ToMove()].Kind != "ai":
+		case !l.h.Over() && l.idle.Before(idle) && l.seats[l.h.State().ToMove()].Kind != "ai" && l.clk == nil:
 			l.dropped = true
 		}
 		if l.dropped {

@@ -28,6 +28,8 @@ type State struct {
 	Status      string          `json:"status"`
 	Outcome     *Outcome        `json:"outcome"`
 	View        *View           `json:"view,omitempty"`
+	Rated       bool            `json:"rated"`
+	Clock       *ClockState     `json:"clock,omitempty"`
 	Created     time.Time       `json:"created"`
 	Updated     time.Time       `json:"updated"`
 }
@@ -40,7 +42,10 @@ type Seat struct {
 	Name      string `json:"name,omitempty"`
 	Joined    bool   `json:"joined"`
 	Connected bool   `json:"connected"`
-	Thinking  bool   `json:"thinking,omitempty"`
+	// Account reports whether the seat belongs to an account (Name is
+	// then the account's name).
+	Account  bool `json:"account,omitempty"`
+	Thinking bool `json:"thinking,omitempty"`
 }
 
 // Outcome describes how a finished game ended.
@@ -62,17 +67,23 @@ type Summary struct {
 	Ply     int           `json:"ply"`
 	Status  string        `json:"status"`
 	Outcome *Outcome      `json:"outcome"`
-	Created time.Time     `json:"created"`
-	Updated time.Time     `json:"updated"`
+	Rated   bool          `json:"rated,omitempty"`
+	// ToMove and YourMove are set in GET /api/me/games for ongoing
+	// games: the seat to move, and whether it is the caller's.
+	ToMove   *int      `json:"toMove,omitempty"`
+	YourMove bool      `json:"yourMove,omitempty"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
 }
 
 // SummarySeat is a seat in a Summary.
 type SummarySeat struct {
-	Seat   int    `json:"seat"`
-	Kind   string `json:"kind"`
-	Level  string `json:"level,omitempty"`
-	Name   string `json:"name,omitempty"`
-	Joined bool   `json:"joined"`
+	Seat    int    `json:"seat"`
+	Kind    string `json:"kind"`
+	Level   string `json:"level,omitempty"`
+	Name    string `json:"name,omitempty"`
+	Joined  bool   `json:"joined"`
+	Account bool   `json:"account,omitempty"`
 }
 
 // GameInfo describes one game the server plays.
@@ -175,6 +186,7 @@ const (
 	CodeNotYourTurn = "not_your_turn"
 	CodeIllegalMove = "illegal_move"
 	CodeStale       = "stale"
+	CodeFlagged     = "flagged"
 	CodeGameOver    = "game_over"
 	CodeServer      = "server"
 )

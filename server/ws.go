@@ -18,6 +18,8 @@ const maxMessage = 4 << 10
 // client is one websocket connection to a game.
 type client struct {
 	seats []int       // the seats it may move for
+	user  string      // the signed-in account's id, "" for a guest
+	name  string      // the signed-in account's name
 	out   chan []byte // messages waiting to be written
 	slow  func()      // closes the connection as too slow
 	once  sync.Once   // guards the call of slow
@@ -76,6 +78,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	stop := context.AfterFunc(s.ctx, func() { closeWith(websocket.StatusGoingAway, "server shutting down") })
 	defer stop()
 
+	// A signed-in player holds the seats of their account, on any device.
+	u, _, _ := s.session(r)
+
 	// Join the game: hello, then the full state, queued under the game's
 	// lock so that no broadcast can come between. (The game may have been
 	// unloaded since it was looked up: acquire loads it again.)
@@ -91,10 +96,21 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if c.seats == nil {
 		c.seats = []int{}
 	}
+	if u != nil {
+		c.user, c.name = u.ID, u.Name
+		for i := range l.seats {
+			if l.seats[i].User == u.ID && !holds(c.seats, i) {
+				c.seats = append(c.seats, i)
+				badToken = false
+			}
+		}
+	}
 	c.out <- encodeMsg(struct {
-		Type  string `json:"type"`
-		Seats []int  `json:"seats"`
-	}{"hello", c.seats})
+		Type  string    `json:"type"`
+		Seats []int     `json:"seats"`
+		Name  string    `json:"name,omitempty"`
+		Now   time.Time `json:"now"`
+	}{"hello", c.seats, c.name, s.now()})
 	if badToken {
 		c.out <- errorMsg(&moveError{code: CodeBadToken, msg: "the token matches no seat of this game: you are watching as a spectator"})
 	}

@@ -1,0 +1,47 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"stax/games"
+)
+
+func TestPasswordHash(t *testing.T) {
+	h := hashPassword("correct horse", DefaultPasswordParams)
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Fatalf("hash %q; want the PHC string of argon2id with the default parameters", h)
+	}
+	if h2 := hashPassword("correct horse", DefaultPasswordParams); h2 == h {
+		t.Fatal("two hashes of one password are equal: no salt?")
+	}
+	for _, tc := range []struct {
+		password string
+		want     bool
+	}{{"correct horse", true}, {"correct horse ", false}, {"", false}, {"Correct horse", false}} {
+		ok, err := checkPassword(tc.password, h)
+		if err != nil || ok != tc.want {
+			t.Errorf("checkPassword(%q) = %v, %v; want %v", tc.password, ok, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "plain", "$argon2i$v=19$m=1,t=1,p=1$c2FsdA$a2V5", "$argon2id$v=18$m=1,t=1,p=1$c2FsdA$a2V5", "$argon2id$v=19$m=x$c2FsdA$a2V5", "$argon2id$v=19$m=1,t=1,p=1$!!$a2V5"} {
+		if ok, err := checkPassword("x", bad); ok || err == nil {
+			t.Errorf("checkPassword of hash %q = %v, %v; want an error", bad, ok, err)
+		}
+	}
+}
+
+func TestPools(t *testing.T) {
+	for spec, want := range map[string]string{
+		"pogo": "pogo", "pogo(u=false)": "", "pisola": "pisola6", "pisola(size=8)": "pisola8",
+		"pisola(roofs=true)": "", "diam": "diam", "diam(players=4)": "", "diam(players=4,teams=true)": "",
+	} {
+		g, err := games.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := poolOf(g); got != want {
+			t.Errorf("poolOf(%s) = %q; want %q", spec, got, want)
+		}
+	}
+}

@@ -1,0 +1,274 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"stax/server"
+)
+
+// fakeClock is a clock that moves only when told.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{t: time.Now().UTC().Truncate(time.Second)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// cheapPasswords keeps the tests' password hashing fast; the default
+// parameters are checked in package server's own tests.
+var cheapPasswords = server.PasswordParams{Time: 1, Memory: 64, Threads: 1}
+
+// startAccounts starts a server with accounts on a fake clock.
+func startAccounts(t *testing.T, db string, clock *fakeClock) *testServer {
+	t.Helper()
+	return startServer(t, db, server.Config{Now: clock.Now, PasswordParams: cheapPasswords})
+}
+
+// player is a browser: an HTTP client with its own cookies.
+type player struct {
+	t    *testing.T
+	ts   *testServer
+	name string
+	hc   *http.Client
+}
+
+func (ts *testServer) player(name string) *player {
+	jar, _ := cookiejar.New(nil)
+	return &player{t: ts.t, ts: ts, name: name, hc: &http.Client{Jar: jar}}
+}
+
+// do sends a JSON request and returns the status and body.
+func (p *player) do(method, path string, body any) (int, []byte) {
+	p.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, p.ts.url+path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := p.hc.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return res.StatusCode, data
+}
+
+// call sends a request, checks the status and decodes the answer.
+func (p *player) call(method, path string, body any, want int, out any) {
+	p.t.Helper()
+	code, data := p.do(method, path, body)
+	if code != want {
+		p.t.Fatalf("%s: %s %s = %d %s; want %d", p.name, method, path, code, data, want)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			p.t.Fatalf("%s: %s %s: %v in %s", p.name, method, path, err, data)
+		}
+	}
+}
+
+// fails checks that a request fails with the status and an error that
+// says what.
+func (p *player) fails(method, path string, body any, want int, says string) {
+	p.t.Helper()
+	code, data := p.do(method, path, body)
+	var e struct{ Error string }
+	json.Unmarshal(data, &e)
+	if code != want || !strings.Contains(e.Error, says) {
+		p.t.Fatalf("%s: %s %s = %d %s; want %d with an error saying %q", p.name, method, path, code, data, want, says)
+	}
+}
+
+func (p *player) signup(password string) {
+	p.t.Helper()
+	p.call("POST", "/api/signup", server.Credentials{Name: p.name, Password: password}, http.StatusCreated, nil)
+}
+
+// dial opens a websocket with the player's cookies.
+func (p *player) dial(path string) *websocket.Conn {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, strings.Replace(p.ts.url, "http", "ws", 1)+path, &websocket.DialOptions{HTTPClient: p.hc})
+	if err != nil {
+		p.t.Fatalf("%s: dial %s: %v", p.name, path, err)
+	}
+	c.SetReadLimit(1 << 22)
+	p.t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// game opens the websocket of a game.
+func (p *player) game(id string) *wsClient {
+	return &wsClient{t: p.t, name: p.name, c: p.dial("/ws/games/" + id)}
+}
+
+func TestSignupLoginLogout(t *testing.T) {
+	clock := newFakeClock()
+	ts := startAccounts(t, newDB(t), clock)
+	ann := ts.player("Ann")
+	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
+	code, _ := ann.do("POST", "/api/signup", server.Credentials{Name: "Ann", Password: "correct horse"})
+	if code != http.StatusCreated {
+		t.Fatalf("signup: %d", code)
+	}
+	var me server.Me
+	ann.call("GET", "/api/me", nil, http.StatusOK, &me)
+	if me.Name != "Ann" || !me.Expires.Equal(clock.Now().Add(server.DefaultSessionTTL)) {
+		t.Fatalf("me = %+v", me)
+	}
+
+	// The cookie is HttpOnly and SameSite.
+	req, _ := http.NewRequest("POST", ts.url+"/api/login", strings.NewReader(`{"name":"ann","password":"correct horse"}`))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	cookies := res.Cookies()
+	if res.StatusCode != http.StatusOK || len(cookies) != 1 || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteLaxMode || cookies[0].Path != "/" {
+		t.Fatalf("login (name in another case): %d cookies %+v; want 200 and one HttpOnly SameSite=Lax cookie", res.StatusCode, cookies)
+	}
+
+	bob := ts.player("bob")
+	for _, tc := range []struct {
+		name, password string
+		code           int
+		says           string
+	}{
+		{"ANN", "another password", http.StatusConflict, "taken"},
+		{"ab", "long enough pw", http.StatusBadRequest, "3 to 20"},
+		{"a_very_long_name_indeed", "long enough pw", http.StatusBadRequest, "3 to 20"},
+		{"bob smith", "long enough pw", http.StatusBadRequest, "letters, digits"},
+		{"_bob", "long enough pw", http.StatusBadRequest, "starting with"},
+		{"bob", "short", http.StatusBadRequest, "at least 8"},
+		{"bob", "password", http.StatusBadRequest, "best-known"},
+		{"bob", "aaaaaaaaaaaa", http.StatusBadRequest, "repeated"},
+		{"bobby", "BOBBY", http.StatusBadRequest, "at least 8"},
+		{"bobbybob", "BobbyBob", http.StatusBadRequest, "your name"},
+		{"bob", strings.Repeat("x1", 200), http.StatusBadRequest, "at most 256"},
+	} {
+		bob.fails("POST", "/api/signup", server.Credentials{Name: tc.name, Password: tc.password}, tc.code, tc.says)
+	}
+	bob.fails("POST", "/api/signup", map[string]any{"name": "bob", "password": "x", "admin": true}, http.StatusBadRequest, "unknown field")
+	bob.fails("POST", "/api/login", server.Credentials{Name: "Ann", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password")
+	bob.fails("POST", "/api/login", server.Credentials{Name: "nobody", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password")
+	bob.fails("POST", "/api/login", server.Credentials{Name: "Ann", Password: strings.Repeat("x", 100000)}, http.StatusBadRequest, "")
+	bob.fails("POST", "/api/login", server.Credentials{Name: "Ann"}, http.StatusBadRequest, "password")
+	bob.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
+
+	ann.call("POST", "/api/logout", struct{}{}, http.StatusOK, nil)
+	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
+	// Logging out twice is harmless.
+	ann.call("POST", "/api/logout", struct{}{}, http.StatusOK, nil)
+}
+
+func TestSessionExpires(t *testing.T) {
+	clock := newFakeClock()
+	ts := startAccounts(t, newDB(t), clock)
+	ann := ts.player("ann")
+	ann.signup("correct horse")
+	clock.Advance(server.DefaultSessionTTL - time.Second)
+	ann.call("GET", "/api/me", nil, http.StatusOK, nil)
+	clock.Advance(time.Second)
+	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "expired")
+	// The expired session is gone for good.
+	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
+	ann.call("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
+	ann.call("GET", "/api/me", nil, http.StatusOK, nil)
+}
+
+func TestChangePassword(t *testing.T) {
+	ts := startAccounts(t, newDB(t), newFakeClock())
+	ann := ts.player("ann")
+	ann.signup("correct horse")
+	phone := ts.player("ann")
+	phone.call("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
+	ann.fails("POST", "/api/password", server.PasswordChange{Old: "wrong horse", New: "battery staple"}, http.StatusForbidden, "wrong password")
+	ann.fails("POST", "/api/password", server.PasswordChange{Old: "correct horse", New: "short"}, http.StatusBadRequest, "at least 8")
+	ann.call("POST", "/api/password", server.PasswordChange{Old: "correct horse", New: "battery staple"}, http.StatusOK, nil)
+	// This browser stays signed in; the others are signed out.
+	ann.call("GET", "/api/me", nil, http.StatusOK, nil)
+	phone.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
+	phone.fails("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"}, http.StatusUnauthorized, "wrong")
+	phone.call("POST", "/api/login", server.Credentials{Name: "ann", Password: "battery staple"}, http.StatusOK, nil)
+	ts.player("x").fails("POST", "/api/password", server.PasswordChange{Old: "a", New: "b"}, http.StatusUnauthorized, "not signed in")
+}
+
+func TestLoginRateLimit(t *testing.T) {
+	ts := startAccounts(t, newDB(t), newFakeClock())
+	ann := ts.player("ann")
+	ann.signup("correct horse")
+	eve := ts.player("eve")
+	for i := range 10 {
+		code, _ := eve.do("POST", "/api/login", server.Credentials{Name: "ann", Password: fmt.Sprint("guess", i)})
+		if code != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: %d; want 401", i, code)
+		}
+	}
+	code, data := eve.do("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"})
+	if code != http.StatusTooManyRequests || !strings.Contains(string(data), "too many sign-in attempts") {
+		t.Fatalf("11th attempt: %d %s; want 429", code, data)
+	}
+}
+
+func TestDeleteAccount(t *testing.T) {
+	ts := startAccounts(t, newDB(t), newFakeClock())
+	ann, bob := ts.player("ann"), ts.player("bob")
+	ann.signup("correct horse")
+	bob.signup("battery staple")
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo"})
+	ann.fails("DELETE", "/api/me", server.PasswordConfirm{Password: "wrong horse"}, http.StatusForbidden, "wrong password")
+	ann.call("DELETE", "/api/me", server.PasswordConfirm{Password: "correct horse"}, http.StatusOK, nil)
+	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
+	ts.player("x").fails("GET", "/api/users/ann", nil, http.StatusNotFound, "no player")
+	var st stateOf
+	bob.call("GET", "/api/games/"+id, nil, http.StatusOK, &st)
+	names := []string{st.Seats[0].Name, st.Seats[1].Name}
+	if !strings.Contains(strings.Join(names, ","), "(deleted player)") || !strings.Contains(strings.Join(names, ","), "bob") {
+		t.Fatalf("seats after deleting ann: %v; want bob and (deleted player)", names)
+	}
+	// The name is free again.
+	ts.player("ann").signup("new password")
+}
+
+// playersGame has a seek posted by a and accepted by b, and returns the
+// game's id.
+func playersGame(t *testing.T, a, b *player, seek map[string]any) string {
+	t.Helper()
+	var sk server.Seek
+	a.call("POST", "/api/seeks", seek, http.StatusCreated, &sk)
+	var acc server.AcceptResponse
+	b.call("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusCreated, &acc)
+	return acc.Game
+}

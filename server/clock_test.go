@@ -1,0 +1,215 @@
+package server_test
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"stax/server"
+)
+
+// clockOf is the part of a State's clock the tests read.
+type clockOf struct {
+	Clock *server.ClockState `json:"clock"`
+	stateOf
+}
+
+func (p *player) clock(id string) clockOf {
+	p.t.Helper()
+	var st clockOf
+	p.call("GET", "/api/games/"+id, nil, http.StatusOK, &st)
+	return st
+}
+
+func wantRemaining(t *testing.T, st clockOf, want ...int64) {
+	t.Helper()
+	if st.Clock == nil || len(st.Clock.Remaining) != len(want) {
+		t.Fatalf("clock %+v; want remaining %v", st.Clock, want)
+	}
+	for i := range want {
+		if st.Clock.Remaining[i] != want[i] {
+			t.Fatalf("remaining %v; want %v", st.Clock.Remaining, want)
+		}
+	}
+}
+
+// TestFischerClock plays a 1+1 game on a fake clock: each move is charged
+// its time less the lag compensation and earns the increment; the clock
+// survives a restart; the flag falls exactly at the deadline; a move that
+// arrives after it is refused.
+func TestFischerClock(t *testing.T) {
+	clock := newFakeClock()
+	db := newDB(t)
+	ts := startAccounts(t, db, clock)
+	ann, bob := ts.player("ann"), ts.player("bob")
+	ann.signup("correct horse")
+	bob.signup("battery staple")
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 1}, "rated": true, "seat": 0})
+	st := ann.clock(id)
+	wantRemaining(t, st, 60000, 60000)
+	if st.Clock.Running != 0 || !st.Clock.Deadline.Equal(clock.Now().Add(60*time.Second+server.LagCompensation)) {
+		t.Fatalf("clock %+v", st.Clock)
+	}
+	wa, wb := ann.game(id), bob.game(id)
+	wa.hello()
+	wb.hello()
+	clock.Advance(10 * time.Second)
+	wa.move(st.Legal[0], 0)
+	s1 := wb.waitPly(1)
+	wantRemaining(t, ann.clock(id), 51100, 60000) // 60 - (10 - 0.1) + 1
+	clock.Advance(50 * time.Millisecond)          // within the lag compensation: free
+	wb.move(s1.Legal[0], 1)
+	wa.waitPly(2)
+	wantRemaining(t, ann.clock(id), 51100, 61000)
+
+	// Restart mid-game: the clocks are rebuilt from the stored times.
+	wa.c.CloseNow()
+	wb.c.CloseNow()
+	ts.stop()
+	ts = startAccounts(t, db, clock)
+	ann.ts, bob.ts = ts, ts
+	st = ann.clock(id)
+	wantRemaining(t, st, 51100, 61000)
+	if st.Clock.Running != 0 {
+		t.Fatalf("running %d; want ann's clock", st.Clock.Running)
+	}
+
+	// Ann thinks until her deadline: not yet flagged at it, flagged just
+	// after.
+	clock.Advance(51100*time.Millisecond + server.LagCompensation)
+	ts.srv.CheckClocks()
+	if st := ann.clock(id); st.Status != "playing" {
+		t.Fatalf("flagged at the deadline: %+v", st.Outcome)
+	}
+	clock.Advance(time.Millisecond)
+	wa = ann.game(id)
+	wa.hello()
+	ts.srv.CheckClocks()
+	st = ann.clock(id)
+	if st.Status != "finished" || st.Outcome.Result != "0-1" || st.Outcome.Reason != "time" || !strings.Contains(st.Outcome.Detail, "ran out of time") || st.Clock.Running != -1 {
+		t.Fatalf("after the flag: %+v %+v", st.Outcome, st.Clock)
+	}
+	wa.move(st.Legal0(), 2)
+	wa.wantError("game_over", "over")
+	// The rated game changed the ratings once.
+	var p server.Profile
+	bob.call("GET", "/api/users/bob", nil, http.StatusOK, &p)
+	if len(p.Ratings) != 1 || p.Ratings[0].Games != 1 || p.Ratings[0].Rating <= 1500 {
+		t.Fatalf("bob's ratings %+v; want one won game", p.Ratings)
+	}
+}
+
+// Legal0 is a move to send whatever the state: the first legal move or a
+// well-formed one.
+func (s clockOf) Legal0() string {
+	if len(s.Legal) > 0 {
+		return s.Legal[0]
+	}
+	return "1a1-a2"
+}
+
+// TestMoveAfterFlag sends a move after the deadline, before the server
+// has looked at the clocks: the move is refused and the game lost on time.
+func TestMoveAfterFlag(t *testing.T) {
+	clock := newFakeClock()
+	ts := startAccounts(t, newDB(t), clock)
+	ann, bob := ts.player("ann"), ts.player("bob")
+	ann.signup("correct horse")
+	bob.signup("battery staple")
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 5, "increment": 0}, "seat": 0})
+	wa := ann.game(id)
+	st := wa.waitPly(0)
+	clock.Advance(6 * time.Second)
+	wa.move(st.Legal[0], 0)
+	wa.wantError("flagged", "time ran out")
+	end := wa.waitState("the end", func(s *stateOf) bool { return s.Status == "finished" })
+	if end.Ply != 0 || end.Outcome.Reason != "time" || end.Outcome.Result != "0-1" {
+		t.Fatalf("after a move past the flag: ply %d outcome %+v", end.Ply, end.Outcome)
+	}
+}
+
+func TestCorrespondenceClock(t *testing.T) {
+	clock := newFakeClock()
+	ts := startAccounts(t, newDB(t), clock)
+	ann, bob := ts.player("ann"), ts.player("bob")
+	ann.signup("correct horse")
+	bob.signup("battery staple")
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pisola", "days": 2, "seat": 1})
+	wa, wb := ann.game(id), bob.game(id)
+	wa.hello()
+	st := wb.waitPly(0)
+	clock.Advance(47 * time.Hour)
+	wb.move(st.Legal[0], 0)
+	wa.waitPly(1)
+	var mine struct{ Games []server.Summary }
+	ann.call("GET", "/api/me/games", nil, http.StatusOK, &mine)
+	if len(mine.Games) != 1 || !mine.Games[0].YourMove {
+		t.Fatalf("ann's games %+v; want this one, her move", mine.Games)
+	}
+	if *mine.Games[0].ToMove != 1 {
+		t.Fatalf("to move %d", *mine.Games[0].ToMove)
+	}
+	mine.Games = nil
+	bob.call("GET", "/api/me/games", nil, http.StatusOK, &mine)
+	if len(mine.Games) != 1 || mine.Games[0].YourMove {
+		t.Fatalf("bob's games %+v; want this one, not his move", mine.Games)
+	}
+	// Each move has its own two days.
+	clock.Advance(48 * time.Hour)
+	ts.srv.CheckClocks()
+	if st := ann.clock(id); st.Status != "playing" || st.Clock.Days != 2 {
+		t.Fatalf("after 48 h: %s %+v", st.Status, st.Clock)
+	}
+	clock.Advance(time.Millisecond)
+	ts.srv.CheckClocks()
+	if st := ann.clock(id); st.Status != "finished" || st.Outcome.Result != "1-0" || st.Outcome.Reason != "time" {
+		t.Fatalf("after 48 h and 1 ms: %s %+v; want ann (seat 1) lost on time", st.Status, st.Outcome)
+	}
+}
+
+// TestFlagTwoInstances runs two servers on one database, both holding a
+// game whose clock runs out: the flag falls once, and the game is rated
+// once.
+func TestFlagTwoInstances(t *testing.T) {
+	clock := newFakeClock()
+	db := newDB(t)
+	ts1 := startAccounts(t, db, clock)
+	ts2 := startAccounts(t, db, clock)
+	ann, bob := ts1.player("ann"), ts1.player("bob")
+	ann.signup("correct horse")
+	bob.signup("battery staple")
+	// Seeks live on one server: both players use the first.
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 30, "increment": 0}, "rated": true, "seat": 0})
+	// Bob plays on the second server, which reads his session and the
+	// game from the database.
+	bob = ts2.player("bob")
+	bob.call("POST", "/api/login", server.Credentials{Name: "bob", Password: "battery staple"}, http.StatusOK, nil)
+	wa, wb := ann.game(id), bob.game(id)
+	wa.hello()
+	wb.hello()
+	clock.Advance(31 * time.Second)
+	var wg sync.WaitGroup
+	for _, ts := range []*testServer{ts1, ts2} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ts.srv.CheckClocks()
+		}()
+	}
+	wg.Wait()
+	for _, w := range []*wsClient{wa, wb} {
+		st := w.waitState("the flag", func(s *stateOf) bool { return s.Status == "finished" })
+		if st.Outcome.Reason != "time" || st.Outcome.Result != "0-1" {
+			t.Fatalf("%s sees %+v", w.name, st.Outcome)
+		}
+	}
+	for _, name := range []string{"ann", "bob"} {
+		var p server.Profile
+		ann.call("GET", "/api/users/"+name, nil, http.StatusOK, &p)
+		if len(p.Ratings) != 1 || p.Ratings[0].Games != 1 || len(p.Ratings[0].History) != 1 {
+			t.Fatalf("%s: %+v; want the game rated once", name, p.Ratings)
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"stax/game"
+	"stax/rating"
+	"stax/server/store"
+)
+
+// The rating pools: a pool is one variant, named here, of the games the
+// server plays. Only a game of a pool's exact variant (default options
+// apart from the board size) between two accounts can be rated. 4-player
+// Diam is unrated: a sound rating of teams and of four-player free-for-all
+// results needs more than Glicko-2's two-player results.
+var pools = []struct{ name, spec string }{
+	{"pogo", "pogo"},
+	{"pisola6", "pisola"},
+	{"pisola8", "pisola(size=8)"},
+	{"diam", "diam"},
+}
+
+// ProvisionalDeviation is the deviation above which a rating is shown as
+// provisional ("1500?") and left off the leaderboards: about where a new
+// player stands after some ten games.
+const ProvisionalDeviation = 110.0
+
+func poolNames() []string {
+	out := make([]string, len(pools))
+	for i, p := range pools {
+		out[i] = p.name
+	}
+	return out
+}
+
+// poolOf returns the rating pool of a game, "" if it is unrated.
+func poolOf(g game.Game) string {
+	if g.Players() != 2 {
+		return ""
+	}
+	spec := game.SpecOf(g).String()
+	for _, p := range pools {
+		if p.spec == spec {
+			return p.name
+		}
+	}
+	return ""
+}
+
+// rating returns an account's rating in a pool; a player without rated
+// games there has the starting rating and Games 0.
+func (s *Server) rating(ctx context.Context, userID, pool string) (store.Rating, error) {
+	rs, err := s.acct.store.Ratings(ctx, userID)
+	if err != nil {
+		return store.Rating{}, err
+	}
+	for _, r := range rs {
+		if r.Pool == pool {
+			return r, nil
+		}
+	}
+	n := rating.New()
+	return store.Rating{UserID: userID, Pool: pool, Rating: n.Rating, Deviation: n.Deviation, Volatility: n.Volatility}, nil
+}
+
+// rateGame updates the ratings of a finished rated game's two players:
+// each game is its own rating period, with τ = rating.DefaultTau. It is
+// safe to call from several servers at once: the store rates a game once.
+// It retries when another game changed a player's rating meanwhile.
+func (s *Server) rateGame(ctx context.Context, id string, g game.Game, seats []store.Seat, o game.Outcome, at time.Time) error {
+	pool := poolOf(g)
+	if pool == "" || s.acct.store == nil || len(seats) != 2 || seats[0].User == "" || seats[1].User == "" || seats[0].User == seats[1].User {
+		return nil
+	}
+	var score float64
+	switch o.Results[0] {
+	case game.Win:
+		score = 1
+	case game.Draw:
+		score = 0.5
+	}
+	for attempt := 0; ; attempt++ {
+		a, err1 := s.rating(ctx, seats[0].User, pool)
+		b, err2 := s.rating(ctx, seats[1].User, pool)
+		if err := errors.Join(err1, err2); err != nil {
+			return err
+		}
+		na, nb, err := ratePair(a, b, score)
+		if err != nil {
+			return err
+		}
+		err = s.acct.store.Rate(ctx, id, at, []store.Rating{na, nb})
+		if err == nil || !errors.Is(err, store.ErrConflict) || attempt >= 5 {
+			return err
+		}
+		// The game was rated already (by another server), or a rating
+		// changed meanwhile: if the former, the next Rate says so again.
+		if rs, herr := s.acct.store.RatingHistory(ctx, seats[0].User, pool); herr == nil {
+			for _, p := range rs {
+				if p.GameID == id {
+					return nil
+				}
+			}
+		}
+	}
+}
+
+// ratePair returns the new ratings of two players after a game in which
+// the first scored score (1, 0.5 or 0).
+func ratePair(a, b store.Rating, score float64) (store.Rating, store.Rating, error) {
+	ra := rating.Rating{Rating: a.Rating, Deviation: a.Deviation, Volatility: a.Volatility}
+	rb := rating.Rating{Rating: b.Rating, Deviation: b.Deviation, Volatility: b.Volatility}
+	na, err1 := rating.Update(ra, []rating.Result{{Opponent: rb, Score: score}}, rating.DefaultTau)
+	nb, err2 := rating.Update(rb, []rating.Result{{Opponent: ra, Score: 1 - score}}, rating.DefaultTau)
+	if err := errors.Join(err1, err2); err != nil {
+		return a, b, err
+	}
+	a.Rating, a.Deviation, a.Volatility, a.Games = na.Rating, na.Deviation, na.Volatility, a.Games+1
+	b.Rating, b.Deviation, b.Volatility, b.Games = nb.Rating, nb.Deviation, nb.Volatility, b.Games+1
+	return a, b, nil
+}
+
+// PoolRating is a rating in a profile or a leaderboard.
+type PoolRating struct {
+	Pool        string  `json:"pool"`
+	Name        string  `json:"name,omitempty"`
+	Rating      float64 `json:"rating"`
+	Deviation   float64 `json:"deviation"`
+	Volatility  float64 `json:"volatility"`
+	Games       int     `json:"games"`
+	Provisional bool    `json:"provisional"`
+	// History is the rating after each rated game, oldest first (profiles
+	// only).
+	History []RatingPoint `json:"history,omitempty"`
+}
+
+// RatingPoint is one point of a rating history.
+type RatingPoint struct {
+	Game      string    `json:"game"`
+	At        time.Time `json:"at"`
+	Rating    float64   `json:"rating"`
+	Deviation float64   `json:"deviation"`
+}
+
+// Profile answers GET /api/users/{name}.
+type Profile struct {
+	Name    string       `json:"name"`
+	Created time.Time    `json:"created"`
+	Ratings []PoolRating `json:"ratings"`
+	Games   []Summary    `json:"games"`
+}
+
+func poolRating(r store.Rating) PoolRating {
+	return PoolRating{Pool: r.Pool, Name: r.Name, Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility, Games: r.Games,
+		Provisional: r.Deviation > ProvisionalDeviation}
+}
+
+func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
+	if s.acct.store == nil {
+		httpError(w, http.StatusNotImplemented, errNoAccounts.Error())
+		return
+	}
+	name := r.PathValue("name")
+	u, err := s.acct.store.UserByName(r.Context(), name)
+	if errors.Is(err, store.ErrNotFound) {
+		httpError(w, http.StatusNotFound, fmt.Sprintf("no player named %q", name))
+		return
+	}
+	if err != nil {
+		s.log.Error("user", "err", err)
+		httpError(w, http.StatusInternalServerError, "the player could not be read")
+		return
+	}
+	p := Profile{Name: u.Name, Created: u.Created, Ratings: []PoolRating{}, Games: []Summary{}}
+	rs, err := s.acct.store.Ratings(r.Context(), u.ID)
+	if err != nil {
+		s.log.Error("ratings", "err", err)
+		httpError(w, http.StatusInternalServerError, "the ratings could not be read")
+		return
+	}
+	for _, rt := range rs {
+		pr := poolRating(rt)
+		pr.Name = ""
+		h, err := s.acct.store.RatingHistory(r.Context(), u.ID, rt.Pool)
+		if err != nil {
+			s.log.Error("rating history", "err", err)
+			httpError(w, http.StatusInternalServerError, "the ratings could not be read")
+			return
+		}
+		for _, pt := range h {
+			pr.History = append(pr.History, RatingPoint{Game: pt.GameID, At: pt.At, Rating: pt.Rating, Deviation: pt.Deviation})
+		}
+		p.Ratings = append(p.Ratings, pr)
+	}
+	gs, err := s.acct.store.GamesOf(r.Context(), u.ID, 20, r.URL.Query().Get("status"))
+	if err != nil {
+		s.log.Error("games of", "err", err)
+		httpError(w, http.StatusInternalServerError, "the games could not be read")
+		return
+	}
+	p.Games = s.summaries(gs)
+	writeJSON(w, http.StatusOK, p)
+}
+
+func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
+	if s.acct.store == nil {
+		httpError(w, http.StatusNotImplemented, errNoAccounts.Error())
+		return
+	}
+	pool := r.PathValue("pool")
+	known := false
+	for _, p := range pools {
+		known = known || p.name == pool
+	}
+	if !known {
+		httpError(w, http.StatusNotFound, fmt.Sprintf("no rating pool %q; want one of %v", pool, poolNames()))
+		return
+	}
+	limit := 50
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 200 {
+			httpError(w, http.StatusBadRequest, fmt.Sprintf("limit %q: want an integer from 1 to 200", v))
+			return
+		}
+		limit = n
+	}
+	rs, err := s.acct.store.Leaderboard(r.Context(), pool, ProvisionalDeviation, limit)
+	if err != nil {
+		s.log.Error("leaderboard", "err", err)
+		httpError(w, http.StatusInternalServerError, "the leaderboard could not be read")
+		return
+	}
+	out := struct {
+		Pool    string       `json:"pool"`
+		Ratings []PoolRating `json:"ratings"`
+	}{pool, []PoolRating{}}
+	for _, rt := range rs {
+		out.Ratings = append(out.Ratings, poolRating(rt))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// ended rates a rated game that has just ended. It runs before the
+// caller lets go of the game, so that a player who looks at the profile
+// after the game's end sees the new rating. The caller holds l.mu.
+func (s *Server) ended(l *live, at time.Time) {
+	if !l.h.Over() || !l.rated {
+		return
+	}
+	seats := make([]store.Seat, len(l.seats))
+	for i := range l.seats {
+		seats[i] = l.seats[i].Seat
+	}
+	if err := s.rateGame(context.WithoutCancel(s.ctx), l.id, l.g, seats, l.h.Outcome(), at); err != nil {
+		s.log.Error("rate game", "game", l.id, "err", err)
+	}
+}
