@@ -10,14 +10,11 @@ func (l *live) record() string {
 	tags := []record.Tag{record.DateTag(l.created)}
 	for i := range l.seats {
 		st := &l.seats[i]
-		who := "human"
-		switch {
-		case st.Kind == "ai":
-			who = "stax:" + st.Level
-		case st.Name != "":
-			who = "human:" + st.Name
+		who := record.Seat{Kind: record.Human, Name: st.Name}
+		if st.Kind == "ai" {
+			who = record.Seat{Kind: record.Level, Name: st.Level}
 		}
-		tags = append(tags, record.Tag{Name: record.SeatTag(i), Value: who})
+		tags = append(tags, who.Tag(i))
 	}
 	tags = append(tags, record.Tag{Name: "Site", Value: "stax server, game " + l.id})
 	r := record.FromHistory(l.h, tags...)

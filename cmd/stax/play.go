@@ -32,27 +32,21 @@ type seat struct {
 	player search.Player
 }
 
-// tag returns the seat's value for a record's Seat tag, e.g. "human" or
+// who returns the seat as a record's Seat tag writes it, e.g. "human" or
 // "stax:hard".
-func (s *seat) tag() string {
+func (s *seat) who() record.Seat {
 	if s.human {
-		if s.name == "" {
-			return "human"
-		}
-		return "human:" + s.name
+		return record.Seat{Kind: record.Human, Name: s.name}
 	}
-	return "stax:" + s.name
+	return record.Seat{Kind: record.Level, Name: s.name}
 }
 
-// describe returns the seat for messages, e.g. "you" or "stax:hard".
+// describe returns the seat for messages, e.g. "alice" or "stax:hard".
 func (s *seat) describe() string {
-	if s.human {
-		if s.name == "" {
-			return "human"
-		}
+	if s.human && s.name != "" {
 		return s.name
 	}
-	return "stax:" + s.name
+	return s.who().String()
 }
 
 // player is one game of stax play in progress.
@@ -248,22 +242,25 @@ func describeRecord(r *record.Record) string {
 
 // fromSeatTag turns a record's Seat tag back into a seat flag: "stax:hard"
 // becomes "hard"; "human" and "human:NAME" stay; anything else (another
-// program, a person of the server) is played by a human here.
+// program, a tag of an older match record) is played by a human here.
 func fromSeatTag(v string) string {
-	if level, ok := strings.CutPrefix(v, "stax:"); ok {
-		return level
+	if v == "" {
+		return ""
 	}
-	if v == "" || v == "human" || strings.HasPrefix(v, "human:") {
-		return v
+	seat, err := record.ParseSeat(v)
+	switch {
+	case err != nil || seat.Kind == record.Engine:
+		return "human"
+	case seat.Kind == record.Level:
+		return seat.Name
 	}
-	return "human"
+	return seat.String()
 }
 
 // newSeat makes seat i's player from a flag value.
 func (p *player) newSeat(i int, v string) (*seat, error) {
-	if v == "human" || strings.HasPrefix(v, "human:") {
-		_, name, _ := strings.Cut(v, ":")
-		return &seat{human: true, name: name}, nil
+	if who, err := record.ParseSeat(v); err == nil && who.Kind == record.Human {
+		return &seat{human: true, name: who.Name}, nil
 	}
 	v = strings.ToLower(v)
 	pl, err := p.newAI(v, uint64(i+1))
@@ -361,15 +358,15 @@ func (p *player) aiTurn(s *seat) error {
 	res, err := search.Ask(ctx, s.player, pos, p.limits, nil)
 	stop()
 	if err != nil {
-		p.h.Resign(mover, game.ByForfeit, fmt.Sprintf("stax:%s failed: %v", s.name, err))
-		fmt.Fprintf(p.e.stdout, "%s (stax:%s) could not move: %v\n", p.g.PlayerName(mover), s.name, err)
+		p.h.Resign(mover, game.ByForfeit, fmt.Sprintf("%s failed: %v", s.describe(), err))
+		fmt.Fprintf(p.e.stdout, "%s (%s) could not move: %v\n", p.g.PlayerName(mover), s.describe(), err)
 		return nil
 	}
 	text := pos.State.FormatMove(res.Move)
 	if err := p.h.PlayMove(res.Move); err != nil {
 		return err
 	}
-	fmt.Fprintf(p.e.stdout, "%s (stax:%s) plays %s\n", p.g.PlayerName(mover), s.name, text)
+	fmt.Fprintf(p.e.stdout, "%s (%s) plays %s\n", p.g.PlayerName(mover), s.describe(), text)
 	p.show()
 	return nil
 }
@@ -521,7 +518,7 @@ func (p *player) giveHint() {
 func (p *player) record() *record.Record {
 	tags := []record.Tag{{Name: record.TagDate, Value: p.date}}
 	for i, s := range p.seats {
-		tags = append(tags, record.Tag{Name: record.SeatTag(i), Value: s.tag()})
+		tags = append(tags, s.who().Tag(i))
 	}
 	return record.FromHistory(p.h, tags...)
 }

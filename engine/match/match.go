@@ -75,6 +75,15 @@ func ParseEngine(s string) (Engine, error) {
 	return Engine{Name: name, Command: argv}, nil
 }
 
+// Seat returns who the engine is in a record's Seat tag: stax:LEVEL for a
+// built-in level, engine:NAME for an external program.
+func (e Engine) Seat() record.Seat {
+	if e.External() {
+		return record.Seat{Kind: record.Engine, Name: e.Name}
+	}
+	return record.Seat{Kind: record.Level, Name: e.Level}
+}
+
 // External reports whether the engine is an external program.
 func (e Engine) External() bool { return len(e.Command) > 0 }
 
@@ -482,7 +491,7 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 		{Name: "Round", Value: strconv.Itoa(j.number)},
 	}
 	for s, e := range j.seats {
-		tags = append(tags, record.Tag{Name: record.SeatTag(s), Value: cfg.Engines[e].Name})
+		tags = append(tags, cfg.Engines[e].Seat().Tag(s))
 	}
 	tags = append(tags, record.Tag{Name: "Opening", Value: fmt.Sprintf("%d (%d random plies)", j.opening, len(j.moves))})
 	switch {

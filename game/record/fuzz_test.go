@@ -41,3 +41,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseSeat checks that ParseSeat never panics and that whatever it
+// accepts is written back the same.
+func FuzzParseSeat(f *testing.F) {
+	for _, s := range []string{"human", "human:alice", "stax:hard", "engine:./bot --fast", "hard", "stax:", "human: x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		seat, err := record.ParseSeat(s)
+		if err != nil {
+			return
+		}
+		if seat.String() != s {
+			t.Fatalf("ParseSeat(%q).String() = %q", s, seat.String())
+		}
+	})
+}

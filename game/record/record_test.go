@@ -467,3 +467,29 @@ func TestManyTags(t *testing.T) {
 		t.Fatalf("Parse of %d tags with T7 again: %v; want tag T7 given twice at line %d", n, err, n+2)
 	}
 }
+
+func TestSeat(t *testing.T) {
+	for _, tc := range []struct {
+		seat record.Seat
+		text string
+	}{
+		{record.Seat{Kind: record.Human}, "human"},
+		{record.Seat{Kind: record.Human, Name: "alice"}, "human:alice"},
+		{record.Seat{Kind: record.Human, Name: "Ana María"}, "human:Ana María"},
+		{record.Seat{Kind: record.Level, Name: "hard"}, "stax:hard"},
+		{record.Seat{Kind: record.Engine, Name: "mybot"}, "engine:mybot"},
+		{record.Seat{Kind: record.Engine, Name: "./bot --fast"}, "engine:./bot --fast"},
+	} {
+		if got := tc.seat.String(); got != tc.text {
+			t.Errorf("%#v.String() = %q; want %q", tc.seat, got, tc.text)
+		}
+		if got, err := record.ParseSeat(tc.text); err != nil || got != tc.seat {
+			t.Errorf("ParseSeat(%q) = %#v, %v; want %#v", tc.text, got, err, tc.seat)
+		}
+	}
+	for _, in := range []string{"", "hard", "stax:", "robot:x", "human:", "human: bob", "Human:bob"} {
+		if _, err := record.ParseSeat(in); err == nil || !strings.Contains(err.Error(), "want human, human:NAME, stax:LEVEL or engine:NAME") {
+			t.Errorf("ParseSeat(%q) error %v; want one saying what is expected", in, err)
+		}
+	}
+}
