@@ -31,6 +31,14 @@ import (
 // URL.
 func startServer(t *testing.T, reg game.Registry) string {
 	t.Helper()
+	url, _ := startStoppableServer(t, reg)
+	return url
+}
+
+// startStoppableServer is startServer that also returns a function that
+// stops the server at once, as a crash would.
+func startStoppableServer(t *testing.T, reg game.Registry) (string, func()) {
+	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatalf("opening the database: %v", err)
@@ -53,13 +61,17 @@ func startServer(t *testing.T, reg game.Registry) string {
 		t.Fatalf("starting the server: %v", err)
 	}
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		srv.Close()
-		ts.Close()
-		st.Close()
-	})
-	return ts.URL
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			ts.CloseClientConnections()
+			srv.Close()
+			ts.Close()
+			st.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return ts.URL, stop
 }
 
 // offers reports whether the server plays the named game.
@@ -540,6 +552,8 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("seat 2 defaults to %s, a level being prepared", v)
 		}
 	})
+
+	t.Run("rough-edges", func(t *testing.T) { roughEdges(t, b) })
 
 	t.Run("rules", func(t *testing.T) {
 		ctx := b.tab(t, 20*time.Second)

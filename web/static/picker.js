@@ -178,7 +178,9 @@ export class Picker {
       }
       return "";
     }
-    this.count = this.count === k ? 0 : k;
+    // A count already picked stays picked: clicking it again is no reason
+    // to forget it.
+    this.count = k;
     return "";
   }
 

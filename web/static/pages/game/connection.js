@@ -69,10 +69,12 @@ export function joinBox(box, id, link) {
     ? h("p", { class: "small" }, "This browser already plays a seat of this game. Joining here replaces its key to that seat, which cannot be recovered: send the link to the other player instead (to play both sides on one device, start a game with both seats set to \u201cYou\u201d).")
     : null;
   box.append(
-    h("h2", {}, "You are invited to play"),
-    already,
-    h("p", { class: "name-row" }, h("label", { for: "join-name" }, "Your name "), nameInput, " ", joinBtn),
-    joinErr,
+    ...[
+      h("h2", {}, "You are invited to play"),
+      already,
+      h("p", { class: "name-row" }, h("label", { for: "join-name" }, "Your name "), nameInput, " ", joinBtn),
+      joinErr,
+    ].filter(Boolean),
   );
   box.hidden = false;
   joinBtn.addEventListener("click", async () => {

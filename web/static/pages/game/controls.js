@@ -60,7 +60,13 @@ export class Controls {
     clear(this.buttons);
     clear(this.info);
     this.hint.textContent = interactive && p.hint ? p.hint : "";
+    // Only players type moves; a spectator has no move box.
+    const player = c.held.length > 0;
+    this.form.hidden = !player;
     this.input.disabled = st.status !== "playing";
+    this.form.querySelector("button").disabled = this.input.disabled;
+    if (st.status !== "playing" && this.shownFor === "playing") this.error.textContent = "";
+    this.shownFor = st.status;
     this.input.placeholder = c.module.notation || "";
     if (board) {
       this.drawReserves(c);

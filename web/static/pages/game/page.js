@@ -4,12 +4,12 @@
 // the server (connection.js); everything is drawn from the server's State
 // messages (docs/server.md) and moves go back over the websocket.
 
-import { createGame, invites, recordURL, saveInvites, saveToken } from "../../api.js";
+import { createGame, invites, recordURL, saveInvites, saveToken, variant } from "../../api.js";
 import { clear, h, navigate } from "../../dom.js";
 import { gameModule } from "../../games/index.js";
 import { Picker } from "../../picker.js";
 import { chip } from "../../render.js";
-import { seatLabel } from "../home.js";
+import { savedName, seatLabel } from "../home.js";
 import { BoardView } from "./board-view.js";
 import { Controls } from "./controls.js";
 import { GameLink, joinBox } from "./connection.js";
@@ -28,6 +28,7 @@ export function gamePage(root, id) {
     resignArmed: false,
     alive: true,
     timer: null, // the replay's autoplay
+    offline: false, // the websocket is down
   };
 
   const board = new BoardView((cell, depth) => {
@@ -68,13 +69,7 @@ export function gamePage(root, id) {
   const rematchBtn = h("button", { type: "button", class: "primary", hidden: true, "data-testid": "rematch" }, "Play again");
   const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, "New game"));
 
-  root.append(
-    h("div", { class: "game-head" }, title, conn),
-    joinArea,
-    inviteBox,
-    banner,
-    status,
-    h(
+  const playArea = h(
       "div",
       { class: "play" },
       h("div", { class: "board-col" }, board.box, controls.buttons, controls.hint, controls.info),
@@ -91,11 +86,11 @@ export function gamePage(root, id) {
         replay,
         actions,
       ),
-    ),
-  );
+    );
+  root.append(h("div", { class: "game-head" }, title, conn), joinArea, inviteBox, banner, status, playArea);
 
   const cur = () => (v.review === null ? (v.st ? v.st.ply : 0) : v.review);
-  const myTurn = () => v.st && v.st.status === "playing" && v.held.includes(v.st.toMove);
+  const myTurn = () => v.st && !v.offline && v.st.status === "playing" && v.held.includes(v.st.toMove);
   const liveBoard = () => (v.st && v.st.view ? v.st.view.board : null);
 
   // Play again: the same variant and players, sides swapped in a
@@ -110,7 +105,9 @@ export function gamePage(root, id) {
     if (seats.length === 2) seats = [seats[1], seats[0]];
     rematchBtn.disabled = true;
     try {
-      const res = await createGame({ spec: st.spec, seats });
+      // The same start, when the game did not start from the usual one.
+      const usual = (await variant(st.spec)).start;
+      const res = await createGame({ spec: st.spec, position: st.start !== usual ? st.start : undefined, name: savedName() || undefined, seats });
       saveToken(res.id, res.token);
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
       navigate("/game/" + res.id);
@@ -233,7 +230,7 @@ export function gamePage(root, id) {
     }
 
     drawStatus(interactive);
-    controls.draw({ st, board: shown ? shown.board : liveBoard(), picker: v.picker, interactive, pos, seatName, module: mod });
+    controls.draw({ st, held: v.held, board: shown ? shown.board : liveBoard(), picker: v.picker, interactive, pos, seatName, module: mod });
     drawSeats();
     drawMoves();
     drawInvites();
@@ -272,10 +269,11 @@ export function gamePage(root, id) {
     const seat = st.seats[st.toMove] || {};
     const who = seatName(st.toMove);
     let text;
-    if (v.review !== null) text = `Replaying move ${v.review} of ${st.ply}. Move the slider to the end to return to the game.`;
+    if (v.offline) text = "Connection to the server lost: reconnecting…";
+    else if (v.review !== null) text = `Replaying move ${v.review} of ${st.ply}. Move the slider to the end to return to the game.`;
     else if (v.pending) text = "Sending your move…";
     else if (interactive) text = v.held.length > 1 ? `${who} to move (you).` : `Your move (${who}).`;
-    else if (seat.thinking) text = `${who} (computer) is thinking…`;
+    else if (seat.kind === "ai") text = `${who} (computer) is thinking…`;
     else if (seat.kind === "human" && !seat.joined) text = `${who} to move: waiting for the invited player to join.`;
     else text = `${who} to move.`;
     if (v.held.length === 0 && v.review === null) text += " You are watching.";
@@ -299,7 +297,7 @@ export function gamePage(root, id) {
       const you = v.held.includes(i) ? h("span", { class: "badge" }, "you") : null;
       const dot =
         s.kind === "human" && s.joined
-          ? h("span", { class: "dot " + (s.connected ? "on" : "off"), title: s.connected ? "connected" : "not connected" })
+          ? h("span", { class: "dot " + (s.connected && !v.offline ? "on" : "off"), title: v.offline ? "unknown: this page is not connected" : s.connected ? "connected" : "not connected" })
           : null;
       seatsBox.append(
         h(
@@ -351,8 +349,15 @@ export function gamePage(root, id) {
       );
     });
     if (!st.moves.length) moveList.append(h("li", { class: "muted small none" }, "No moves yet."));
-    const currentItem = moveList.querySelector(".current");
-    if (currentItem && currentItem.scrollIntoView && v.review === null) currentItem.scrollIntoView({ block: "nearest" });
+    // The list scrolls to the current move by itself: scrolling the page
+    // would take the board away from a phone's screen.
+    const item = moveList.querySelector(".current");
+    if (item) {
+      const top = item.offsetTop;
+      const bottom = top + item.offsetHeight;
+      if (top < moveList.scrollTop) moveList.scrollTop = top;
+      else if (bottom > moveList.scrollTop + moveList.clientHeight) moveList.scrollTop = bottom - moveList.clientHeight;
+    }
   }
 
   function drawInvites() {
@@ -404,9 +409,12 @@ export function gamePage(root, id) {
       draw();
     },
     status: (s) => {
-      conn.textContent = s === "connected" ? "" : "reconnecting…";
+      v.offline = s !== "connected";
+      conn.textContent = v.offline ? "reconnecting…" : "";
+      draw();
     },
     missing: (err) => {
+      playArea.hidden = true;
       status.textContent = err.status === 404 ? "There is no such game." : "Could not load the game: " + err.message;
       status.setAttribute("data-error", "true");
     },
