@@ -186,7 +186,7 @@ export function homePage(root) {
     clear(seatBox).append(h("legend", {}, "Players"));
     seatBox.setAttribute("data-spec", current.spec);
     const levels = current.levels && current.levels.length ? current.levels : info.levels || [];
-    // Levels being prepared (perfect while the server solves Pogo) are
+    // Levels being prepared (perfect while the server solves a game) are
     // shown but cannot be chosen until the page is reloaded.
     const preparing = current.preparing || [];
     const ready = levels.filter((l) => !preparing.includes(l));
