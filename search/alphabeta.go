@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -717,4 +718,65 @@ func (a *abThread) pv(first game.Move, depth int) []game.Move {
 		c.Apply(e.move)
 	}
 	return pv
+}
+
+// MoveScore is the score of one root move for the player to move at the
+// root, from the deepest iteration that scored every move.
+type MoveScore struct {
+	Move  game.Move
+	Score Score
+	Depth int
+}
+
+// ScoreMoves searches pos within lim and scores every legal move exactly
+// for the player to move (in four-player Diam without teams, by the
+// paranoid reduction: the mover against the three others), best first.
+// It is the analysis of a position: unlike Play, it never settles for a
+// bound on a move that is not the best.
+func (a *AlphaBeta) ScoreMoves(ctx context.Context, pos Position, lim Limits) ([]MoveScore, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if lim.IsZero() {
+		lim = a.Default
+	}
+	lim = lim.Budgeted()
+	root := pos.State.Legal(nil)
+	if len(root) == 0 {
+		return nil, ErrNoMoves
+	}
+	if a.main == nil {
+		a.main = &abThread{a: a}
+	}
+	var shared atomic.Int64
+	t := a.main
+	t.prepare(ctx, pos, start, lim, &shared)
+	maxDepth := maxPly - 1
+	if lim.Depth > 0 {
+		maxDepth = min(lim.Depth, maxDepth)
+	}
+	scores := make([]int, len(root))
+	var out []MoveScore
+	for depth := 1; depth <= maxDepth; depth++ {
+		if _, _, done := t.searchRoot(root, scores, depth, true); !done {
+			break
+		}
+		out = out[:0]
+		proven := true
+		for i, m := range root {
+			out = append(out, MoveScore{Move: m, Score: ScoreOf(scores[i]), Depth: depth})
+			proven = proven && IsMate(scores[i])
+		}
+		if proven || lim.Time > 0 && time.Since(start) > lim.Time/2 {
+			break
+		}
+	}
+	if out == nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("search: no iteration finished within the limits")
+	}
+	return out, nil
 }

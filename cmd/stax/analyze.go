@@ -66,68 +66,32 @@ func analyzePogo(e *env, g *pogo.Game, s *pogo.State) error {
 	return nil
 }
 
-// moveEstimate is one move's verdict from search.
-type moveEstimate struct {
-	move  string
-	score int    // for the player who moves, higher is better
-	text  string // the verdict in words
-}
-
-// analyzeSearch estimates the verdict of every move by searching the
-// position it leads to.
+// analyzeSearch estimates the verdict of every move by one search from
+// the position that scores every move for the player to move (in
+// four-player Diam, the mover against the three others), with budget of
+// search time per move in all.
 func analyzeSearch(e *env, g game.Game, s game.State, budget time.Duration) error {
-	me := s.ToMove()
-	var out []moveEstimate
-	for _, m := range s.Legal(nil) {
+	moves := len(s.Legal(nil))
+	ab := search.NewAlphaBeta(ai.Evaluator(g), 20, 1)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	scores, err := ab.ScoreMoves(ctx, search.Position{State: s}, search.Limits{Time: budget * time.Duration(moves)})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: %s to move; verdicts for %s are from %v of search per move: win N or loss N (plies), draw, or the evaluation's estimate\n",
+		s, g.PlayerName(s.ToMove()), g.PlayerName(s.ToMove()), budget)
+	for _, ms := range scores {
 		c := s.Clone()
-		c.Apply(m)
-		est := moveEstimate{move: s.FormatMove(m)}
-		if c.Terminal() {
-			sc := search.ProvenDraw
-			switch c.Outcome().Results[me] {
-			case game.Win:
-				sc = search.WinIn(1)
-			case game.Loss:
-				sc = search.LossIn(1)
-			}
-			est.score, est.text = sc.Int(), sc.String()+" (exact: the move ends the game)"
-			out = append(out, est)
-			continue
-		}
-		ab := search.NewAlphaBeta(ai.Evaluator(g), 18, 1)
-		res, err := ab.Play(context.Background(), search.Position{State: c, Prior: []uint64{s.Hash()}}, search.Limits{Time: budget}, nil)
-		if err != nil {
-			return err
-		}
-		// The score is the next player's: ours when we move again, its
-		// negation in a two-player game, and with more players it is
-		// reported as theirs.
-		next := c.ToMove()
-		sc := res.Score
-		how := fmt.Sprintf(" (depth %d, estimate)", res.Depth)
-		if sc.IsProven() {
+		c.Apply(ms.Move)
+		how := fmt.Sprintf(" (depth %d, estimate)", ms.Depth)
+		switch {
+		case c.Terminal():
+			how = " (exact: the move ends the game)"
+		case ms.Score.IsProven():
 			how = " (proven by search)"
 		}
-		switch {
-		case next == me:
-			if sc.Proven == game.Win || sc.Proven == game.Loss {
-				sc.Plies++
-			}
-			est.score, est.text = sc.Int(), sc.String()+how
-		case g.Players() == 2:
-			sc = sc.Before()
-			est.score, est.text = sc.Int(), sc.String()+how
-		default:
-			est.score = -sc.Int()
-			est.text = fmt.Sprintf("for %s, to move next: %s%s", g.PlayerName(next), sc, how)
-		}
-		out = append(out, est)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
-	fmt.Fprintf(e.stdout, "%s: %s to move; verdicts are from %v of search per move: win N or loss N (plies), draw, or the evaluation's estimate\n",
-		s, g.PlayerName(me), budget)
-	for _, est := range out {
-		fmt.Fprintf(e.stdout, "%-10s %s\n", est.move, est.text)
+		fmt.Fprintf(e.stdout, "%-10s %s\n", s.FormatMove(ms.Move), ms.Score.String()+how)
 	}
 	return nil
 }

@@ -32,6 +32,9 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// interrupt, when not nil, replaces the SIGINT notifications of stax
+	// play at its prompt (for tests).
+	interrupt chan os.Signal
 }
 
 // commands lists every subcommand, in the order "stax help" shows them.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +56,9 @@ type player struct {
 	g         game.Game
 	h         *game.History
 	seats     []*seat
-	in        *bufio.Scanner
+	lines     <-chan inputLine // the lines typed, read in the background
+	interrupt chan os.Signal   // Ctrl-C at the prompt
+	redo      []game.Move      // the moves last taken back, next first
 	colour    bool
 	limits    search.Limits
 	hintLevel string
@@ -189,7 +192,15 @@ func runPlay(e *env, args []string) error {
 	if err := prepareLevels(context.Background(), p.ai, p.g, levels...); err != nil {
 		return err
 	}
-	p.in = bufio.NewScanner(e.stdin)
+	done := make(chan struct{})
+	defer close(done)
+	p.lines = readLines(e.stdin, done)
+	p.interrupt = e.interrupt
+	if p.interrupt == nil {
+		p.interrupt = make(chan os.Signal, 1)
+		signal.Notify(p.interrupt, os.Interrupt)
+		defer signal.Stop(p.interrupt)
+	}
 	return p.run()
 }
 
@@ -357,6 +368,7 @@ func (p *player) aiTurn(s *seat) error {
 	ctx, stop := thinking()
 	res, err := search.Ask(ctx, s.player, pos, p.limits, nil)
 	stop()
+	p.drainInterrupt()
 	if err != nil {
 		p.h.Resign(mover, game.ByForfeit, fmt.Sprintf("%s failed: %v", s.describe(), err))
 		fmt.Fprintf(p.e.stdout, "%s (%s) could not move: %v\n", p.g.PlayerName(mover), s.describe(), err)
@@ -366,6 +378,7 @@ func (p *player) aiTurn(s *seat) error {
 	if err := p.h.PlayMove(res.Move); err != nil {
 		return err
 	}
+	p.played(res.Move)
 	fmt.Fprintf(p.e.stdout, "%s (%s) plays %s\n", p.g.PlayerName(mover), s.describe(), text)
 	p.show()
 	return nil
@@ -384,13 +397,21 @@ func (p *player) humanTurn() error {
 	for {
 		mover := p.h.State().ToMove()
 		fmt.Fprintf(out, "%s> ", p.g.PlayerName(mover))
-		if !p.in.Scan() {
-			if err := p.in.Err(); err != nil {
-				return err
+		var in inputLine
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				return io.EOF
 			}
-			return io.EOF
+			in = l
+		case <-p.interrupt:
+			fmt.Fprintln(out)
+			return errQuit
 		}
-		line := strings.TrimSpace(p.in.Text())
+		if in.err != nil {
+			return in.err
+		}
+		line := strings.TrimSpace(in.text)
 		cmd, arg, _ := strings.Cut(line, " ")
 		arg = strings.TrimSpace(arg)
 		switch strings.ToLower(cmd) {
@@ -405,6 +426,18 @@ func (p *player) humanTurn() error {
 			if p.undo() {
 				p.show()
 			}
+		case "redo":
+			if p.redoMoves() {
+				p.show()
+				return nil
+			}
+		case "history":
+			p.history()
+		case "level":
+			p.setLevel(arg)
+		case "swap":
+			p.swap()
+			return nil
 		case "hint":
 			p.giveHint()
 		case "save":
@@ -427,6 +460,7 @@ func (p *player) humanTurn() error {
 				fmt.Fprintf(out, "%v; type moves to list the legal moves, help for the commands\n", err)
 				continue
 			}
+			p.played(p.h.Moves()[p.h.Ply()-1])
 			fmt.Fprintf(out, "%s plays %s\n", p.g.PlayerName(mover), p.h.Notation()[p.h.Ply()-1])
 			p.show()
 			return nil
@@ -439,6 +473,10 @@ func (p *player) help() {
   <move>     play a move in the game's notation, e.g. `+p.exampleMove()+`
   moves      list the legal moves
   undo       take back your last move (and the computer's reply)
+  redo       play again the moves undo took back
+  history    list the moves played so far
+  level L    let the computer seats play at level L (level alone: show them)
+  swap       exchange the seats: you take the next seat's pieces
   hint       ask the `+p.hintLevel+` level for a move
   board      draw the board again
   save FILE  save the game as a record; stax play --load FILE resumes it
@@ -482,15 +520,147 @@ func (p *player) undo() bool {
 		return false
 	}
 	n := p.h.Ply() - target
+	var undone []game.Move
 	for p.h.Ply() > target {
+		undone = append(undone, p.h.Moves()[p.h.Ply()-1])
 		p.h.Undo()
 	}
+	slices.Reverse(undone)
+	p.redo = append(undone, p.redo...)
 	if n == 1 {
 		fmt.Fprintln(p.e.stdout, "took back 1 move")
 	} else {
 		fmt.Fprintf(p.e.stdout, "took back %d moves\n", n)
 	}
 	return true
+}
+
+// drainInterrupt forgets a Ctrl-C that stopped a computer's thinking, so
+// that it does not also end the game at the next prompt.
+func (p *player) drainInterrupt() {
+	select {
+	case <-p.interrupt:
+	default:
+	}
+}
+
+// played notes that m was played: it keeps the moves to redo when m is
+// the next of them, and drops them otherwise.
+func (p *player) played(m game.Move) {
+	if len(p.redo) > 0 && p.redo[0] == m {
+		p.redo = p.redo[1:]
+		return
+	}
+	p.redo = nil
+}
+
+// redoMoves plays again the moves taken back by undo, up to the next turn
+// of a human (at least one move); it reports whether it played any.
+func (p *player) redoMoves() bool {
+	if len(p.redo) == 0 {
+		fmt.Fprintln(p.e.stdout, "nothing to redo")
+		return false
+	}
+	n := 0
+	for len(p.redo) > 0 && (n == 0 || !p.seats[p.h.State().ToMove()].human) && !p.h.Over() {
+		m := p.redo[0]
+		if err := p.h.PlayMove(m); err != nil {
+			p.redo = nil
+			break
+		}
+		p.redo = p.redo[1:]
+		n++
+	}
+	if n == 1 {
+		fmt.Fprintln(p.e.stdout, "replayed 1 move")
+	} else {
+		fmt.Fprintf(p.e.stdout, "replayed %d moves\n", n)
+	}
+	return n > 0
+}
+
+// history lists the moves played so far, numbered, with their players.
+func (p *player) history() {
+	out := p.e.stdout
+	if p.h.Ply() == 0 {
+		fmt.Fprintln(out, "no moves yet")
+		return
+	}
+	s := p.h.Start()
+	for i, m := range p.h.Moves() {
+		fmt.Fprintf(out, "%3d. %s %s\n", i+1, p.g.PlayerName(s.ToMove()), s.FormatMove(m))
+		s.Apply(m)
+	}
+}
+
+// setLevel gives every computer seat a player of the level; without a
+// level it says who plays each seat.
+func (p *player) setLevel(level string) {
+	out := p.e.stdout
+	if level == "" {
+		fmt.Fprintf(out, "%s; level LEVEL changes the computer seats' level\n", p.seatsLine())
+		return
+	}
+	level = strings.ToLower(level)
+	changed := 0
+	for i, s := range p.seats {
+		if s.human {
+			continue
+		}
+		pl, err := p.newAI(level, uint64(i+1))
+		if err != nil {
+			fmt.Fprintf(out, "%v\n", err)
+			return
+		}
+		s.name, s.player = level, pl
+		changed++
+	}
+	if changed == 0 {
+		fmt.Fprintln(out, "no computer seat in this game")
+		return
+	}
+	fmt.Fprintf(out, "%s\n", p.seatsLine())
+}
+
+// swap moves every seat's player to the previous seat, so that a human
+// takes over the pieces of the seat after theirs (in a two-player game,
+// the two sides exchange).
+func (p *player) swap() {
+	p.seats = append(p.seats[1:], p.seats[0])
+	fmt.Fprintf(p.e.stdout, "%s\n", p.seatsLine())
+}
+
+// inputLine is one line typed at the prompt, or the error that ended the
+// input.
+type inputLine struct {
+	text string
+	err  error
+}
+
+// readLines reads r's lines in the background, so that the prompt can
+// also wait for Ctrl-C. The channel is closed at the end of the input
+// (after a line with the error, if reading failed); the reader stops
+// sending when done is closed.
+func readLines(r io.Reader, done <-chan struct{}) <-chan inputLine {
+	ch := make(chan inputLine)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			select {
+			case ch <- inputLine{text: sc.Text()}:
+			case <-done:
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			select {
+			case ch <- inputLine{err: err}:
+			case <-done:
+			}
+		}
+	}()
+	return ch
 }
 
 func (p *player) giveHint() {
@@ -507,6 +677,7 @@ func (p *player) giveHint() {
 	ctx, stop := thinking()
 	res, err := search.Ask(ctx, p.hint, pos, p.limits, nil)
 	stop()
+	p.drainInterrupt()
 	if err != nil {
 		fmt.Fprintf(out, "no hint: %v\n", err)
 		return

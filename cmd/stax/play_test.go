@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"stax/game/record"
 	"stax/games"
@@ -277,5 +280,65 @@ func TestPlayRandomness(t *testing.T) {
 	}
 	if x, y := game("--seed", "42"), game("--seed", "42"); x != y {
 		t.Errorf("two games with --seed 42 differ:\n%s\n---\n%s", x, y)
+	}
+}
+
+// TestPlayInterruptSaves checks that Ctrl-C at the prompt ends the game
+// like quit: the --save file is written.
+func TestPlayInterruptSaves(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "game.txt")
+	in, w := io.Pipe() // input that never ends, as a terminal's
+	defer w.Close()
+	var out bytes.Buffer
+	intr := make(chan os.Signal, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(&env{stdin: in, stdout: &out, stderr: io.Discard, interrupt: intr}, []string{"play", "pogo", "--black", "human", "--save", file})
+	}()
+	io.WriteString(w, "1a1-a2\n")
+	time.Sleep(100 * time.Millisecond) // the move is played, the prompt waits
+	intr <- os.Interrupt
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ctrl-C at the prompt did not end stax play")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("no --save file after Ctrl-C: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(string(data), "1a1-a2") || !strings.Contains(out.String(), "Game not finished.") {
+		t.Errorf("record %q, output:\n%s", data, out.String())
+	}
+}
+
+// TestPlayCommands checks history, undo and redo, level and swap.
+func TestPlayCommands(t *testing.T) {
+	out, _, err := runCmd(t, lines("history", "1a1-a2", "undo", "redo", "history", "level hard", "level", "swap", "quit"),
+		"play", "pogo", "--black", "random", "--seed", "4", "--color", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"no moves yet",
+		"took back 2 moves",
+		"replayed 2 moves",
+		"  1. White 1a1-a2\n  2. Black ",
+		"White (human) vs Black (stax:hard)",
+		"White (stax:hard) vs Black (human)",
+		"White (stax:hard) plays ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = runCmd(t, lines("redo", "level godlike", "quit"), "play", "pogo", "--black", "random", "--color", "never")
+	for _, want := range []string{"nothing to redo", `unknown level "godlike"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -37,6 +37,12 @@ func TestAnalyzeCommandSearch(t *testing.T) {
 	if len(lines) != 17 || !strings.Contains(out, ", estimate)") || !strings.Contains(out, "r@1") {
 		t.Errorf("stax analyze diam: want a header and 16 estimated moves, got:\n%s", out)
 	}
+	// Four players: every move is scored for the mover (Blue here), not
+	// for the player after it.
+	out, _, err = runCmd(t, "", "analyze", "diam(players=4)", "--pos", "r/-/y/-/g/-/-/- 4", "--time", "5ms")
+	if err != nil || !strings.Contains(out, "Blue to move; verdicts for Blue are from") || strings.Contains(out, "to move next") || strings.Count(out, "estimate)") != 5 {
+		t.Errorf("stax analyze diam(players=4): %v\n%s", err, out)
+	}
 	out, _, err = runCmd(t, "", "analyze", "pogo", "--pos", "-,-,bbbbbbwwwww/-,-,-/w,-,- b")
 	if err != nil || !strings.Contains(out, "White wins") {
 		t.Errorf("analyze of a finished game: %q, %v", out, err)
