@@ -9,7 +9,9 @@
 // must hold. Players wait Config.Think (with ±50% jitter) before each move
 // and pick a random legal move. A game that ends is replaced by a new one,
 // so the number of concurrent games stays constant. Every loop is bounded by
-// Config.Duration.
+// Config.Duration. It speaks the API with the server's own wire types
+// (server.CreateRequest, server.Message, server.State), so that a change of
+// the API shows here at compile time.
 package loadtest
 
 import (
@@ -30,6 +32,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"stax/server"
 )
 
 // Config describes a load test.
@@ -288,31 +292,6 @@ func (r *run) gameLoop(ctx context.Context, slot int, sem chan struct{}, ready c
 	}
 }
 
-type createResp struct {
-	ID      string `json:"id"`
-	Token   string `json:"token"`
-	Invites []struct {
-		Invite string `json:"invite"`
-	} `json:"invites"`
-}
-
-type joinResp struct {
-	Token string `json:"token"`
-}
-
-// state is the part of the server's state message a player reads.
-type state struct {
-	Type  string `json:"type"`
-	Code  string `json:"code"`
-	Msg   string `json:"message"`
-	State *struct {
-		Ply    int      `json:"ply"`
-		ToMove int      `json:"toMove"`
-		Legal  []string `json:"legal"`
-		Status string   `json:"status"`
-	} `json:"state"`
-}
-
 func (r *run) post(ctx context.Context, path string, body, out any) error {
 	b, _ := json.Marshal(body)
 	req, err := http.NewRequestWithContext(ctx, "POST", r.base+path, bytes.NewReader(b))
@@ -344,14 +323,9 @@ type game struct {
 // playGame creates a game, connects its players and plays it until it ends
 // or ctx ends. connected is called once every player is connected.
 func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) error {
-	var seats []map[string]any
-	if r.cfg.Clients == 2 {
-		seats = []map[string]any{{"kind": "human"}, {"kind": "human", "invite": true}}
-	} else {
-		seats = []map[string]any{{"kind": "human"}, {"kind": "human"}}
-	}
-	var cr createResp
-	if err := r.post(ctx, "/api/games", map[string]any{"spec": r.cfg.Spec, "seats": seats, "name": "load"}, &cr); err != nil {
+	seats := []server.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: r.cfg.Clients == 2}}
+	var cr server.CreateResponse
+	if err := r.post(ctx, "/api/games", server.CreateRequest{Spec: r.cfg.Spec, Seats: seats, Name: "load"}, &cr); err != nil {
 		return err
 	}
 	tokens := []string{cr.Token}
@@ -359,8 +333,8 @@ func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) er
 		if len(cr.Invites) != 1 {
 			return fmt.Errorf("game %s: %d invites; want 1 (is %s a two-player game?)", cr.ID, len(cr.Invites), r.cfg.Spec)
 		}
-		var jr joinResp
-		if err := r.post(ctx, "/api/games/"+cr.ID+"/join", map[string]any{"invite": cr.Invites[0].Invite}, &jr); err != nil {
+		var jr server.JoinResponse
+		if err := r.post(ctx, "/api/games/"+cr.ID+"/join", server.JoinRequest{Invite: cr.Invites[0].Invite}, &jr); err != nil {
 			return err
 		}
 		tokens = append(tokens, jr.Token)
@@ -373,7 +347,8 @@ func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) er
 			// Closing with the handshake lets the server read the
 			// resignation before the connection ends.
 			rctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			conns[0].Write(rctx, websocket.MessageText, []byte(`{"type":"resign"}`))
+			resign, _ := json.Marshal(server.Message{Type: "resign"})
+			conns[0].Write(rctx, websocket.MessageText, resign)
 			cancel()
 			conns[0].Close(websocket.StatusNormalClosure, "")
 		}
@@ -477,7 +452,7 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 			g.mu.Lock()
 			g.sentAt, g.sentPly, g.sentBy = time.Now(), p.ply, seat
 			g.mu.Unlock()
-			b, _ := json.Marshal(map[string]any{"type": "move", "move": p.move, "ply": p.ply})
+			b, _ := json.Marshal(server.Message{Type: "move", Move: p.move, Ply: &p.ply})
 			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
 				if ctx.Err() != nil {
 					return nil
@@ -485,18 +460,21 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 				return fmt.Errorf("write: %w", err)
 			}
 		case rm := <-msgs:
-			var m state
+			var m server.Message
 			if err := json.Unmarshal(rm.data, &m); err != nil {
 				return fmt.Errorf("bad message: %w", err)
 			}
 			if m.Type == "error" {
-				r.fail(fmt.Errorf("server error %s: %s", m.Code, m.Msg))
+				r.fail(fmt.Errorf("server error %s: %s", m.Code, m.Message))
 				continue
 			}
-			if m.Type != "state" || m.State == nil {
+			if m.Type != "state" || len(m.State) == 0 {
 				continue
 			}
-			st := m.State
+			var st server.State
+			if err := json.Unmarshal(m.State, &st); err != nil {
+				return fmt.Errorf("bad state message: %w", err)
+			}
 			if st.Ply > lastPly {
 				// The relay is measured where the move arrives: at the
 				// mover's opponent, or with one client at the mover.
