@@ -258,7 +258,9 @@ func withTimeout(err error, what string, timeout time.Duration) error {
 }
 
 // Ready sends isready and waits for readyok; an error line before it is a
-// Refused fault.
+// Refused fault. Each info line restarts the timeout: an engine that
+// prepares a level at isready (solving a game, loading tables) says so
+// every few seconds while it works.
 func (c *Client) Ready(timeout time.Duration) error {
 	if err := c.Send("isready"); err != nil {
 		return err
@@ -275,6 +277,7 @@ func (c *Client) Ready(timeout time.Duration) error {
 		case "error":
 			return &Fault{Kind: Refused, Detail: rest}
 		case "info":
+			deadline = time.Now().Add(timeout)
 		default:
 			return &Fault{Kind: Garbled, Detail: fmt.Sprintf("unexpected %q while waiting for readyok", clip(line))}
 		}

@@ -285,3 +285,28 @@ func checkNoLeak(t *testing.T, before int, what string) {
 		t.Errorf("%d goroutines after %s, %d before:\n%s", after, what, before, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestReadyWhilePreparing checks that the info lines of an engine that
+// prepares at isready keep the client waiting past its timeout, while a
+// silent one times out.
+func TestReadyWhilePreparing(t *testing.T) {
+	script := `read line; echo staxok; read line; for i in 1 2 3 4 5 6; do echo "info string preparing"; sleep 0.1; done; echo readyok; read line`
+	c, err := Start([]string{"/bin/sh", "-c", script}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Kill()
+	if err := c.Ready(300 * time.Millisecond); err != nil {
+		t.Errorf("Ready with info lines every 100ms over 600ms, timeout 300ms: %v", err)
+	}
+	silent := `read line; echo staxok; read line; sleep 0.6; echo readyok; read line`
+	c2, err := Start([]string{"/bin/sh", "-c", silent}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Kill()
+	var f *Fault
+	if err := c2.Ready(300 * time.Millisecond); !errors.As(err, &f) || f.Kind != TimedOut {
+		t.Errorf("Ready of a silent engine = %v; want a time fault", err)
+	}
+}

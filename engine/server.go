@@ -221,6 +221,33 @@ func (s *Server) send(format string, args ...any) {
 	s.out.Flush()
 }
 
+// preparingTick is how often isready says that a level is still being
+// prepared.
+const preparingTick = 2 * time.Second
+
+// prepare runs cfg.Prepare for the current variant and level, saying every
+// preparingTick that it is still at work, so that a client waiting for
+// readyok (which restarts its timeout on each info line) knows the engine
+// is alive.
+func (s *Server) prepare(ctx context.Context) {
+	done := make(chan error, 1)
+	go func() { done <- s.cfg.Prepare(ctx, s.g, s.playing) }()
+	tick := time.NewTicker(preparingTick)
+	defer tick.Stop()
+	start := time.Now()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				s.send("info string level %s is not ready: %v", s.playing, oneLine(err.Error()))
+			}
+			return
+		case <-tick.C:
+			s.send("info string preparing level %s for %s (%v so far)", s.playing, game.SpecOf(s.g), time.Since(start).Round(time.Second))
+		}
+	}
+}
+
 // commandNames lists the commands, for the error about an unknown one.
 var commandNames = []string{"stax", "isready", "setoption", "newgame", "position", "go", "stop", "legal", "show", "quit"}
 
@@ -234,9 +261,7 @@ func (s *Server) handle(ctx context.Context, line string) (quit bool) {
 	switch cmd {
 	case "isready":
 		if s.cfg.Prepare != nil && s.g != nil {
-			if err := s.cfg.Prepare(ctx, s.g, s.playing); err != nil {
-				s.send("info string level %s is not ready: %v", s.playing, oneLine(err.Error()))
-			}
+			s.prepare(ctx)
 		}
 		s.send("readyok")
 		return false

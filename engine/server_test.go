@@ -591,7 +591,8 @@ func TestSeed(t *testing.T) {
 }
 
 // TestIsreadyPrepares checks that after newgame isready answers readyok
-// only once the level is prepared, and says so when it could not be.
+// only once the level is prepared, saying meanwhile that it is at work,
+// and says so when it could not be prepared.
 func TestIsreadyPrepares(t *testing.T) {
 	release := make(chan struct{})
 	var asked []string
@@ -610,10 +611,9 @@ func TestIsreadyPrepares(t *testing.T) {
 	}
 	s.send("newgame pogo")
 	s.send("isready")
-	select {
-	case l := <-s.lines:
-		t.Fatalf("%q before the level was prepared", l)
-	case <-time.After(50 * time.Millisecond):
+	// While preparing it says so every 2 s, and sends nothing else.
+	if l := s.next(); l != "info string preparing level random for pogo (2s so far)" {
+		t.Fatalf("%q while the level was being prepared", l)
 	}
 	close(release)
 	if _, before := s.until("readyok"); len(before) != 0 {
