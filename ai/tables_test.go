@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -111,13 +112,20 @@ func TestTablesBuildInBackground(t *testing.T) {
 	if _, err := ts.Wait(ctx, true); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Wait with a short deadline = %v; want DeadlineExceeded", err)
 	}
+	// Close cancels the build rather than waiting for it to finish (the
+	// news below say how it ended); the index tables a build starts with
+	// are not cancellable, which takes a while under the race detector.
 	start := time.Now()
 	ts.Close()
-	if el := time.Since(start); el > 5*time.Second {
+	if el := time.Since(start); el > time.Minute {
 		t.Errorf("Close took %v to cancel the build", el)
 	}
-	if k := news.kinds(); len(k) < 2 || k[0] != TableBuilding || k[len(k)-1] != TableFailed {
+	k := news.kinds()
+	if len(k) < 2 || k[0] != TableBuilding || k[len(k)-1] != TableFailed {
 		t.Errorf("news %v; want building ... failed", k)
+	}
+	if n := slices.Index(k[1:], TableBuilding); n >= 0 {
+		t.Errorf("news %v; want one build for eight callers", k)
 	}
 	if last := news.list[len(news.list)-1]; !errors.Is(last.Err, context.Canceled) || !strings.Contains(last.String(), "pogo(u=true)") {
 		t.Errorf("last news %q (%v); want a cancelled build of pogo(u=true)", last, last.Err)

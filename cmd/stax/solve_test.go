@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -77,4 +79,52 @@ func TestSolveCommandFull(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 17 || !strings.Contains(lines[0], "exact") {
 		t.Errorf("stax analyze pogo: want a header and 16 moves, got:\n%s", out)
 	}
+}
+
+// TestPerfectOnEmptyCache checks the perfect level on a machine without
+// Pogo's table: stax match solves it before the first game and stax engine
+// before its readyok (saying meanwhile that it is preparing), and perfect
+// then plays from the table: it loses no game to random, and scores a won
+// position as a win. It solves Pogo twice (minutes of CPU), so it runs
+// only when STAX_SOLVE_FULL is set.
+func TestPerfectOnEmptyCache(t *testing.T) {
+	if os.Getenv("STAX_SOLVE_FULL") == "" {
+		t.Skip("set STAX_SOLVE_FULL=1 to solve the whole game")
+	}
+	t.Run("match", func(t *testing.T) {
+		t.Setenv("STAX_CACHE_DIR", t.TempDir())
+		stdout, stderr, err := runCmd(t, "", "match", "--quiet", "--game", "pogo", "--engine", "p=stax:perfect", "--engine", "r=stax:random",
+			"--games", "4", "--movetime", "20", "--openings", "1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stderr, "solving pogo(u=true) for the perfect level") {
+			t.Errorf("no news of the solve on stderr:\n%s", stderr)
+		}
+		if !regexp.MustCompile(`p vs r: \+\d+ =\d+ -0,`).MatchString(stdout) {
+			t.Errorf("perfect lost to random:\n%s", stdout)
+		}
+	})
+	t.Run("engine", func(t *testing.T) {
+		t.Setenv("STAX_CACHE_DIR", t.TempDir())
+		in := "stax\nnewgame pogo\nsetoption name level value perfect\nisready\nposition pos b,-,wbb/bw,w,-/ww,bw,b w\ngo\n"
+		stdout, stderr, err := runCmd(t, in, "engine")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		ready := slices.Index(lines, "readyok")
+		if ready < 0 || !strings.HasPrefix(lines[len(lines)-1], "bestmove ") {
+			t.Fatalf("want readyok, then a bestmove:\n%s", stdout)
+		}
+		if !slices.ContainsFunc(lines[:ready], func(l string) bool { return strings.HasPrefix(l, "info string preparing level perfect for pogo") }) {
+			t.Errorf("no word of the preparation before readyok:\n%s", stdout)
+		}
+		if !strings.Contains(stdout, "score win 9") {
+			t.Errorf("a position White wins in 9 is not scored so:\n%s", stdout)
+		}
+		if !strings.Contains(stderr, "table saved to") {
+			t.Errorf("no news of the solve on stderr:\n%s", stderr)
+		}
+	})
 }

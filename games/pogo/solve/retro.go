@@ -64,12 +64,25 @@ type solver struct {
 	// distinct images): one word, so that an update touches one place.
 	state   []uint16
 	workers int
+	// done is the context's Done channel: the workers stop early when it
+	// closes, and retro returns the context's error.
+	done <-chan struct{}
+}
+
+// stopped reports whether the solve's context is done.
+func (s *solver) stopped() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // retro solves every position of x under the moves ms, using the given
 // number of workers (0: one per CPU), and returns the value of each
-// canonical position. It checks ctx between the parts of its work, a few
-// hundredths of a second apart.
+// canonical position. Its workers watch ctx as they go, and it returns
+// ctx's error soon after ctx is cancelled.
 func retro(ctx context.Context, x *indexer, ms *pogo.MoveTable, workers int, progress func(Progress)) ([]uint8, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -78,7 +91,7 @@ func retro(ctx context.Context, x *indexer, ms *pogo.MoveTable, workers int, pro
 		progress = func(Progress) {}
 	}
 	s := &solver{x: x, ms: ms, workers: workers,
-		state: make([]uint16, x.total)}
+		state: make([]uint16, x.total), done: ctx.Done()}
 	total := int64(x.total)
 	progress(Progress{Phase: "count", Total: total})
 	var decided int64
@@ -166,9 +179,13 @@ func (s *solver) owns(w int, i int) bool { return i%s.workers == w }
 func (s *solver) count(w int, lo, hi int) int64 {
 	x := s.x
 	var decided int64
+	seen := 0 // layouts seen, for checking s.done now and then
 	for i := lo; i < hi; i++ {
 		if !s.owns(w, i) {
 			continue
+		}
+		if seen++; seen%64 == 0 && s.stopped() {
+			return decided
 		}
 		cl := &x.canon[i]
 		var p pos
@@ -211,9 +228,13 @@ func (s *solver) spread(w int, d int, lo, hi int, out [][]uint32) {
 	x := s.x
 	want := decidedBit | uint16(d+1)
 	loss := d%2 == 0
+	seen := 0 // layouts seen, for checking s.done now and then
 	for i := lo; i < hi; i++ {
 		if !s.owns(w, i) {
 			continue
+		}
+		if seen++; seen%64 == 0 && s.stopped() {
+			return
 		}
 		cl := &x.canon[i]
 		vals := s.state[cl.base : cl.base+cl.count]
