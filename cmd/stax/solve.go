@@ -2,21 +2,23 @@ package main
 
 import (
 	"context"
-	"os"
-	"os/signal"
-
+	"flag"
 	"fmt"
 	"io"
-	"stax/ai"
+	"os"
+	"os/signal"
 	"strings"
 	"time"
 
+	"stax/ai"
+	"stax/game"
 	"stax/games"
+	"stax/games/diam"
 	"stax/games/pogo"
 	"stax/games/pogo/solve"
 )
 
-const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet] [--reachable]"
+const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet] [--reachable] | diam[(drop=any)] [--pos S] [--checkpoint FILE] [--every D] [--time D] [--table MIB] [--workers N] [--quiet]"
 
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
@@ -24,14 +26,40 @@ func runSolve(e *env, args []string) error {
 	workers := fs.Int("workers", 0, "workers to solve with (default: one per CPU)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	reach := fs.Bool("reachable", false, "also count the positions reachable from the start (takes about as long again)")
+	var df diamSolveFlags
+	fs.StringVar(&df.pos, "pos", "", "Diam: the position to prove (default: the start)")
+	fs.StringVar(&df.checkpoint, "checkpoint", "", "Diam: resume from FILE if it exists, and save the search there as it goes")
+	fs.DurationVar(&df.every, "every", 10*time.Minute, "Diam: how often to save the checkpoint")
+	fs.DurationVar(&df.limit, "time", 0, "Diam: stop after this long (default: when settled, or on interrupt)")
+	fs.Int64Var(&df.tableMiB, "table", 1024, "Diam: the transposition table's size in MiB")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 1 {
-		return &usageError{"want one game spec, e.g. stax solve pogo or stax solve pogo(u=false)"}
+		return &usageError{"want one game spec, e.g. stax solve pogo, stax solve pogo(u=false) or stax solve diam"}
 	}
-	g, err := pogoGame(rest[0])
+	gg, err := games.Load(rest[0])
+	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if dg, ok := gg.(*diam.Game); ok {
+		for _, name := range []string{"out", "reachable"} {
+			if set[name] {
+				return &usageError{fmt.Sprintf("--%s applies to Pogo only", name)}
+			}
+		}
+		df.workers, df.quiet = *workers, *quiet
+		return solveDiam(e, dg, df)
+	}
+	for _, name := range []string{"pos", "checkpoint", "every", "time", "table"} {
+		if set[name] {
+			return &usageError{fmt.Sprintf("--%s applies to Diam only", name)}
+		}
+	}
+	g, err := pogoGame(gg)
 	if err != nil {
 		return err
 	}
@@ -67,15 +95,11 @@ func runSolve(e *env, args []string) error {
 	return nil
 }
 
-// pogoGame loads a spec that must name Pogo.
-func pogoGame(spec string) (*pogo.Game, error) {
-	gg, err := games.Load(spec)
-	if err != nil {
-		return nil, err
-	}
+// pogoGame checks that a game that is not Diam is Pogo.
+func pogoGame(gg game.Game) (*pogo.Game, error) {
 	g, ok := gg.(*pogo.Game)
 	if !ok {
-		return nil, fmt.Errorf("only Pogo is solved; %s is searched instead (see stax analyze)", gg.Info().Title)
+		return nil, fmt.Errorf("only Pogo and two-player Diam are solved; %s is searched instead (see stax analyze)", gg.Info().Title)
 	}
 	return g, nil
 }

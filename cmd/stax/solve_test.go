@@ -15,7 +15,12 @@ func TestSolveCommandErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"solve"}, "want one game spec"},
-		{[]string{"solve", "diam"}, "only Pogo is solved"},
+		{[]string{"solve", "pisola"}, "only Pogo and two-player Diam are solved"},
+		{[]string{"solve", "diam(players=4)"}, "two-player Diam"},
+		{[]string{"solve", "diam", "--out", "x"}, "--out applies to Pogo only"},
+		{[]string{"solve", "pogo", "--checkpoint", "x"}, "--checkpoint applies to Diam only"},
+		{[]string{"solve", "diam", "--pos", "r/r 1"}, "want 8"},
+		{[]string{"solve", "diam", "--table", "0"}, "must be positive"},
 		{[]string{"solve", "pogo(u=maybe)"}, "u"},
 		{[]string{"analyze"}, "want one game spec"},
 		{[]string{"analyze", "pogo", "--pos", "nonsense"}, "side to move"},
@@ -27,6 +32,33 @@ func TestSolveCommandErrors(t *testing.T) {
 				t.Errorf("stax %v: error %v; want one containing %q", tc.args, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSolveDiamCommand proves a small Diam position through the command,
+// with a checkpoint, and resumes from it.
+func TestSolveDiamCommand(t *testing.T) {
+	ckpt := filepath.Join(t.TempDir(), "diam.ckpt")
+	args := []string{"solve", "diam", "--pos", "gr/-/-/r/g/-/-/- 2", "--table", "4", "--checkpoint", ckpt, "--time", "1m", "--workers", "2"}
+	out, errOut, err := runCmd(t, "", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Player 2 (green, blue) to move loses (proven") || !strings.Contains(errOut, "no checkpoint at") {
+		t.Errorf("stax %v:\n%s\n%s", args, out, errOut)
+	}
+	if _, err := os.Stat(ckpt); err != nil {
+		t.Fatalf("no checkpoint written: %v", err)
+	}
+	out, errOut, err = runCmd(t, "", args...)
+	if err != nil || !strings.Contains(errOut, "resumed from") || !strings.Contains(out, "loses (proven") {
+		t.Errorf("resuming: %v\n%s\n%s", err, out, errOut)
+	}
+	if err := os.WriteFile(ckpt, []byte("STAXPOGO"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "", args...); err == nil || !strings.Contains(err.Error(), "not a Diam solver checkpoint") {
+		t.Errorf("a bad checkpoint: %v", err)
 	}
 }
 

@@ -163,11 +163,25 @@ func TestNaiveAgrees(t *testing.T) {
 						checkNaiveOutcome(t, g, n, s, np)
 						break
 					}
+					winning := false
 					for j, m := range moves {
 						c := s.Clone()
 						c.Apply(m)
-						if w := n.apply(np, got[j]).String(); c.String() != w {
+						after := n.apply(np, got[j])
+						if w := after.String(); c.String() != w {
 							t.Fatalf("%q after %s: %q, naive %q", pos, got[j], c, w)
+						}
+						if dc, _ := n.diam(after); dc != 0 && slices.Contains(n.winners(dc), np.toMove) {
+							winning = true
+						}
+					}
+					if m, ok := s.(*diam.State).WinningMove(); ok != winning {
+						t.Fatalf("%q: WinningMove says %v (%s), naive %v", pos, ok, s.FormatMove(m), winning)
+					} else if ok {
+						c := s.Clone()
+						c.Apply(m)
+						if !slices.Contains(c.Outcome().Winners(), s.ToMove()) {
+							t.Fatalf("%q: WinningMove %s does not win: %s", pos, s.FormatMove(m), c.Outcome().Describe(g))
 						}
 					}
 					s.Apply(moves[rng.IntN(len(moves))])

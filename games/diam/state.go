@@ -516,3 +516,45 @@ func (b *board) cellString(sb *strings.Builder, cell int) {
 		sb.WriteByte(colourLetters[b.colourAt(cell, l)])
 	}
 }
+
+// Colours returns the position's pieces as one 32-bit board per colour
+// (red, green, yellow, blue): bit 4*cell+level is set when that colour's
+// piece stands at that level of that cell. Solvers build their keys from
+// it.
+func (s *State) Colours() [4]uint32 { return s.col }
+
+// WinningMove returns a move with which the player to move makes a diam
+// that wins for them at once (the highest diam it leaves is in one of
+// their colours, or their team's), and false when there is none. It
+// looks only at moves onto a cell whose opposite cell is higher than it
+// and at least 2 high, since no other move can make a diam.
+func (s *State) WinningMove() (game.Move, bool) {
+	if s.won != 0 {
+		return 0, false
+	}
+	b := &s.board
+	g := s.g
+	p := int(b.toMove)
+	var buf [32]game.Move
+	for _, m := range b.gen(g, buf[:0]) {
+		d := int(m & 7)
+		if m&kindMask == kindStep {
+			d = neighbour(d, m&cwBit != 0)
+		}
+		ho := b.h[d^4]
+		if ho < 2 || ho <= b.h[d] {
+			continue
+		}
+		u := b.make(g, m)
+		win := false
+		if b.won != 0 {
+			c, _, _ := b.diam()
+			win = g.SameTeam(g.Owner(c), p)
+		}
+		b.unmake(u)
+		if win {
+			return m, true
+		}
+	}
+	return 0, false
+}

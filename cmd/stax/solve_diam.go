@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"stax/ai"
+	"stax/game"
+	"stax/games/diam"
+	dsolve "stax/games/diam/solve"
+)
+
+// diamSolveFlags are the flags of stax solve that apply to Diam.
+type diamSolveFlags struct {
+	pos        string
+	checkpoint string
+	every      time.Duration
+	limit      time.Duration
+	tableMiB   int64
+	workers    int
+	quiet      bool
+}
+
+// solveDiam proves or disproves that the side to move wins, then that it
+// loses, checkpointing on the way, and prints what it reached.
+func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
+	if f.every <= 0 || f.limit < 0 || f.tableMiB <= 0 {
+		return &usageError{"--every and --table must be positive and --time not negative"}
+	}
+	st := g.NewStart()
+	if f.pos != "" {
+		var err error
+		if st, err = g.Parse(f.pos); err != nil {
+			return err
+		}
+	}
+	if st.Terminal() {
+		fmt.Fprintf(e.stdout, "no moves: %s\n", st.Outcome().Describe(g))
+		return nil
+	}
+	bar := &solveLine{w: e.stderr, quiet: f.quiet, tty: isTerminal(e.stderr)}
+	s, err := dsolve.New(g, dsolve.Options{
+		TableBytes: f.tableMiB << 20,
+		Workers:    f.workers,
+		Evaluate:   ai.Evaluator(g).Evaluate,
+		Progress:   bar.update,
+	})
+	if err != nil {
+		return err
+	}
+	if f.checkpoint != "" {
+		if err := loadCheckpoint(e, s, f.checkpoint); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if f.limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.limit)
+		defer cancel()
+	}
+	fmt.Fprintf(e.stderr, "proving %s in %s with a %d MiB table\n", st, game.SpecOf(g), s.TableBytes()>>20)
+	var win, loss dsolve.Answer
+	for _, goal := range []dsolve.Goal{dsolve.Win, dsolve.Loss} {
+		a, err := proveWithCheckpoints(ctx, e, s, st, goal, f)
+		bar.done()
+		if err != nil {
+			return err
+		}
+		if goal == dsolve.Win {
+			win = a
+			if a.Proven || !a.Disproven {
+				break
+			}
+		} else {
+			loss = a
+		}
+	}
+	printDiamSolve(e.stdout, g, s, st, win, loss)
+	return nil
+}
+
+// proveWithCheckpoints runs the solver on one goal until it is settled or
+// ctx is done, writing the checkpoint every f.every and at the end.
+func proveWithCheckpoints(ctx context.Context, e *env, s *dsolve.Solver, st *diam.State, goal dsolve.Goal, f diamSolveFlags) (dsolve.Answer, error) {
+	for {
+		part, cancel := context.WithTimeout(ctx, f.every)
+		a, err := s.Prove(part, st, goal)
+		cancel()
+		if err != nil {
+			return a, err
+		}
+		if f.checkpoint != "" {
+			if err := saveCheckpoint(s, f.checkpoint); err != nil {
+				return a, err
+			}
+		}
+		if a.Settled() || ctx.Err() != nil {
+			return a, nil
+		}
+	}
+}
+
+// loadCheckpoint resumes from path if it exists.
+func loadCheckpoint(e *env, s *dsolve.Solver, path string) error {
+	fh, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(e.stderr, "no checkpoint at %s yet: starting afresh\n", path)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	if err := s.ReadCheckpoint(fh); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	p := s.Progress()
+	fmt.Fprintf(e.stderr, "resumed from %s: %d positions searched in %s, %d table entries\n",
+		path, p.Nodes, p.Elapsed.Round(time.Second), p.Entries)
+	return nil
+}
+
+// saveCheckpoint writes the checkpoint to a temporary file and renames it
+// over path, so that a crash leaves the previous one intact.
+func saveCheckpoint(s *dsolve.Solver, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := s.WriteCheckpoint(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing the checkpoint: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing the checkpoint: %w", err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// printDiamSolve prints the answers for the position and its moves.
+func printDiamSolve(w io.Writer, g *diam.Game, s *dsolve.Solver, st *diam.State, win, loss dsolve.Answer) {
+	p := s.Progress()
+	fmt.Fprintf(w, "%s %s: %s\n", game.SpecOf(g), st, valueWords(win, loss, g.PlayerName(st.ToMove())))
+	fmt.Fprintf(w, "searched %d positions in %s (%.0f/s); %d proofs and %d disproofs stored; table %d of %d entries\n",
+		p.Nodes, p.Elapsed.Round(time.Second), float64(p.Nodes)/max(p.Elapsed.Seconds(), 1e-9),
+		p.Proven, p.Disproven, p.Entries, s.TableBytes()/16)
+	moves := s.Moves(st)
+	sort.SliceStable(moves, func(i, j int) bool { return moveRank(moves[i]) < moveRank(moves[j]) })
+	fmt.Fprintln(w, "moves:")
+	for _, m := range moves {
+		fmt.Fprintf(w, "  %-6s %s\n", st.FormatMove(m.Move), moveWords(m))
+	}
+}
+
+// valueWords describes what is known of a position from its two answers.
+func valueWords(win, loss dsolve.Answer, player string) string {
+	switch {
+	case win.Proven:
+		return fmt.Sprintf("%s to move wins (proven, in at most %s by the proof found)", player, plies(win.Plies))
+	case loss.Proven:
+		return fmt.Sprintf("%s to move loses (proven, within %s by the proof found)", player, plies(loss.Plies))
+	case win.Disproven && loss.Disproven:
+		return "neither side can force a win (both disproven; disproofs count repetition as a failure and are not certificates): a draw"
+	case win.Disproven:
+		return fmt.Sprintf("%s to move cannot force a win (disproven, not a certificate); whether it loses is open (pn %d, dn %d)", player, loss.PN, loss.DN)
+	}
+	return fmt.Sprintf("open: a win for %s has proof number %d and disproof number %d", player, win.PN, win.DN)
+}
+
+// moveWords describes what is known of a move.
+func moveWords(m dsolve.MoveAnswer) string {
+	switch {
+	case m.Wins.Proven:
+		return fmt.Sprintf("wins (proven, at most %s)", plies(m.Wins.Plies))
+	case m.Loses.Proven:
+		return fmt.Sprintf("loses (proven, within %s)", plies(m.Loses.Plies))
+	}
+	var parts []string
+	for _, x := range []struct {
+		what string
+		a    dsolve.Answer
+	}{{"win", m.Wins}, {"loss", m.Loses}} {
+		switch {
+		case x.a.Disproven:
+			parts = append(parts, "no forced "+x.what)
+		case x.a.PN != 0:
+			parts = append(parts, fmt.Sprintf("%s: pn %d dn %d", x.what, x.a.PN, x.a.DN))
+		}
+	}
+	return "open (" + strings.Join(parts, "; ") + ")"
+}
+
+// moveRank orders moves: proven wins (quickest first), open moves, proven
+// losses (slowest first).
+func moveRank(m dsolve.MoveAnswer) int {
+	switch {
+	case m.Wins.Proven:
+		return m.Wins.Plies
+	case m.Loses.Proven:
+		return 1<<30 - m.Loses.Plies
+	}
+	return 1 << 20
+}
+
+// solveLine draws the solver's progress on one line of a terminal, or a
+// line every minute into a file.
+type solveLine struct {
+	w     io.Writer
+	quiet bool
+	tty   bool
+	last  time.Time
+	drawn bool
+}
+
+func (b *solveLine) update(p dsolve.Progress) {
+	if b.quiet || (!b.tty && time.Since(b.last) < time.Minute) {
+		return
+	}
+	b.last = time.Now()
+	rate := float64(p.Nodes) / max(p.Elapsed.Seconds(), 1e-9)
+	line := fmt.Sprintf("%s  nodes %d (%.0f/s)  proven %d  disproven %d  table %d  root pn %s dn %s",
+		p.Elapsed.Round(time.Second), p.Nodes, rate, p.Proven, p.Disproven, p.Entries, pnWords(p.RootPN), pnWords(p.RootDN))
+	if b.tty {
+		fmt.Fprintf(b.w, "\r%s\x1b[K", line)
+		b.drawn = true
+		return
+	}
+	fmt.Fprintln(b.w, line)
+}
+
+func (b *solveLine) done() {
+	if b.drawn {
+		fmt.Fprintln(b.w)
+		b.drawn = false
+	}
+}
+
+func pnWords(n uint32) string {
+	if n >= 1<<31-1 {
+		return "inf"
+	}
+	return fmt.Sprint(n)
+}
+
+// plies writes a number of plies.
+func plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return fmt.Sprintf("%d plies", n)
+}
