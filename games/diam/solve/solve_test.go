@@ -120,7 +120,7 @@ func prove(t *testing.T, s *Solver, st *diam.State, goal Goal) Answer {
 func TestAgainstExhaustive(t *testing.T) {
 	n, depth, limit := 60, 5, int64(100_000)
 	if testing.Short() {
-		n, depth, limit = 20, 4, 20_000
+		n, depth, limit = 14, 4, 10_000
 	}
 	for _, spec := range specs {
 		t.Run(spec, func(t *testing.T) {
@@ -219,7 +219,7 @@ func images(col [4]uint32, toMove int) (out []struct {
 func TestSymmetry(t *testing.T) {
 	n := 12
 	if testing.Short() {
-		n = 4
+		n = 2
 	}
 	for _, spec := range specs {
 		t.Run(spec, func(t *testing.T) {
