@@ -160,9 +160,11 @@ const (
 	ByResignation        // a player resigned
 	ByTime               // a player ran out of time
 	ByForfeit            // a player forfeited (illegal move, crash, abandonment)
+	ByAgreement          // the players agreed to a draw
+	Aborted              // the game was called off before it really began: a draw that counts for nothing
 )
 
-var reasonNames = [...]string{"not over", "rules", "repetition", "ply cap", "resignation", "time", "forfeit"}
+var reasonNames = [...]string{"not over", "rules", "repetition", "ply cap", "resignation", "time", "forfeit", "agreement", "aborted"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {

@@ -134,11 +134,11 @@ func (h *History) judge(occurrences int) Outcome {
 	return Outcome{Players: h.game.Players()}
 }
 
-// Undo takes back the last move; it also takes back a resignation or
-// forfeit that ended the game. It reports whether there was anything to
+// Undo takes back the last move; it also takes back a resignation,
+// forfeit, agreed draw or abort that ended the game. It reports whether there was anything to
 // take back.
 func (h *History) Undo() bool {
-	if r := h.outcome.Reason; r == ByResignation || r == ByTime || r == ByForfeit {
+	if r := h.outcome.Reason; r == ByResignation || r == ByTime || r == ByForfeit || r == ByAgreement || r == Aborted {
 		h.outcome = h.judge(h.seen[h.cur.String()])
 		return true
 	}

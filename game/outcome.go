@@ -9,7 +9,7 @@ import (
 
 // reasonTokens are the reasons as the text form of an Outcome writes them:
 // one word each.
-var reasonTokens = [...]string{"", "rules", "repetition", "ply-cap", "resignation", "time", "forfeit"}
+var reasonTokens = [...]string{"", "rules", "repetition", "ply-cap", "resignation", "time", "forfeit", "agreement", "aborted"}
 
 // Token returns the reason as one word, as Outcome.String writes it, e.g.
 // "ply-cap"; NotOver and unknown reasons have none.

@@ -50,6 +50,8 @@ type live struct {
 	// clock, nil for none.
 	rated bool
 	clk   *clockState
+	// talk is the game's chat and the players' offers.
+	talk talk
 }
 
 // seat is one seat of a live game.
@@ -382,6 +384,7 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 		l.clk.charge(toMove, now)
 	}
 	s.ended(l, now)
+	l.clearOffers()
 	l.msg = nil
 	l.broadcast()
 	s.scheduleAI(l)

@@ -308,3 +308,18 @@ func (m *memStore) List(ctx context.Context, after string, limit int) ([]*store.
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out[:min(limit, len(out))], nil
 }
+
+func (m *memStore) TakeBack(ctx context.Context, id string, ply int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g := m.games[id]
+	if g == nil || g.Status == store.Finished || len(g.Moves) != ply+1 {
+		return store.ErrConflict
+	}
+	g.Moves = g.Moves[:ply]
+	if len(g.MoveTimes) > ply {
+		g.MoveTimes = g.MoveTimes[:ply]
+	}
+	g.Ply = ply
+	return nil
+}

@@ -74,7 +74,7 @@ func (s *Server) rating(ctx context.Context, userID, pool string) (store.Rating,
 // It retries when another game changed a player's rating meanwhile.
 func (s *Server) rateGame(ctx context.Context, id string, g game.Game, seats []store.Seat, o game.Outcome, at time.Time) error {
 	pool := poolOf(g)
-	if pool == "" || s.acct.store == nil || len(seats) != 2 || seats[0].User == "" || seats[1].User == "" || seats[0].User == seats[1].User {
+	if pool == "" || o.Reason == game.Aborted || s.acct.store == nil || len(seats) != 2 || seats[0].User == "" || seats[1].User == "" || seats[0].User == seats[1].User {
 		return nil
 	}
 	var score float64

@@ -176,6 +176,7 @@ type Message struct {
 	Move    string          `json:"move,omitempty"`
 	Ply     *int            `json:"ply,omitempty"`
 	Seat    *int            `json:"seat,omitempty"`
+	Text    string          `json:"text,omitempty"`
 }
 
 // The error codes of websocket error messages.
@@ -187,6 +188,7 @@ const (
 	CodeIllegalMove = "illegal_move"
 	CodeStale       = "stale"
 	CodeFlagged     = "flagged"
+	CodeRateLimited = "rate_limited"
 	CodeGameOver    = "game_over"
 	CodeServer      = "server"
 )

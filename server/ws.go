@@ -17,12 +17,14 @@ const maxMessage = 4 << 10
 
 // client is one websocket connection to a game.
 type client struct {
-	seats []int       // the seats it may move for
-	user  string      // the signed-in account's id, "" for a guest
-	name  string      // the signed-in account's name
-	out   chan []byte // messages waiting to be written
-	slow  func()      // closes the connection as too slow
-	once  sync.Once   // guards the call of slow
+	seats []int  // the seats it may move for
+	user  string // the signed-in account's id, "" for a guest
+	name  string // the signed-in account's name
+	// chatLimit bounds the connection's chat messages.
+	chatLimit *rateLimiter
+	out       chan []byte // messages waiting to be written
+	slow      func()      // closes the connection as too slow
+	once      sync.Once   // guards the call of slow
 }
 
 // send queues a message without blocking; a connection whose queue is full
@@ -69,7 +71,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.wg.Add(1)
 	defer s.wg.Done()
 
-	c := &client{out: make(chan []byte, s.cfg.SendQueue)}
+	c := &client{out: make(chan []byte, s.cfg.SendQueue), chatLimit: newRateLimiter(chatEvery, chatBurst)}
 	var closeOnce sync.Once
 	closeWith := func(code websocket.StatusCode, reason string) {
 		closeOnce.Do(func() { go conn.Close(code, reason) })
@@ -125,6 +127,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	} else {
 		c.send(l.stateMsg())
 	}
+	l.sendWatchers()
+	l.sendTalk(c)
 	l.mu.Unlock()
 
 	done := make(chan struct{})
@@ -162,9 +166,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	for _, p := range c.seats {
 		l.seats[p].connected--
 	}
-	if len(c.seats) > 0 && s.ctx.Err() == nil {
-		l.msg = nil
-		l.broadcast()
+	if s.ctx.Err() == nil {
+		if len(c.seats) > 0 {
+			l.msg = nil
+			l.broadcast()
+		}
+		l.sendWatchers()
 	}
 	l.mu.Unlock()
 	close(c.out)
@@ -235,8 +242,14 @@ func (s *Server) handleMessage(l *live, c *client, text bool, data []byte) {
 		}
 	case "resign":
 		merr = s.resignSeat(s.ctx, l, c.seats, m.Seat)
+	case "chat":
+		merr = s.chat(l, c, m.Text)
+	case offerDraw, offerTakeback, offerRematch:
+		merr = s.offer(l, c, m.Type)
+	case "abort":
+		merr = s.abort(l, c)
 	default:
-		merr = &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move or resign", m.Type)}
+		merr = &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move, resign, chat, draw, takeback, rematch or abort", m.Type)}
 	}
 	var me *moveError
 	if errors.As(merr, &me) {

@@ -219,13 +219,13 @@ func FromHistory(h *game.History, tags ...Tag) *Record {
 
 // Termination returns the Termination tag value for a finished game's
 // outcome: the reason ("rules", "repetition", "ply cap", "resignation",
-// "time" or "forfeit"), followed for the last three by ": " and the
-// outcome's detail when it has one. It returns "" for a game in progress.
+// "time", "forfeit", "agreement" or "aborted"), followed for the last five
+// by ": " and the outcome's detail when it has one. It returns "" for a game in progress.
 func Termination(o game.Outcome) string {
 	switch o.Reason {
 	case game.NotOver:
 		return ""
-	case game.ByResignation, game.ByTime, game.ByForfeit:
+	case game.ByResignation, game.ByTime, game.ByForfeit, game.ByAgreement, game.Aborted:
 		if o.Detail != "" {
 			return o.Reason.String() + ": " + o.Detail
 		}
@@ -239,7 +239,7 @@ func Termination(o game.Outcome) string {
 func ParseTermination(v string) (game.Reason, string) {
 	name, detail, _ := strings.Cut(v, ":")
 	name = strings.ToLower(strings.TrimSpace(name))
-	for r := game.ByRules; r <= game.ByForfeit; r++ {
+	for r := game.ByRules; r <= game.Aborted; r++ {
 		if r.String() == name {
 			return r, strings.TrimSpace(detail)
 		}

@@ -94,12 +94,14 @@ func (r *Record) Replay(reg game.Registry) (*game.History, error) {
 	}
 	reason, detail := ParseTermination(r.Get(TagTermination))
 	switch reason {
-	case game.ByResignation, game.ByTime, game.ByForfeit:
+	case game.ByResignation, game.ByTime, game.ByForfeit, game.ByAgreement, game.Aborted:
 	default:
-		return h, &ReplayError{Err: fmt.Errorf("the Result tag says %s but the moves do not end the game, and the Termination %q is not resignation, time or forfeit", result, r.Get(TagTermination))}
+		return h, &ReplayError{Err: fmt.Errorf("the Result tag says %s but the moves do not end the game, and the Termination %q is not resignation, time, forfeit, agreement or aborted", result, r.Get(TagTermination))}
 	}
 	o := game.Outcome{Players: g.Players(), Results: res, Reason: reason, Detail: detail}
-	if len(o.Winners()) == 0 {
+	if agreed := reason == game.ByAgreement || reason == game.Aborted; agreed && len(o.Winners()) > 0 {
+		return h, &ReplayError{Err: fmt.Errorf("the Result tag %s has a winner, which a game ended by %s cannot have", result, reason)}
+	} else if !agreed && len(o.Winners()) == 0 {
 		return h, &ReplayError{Err: fmt.Errorf("the Result tag %s has no winner, which a %s cannot give", result, reason)}
 	}
 	h.End(o)

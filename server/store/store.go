@@ -111,6 +111,10 @@ type Store interface {
 	// second use of the invite can be told apart from a wrong one). A seat
 	// already joined is ErrConflict.
 	Join(ctx context.Context, id string, seat int, tokenHash, name string, at time.Time) error
+	// TakeBack deletes the last move of an unfinished game, the one at
+	// ply, with the players' agreement. A game that is finished or whose
+	// last move is not at ply is ErrConflict.
+	TakeBack(ctx context.Context, id string, ply int) error
 	// Finish ends a game for a reason the moves do not show (resignation,
 	// forfeit).
 	Finish(ctx context.Context, id string, end End, at time.Time) error

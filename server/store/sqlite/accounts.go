@@ -238,3 +238,19 @@ func (s *Store) Rate(ctx context.Context, gameID string, at time.Time, ratings [
 		return nil
 	})
 }
+
+// TakeBack implements store.Store.
+func (s *Store) TakeBack(ctx context.Context, id string, ply int) error {
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ? AND ply = ?
+			AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = ? AND ply > ?)
+			AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = ?)`, id, ply, id, ply, id, store.Playing)
+		if err != nil {
+			return fmt.Errorf("game %s take back ply %d: %w", id, ply, err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fmt.Errorf("game %s ply %d: %w: not the last move of a game being played", id, ply, store.ErrConflict)
+		}
+		return nil
+	})
+}

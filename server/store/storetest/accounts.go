@@ -234,3 +234,24 @@ func testConcurrentRate(t *testing.T, open func() store.Store) {
 		t.Fatalf("history %v, %v; want one point", h, err)
 	}
 }
+
+func testTakeBack(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	check(t, "create", s.Create(ctx, NewGame("g")), nil)
+	check(t, "take back with no move", s.TakeBack(ctx, "g", 0), store.ErrConflict)
+	for p, m := range []string{"a", "b", "c"} {
+		check(t, "move", s.AppendMove(ctx, "g", p, m, at(p), nil), nil)
+	}
+	check(t, "take back a move that is not the last", s.TakeBack(ctx, "g", 1), store.ErrConflict)
+	check(t, "take back a ply past the end", s.TakeBack(ctx, "g", 3), store.ErrConflict)
+	check(t, "take back the last move", s.TakeBack(ctx, "g", 2), nil)
+	g := mustGet(t, s, "g")
+	if g.Ply != 2 || !reflect.DeepEqual(g.Moves, []string{"a", "b"}) || len(g.MoveTimes) != 2 {
+		t.Fatalf("after the takeback: ply %d moves %q times %v", g.Ply, g.Moves, g.MoveTimes)
+	}
+	check(t, "play again at the ply taken back", s.AppendMove(ctx, "g", 2, "d", at(9), nil), nil)
+	check(t, "finish", s.Finish(ctx, "g", store.End{Outcome: "1-0 resignation; Black resigned", Resigned: 1}, at(10)), nil)
+	check(t, "take back in a finished game", s.TakeBack(ctx, "g", 2), store.ErrConflict)
+	check(t, "take back in an unknown game", s.TakeBack(ctx, "nope", 0), store.ErrConflict)
+}

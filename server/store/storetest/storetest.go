@@ -42,6 +42,7 @@ func Run(t *testing.T, newDB Opener) {
 		{"ConcurrentOpen", testConcurrentOpen},
 		{"ManyWriters", testManyWriters},
 		{"List", testList},
+		{"TakeBack", testTakeBack},
 		{"Terms", testTerms},
 		{"Users", testUsers},
 		{"Sessions", testSessions},

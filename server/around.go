@@ -1,0 +1,364 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"stax/game"
+	"stax/server/store"
+)
+
+const (
+	// maxChat bounds a chat message, in characters.
+	maxChat = 300
+	// chatEvery and chatBurst are a connection's chat rate limit: 5
+	// messages at once, then one every 2 s.
+	chatEvery, chatBurst = 2 * time.Second, 5
+	// chatKeep is how many messages of each room the server keeps for
+	// those who join later (in memory only).
+	chatKeep = 50
+)
+
+// The offers a player can make; each waits for the other players.
+const (
+	offerDraw     = "draw"
+	offerTakeback = "takeback"
+	offerRematch  = "rematch"
+)
+
+// ChatLine is one chat message.
+type ChatLine struct {
+	Type string `json:"type"` // "chat"
+	// Room is "players" or "spectators": each sees only its own.
+	Room string    `json:"room"`
+	From string    `json:"from"`
+	Text string    `json:"text"`
+	At   time.Time `json:"at"`
+}
+
+// talk is the chat and offers of a live game.
+type talk struct {
+	players, spectators []ChatLine
+	// offers holds, for each kind of offer, the seats that made it.
+	offers map[string][]int
+}
+
+// roomOf returns the chat room of a connection.
+func roomOf(c *client) string {
+	if len(c.seats) > 0 {
+		return "players"
+	}
+	return "spectators"
+}
+
+// chat posts a message. The caller holds l.mu.
+func (s *Server) chat(l *live, c *client, text string) error {
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return &moveError{code: CodeBadMessage, msg: `a chat message needs text, e.g. {"type":"chat","text":"good game"}`}
+	case !utf8.ValidString(text) || utf8.RuneCountInString(text) > maxChat:
+		return &moveError{code: CodeBadMessage, msg: fmt.Sprintf("a chat message is at most %d characters of UTF-8", maxChat)}
+	}
+	for _, r := range text {
+		if r < 0x20 || r == 0x7f {
+			return &moveError{code: CodeBadMessage, msg: "a chat message is one line of text, without control characters"}
+		}
+	}
+	room := roomOf(c)
+	from := c.name
+	if room == "players" {
+		from = l.seats[c.seats[0]].Name
+		if from == "" {
+			from = l.g.PlayerName(c.seats[0])
+		}
+	} else if c.user == "" {
+		return &moveError{code: CodeNotYourSeat, msg: "sign in to chat as a spectator"}
+	}
+	if ok, wait := c.chatLimit.allow("", s.now()); !ok {
+		return &moveError{code: CodeRateLimited, msg: fmt.Sprintf("you are chatting too fast; wait %d s", int(wait.Seconds()+0.999))}
+	}
+	line := ChatLine{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
+	lines := &l.talk.spectators
+	if room == "players" {
+		lines = &l.talk.players
+	}
+	*lines = append(*lines, line)
+	if len(*lines) > chatKeep {
+		*lines = append((*lines)[:0], (*lines)[len(*lines)-chatKeep:]...)
+	}
+	msg := encodeMsg(line)
+	for sub := range l.subs {
+		if roomOf(sub) == room {
+			sub.send(msg)
+		}
+	}
+	return nil
+}
+
+// sendTalk sends a newcomer the chat of its room and the offers standing,
+// in one message. The caller holds l.mu.
+func (l *live) sendTalk(c *client) {
+	lines := l.talk.spectators
+	if roomOf(c) == "players" {
+		lines = l.talk.players
+	}
+	c.send(encodeMsg(ChatLog{Type: "chatlog", Room: roomOf(c), Lines: append([]ChatLine{}, lines...), Offers: l.offers()}))
+}
+
+// ChatLog is the chat of a room so far and the offers standing, sent to a
+// connection when it joins.
+type ChatLog struct {
+	Type   string           `json:"type"` // "chatlog"
+	Room   string           `json:"room"`
+	Lines  []ChatLine       `json:"lines"`
+	Offers map[string][]int `json:"offers"`
+}
+
+// watchers returns how many connections hold no seat. The caller holds
+// l.mu.
+func (l *live) watchers() int {
+	n := 0
+	for c := range l.subs {
+		if len(c.seats) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// sendWatchers tells everyone how many watch. The caller holds l.mu.
+func (l *live) sendWatchers() {
+	msg := encodeMsg(struct {
+		Type  string `json:"type"`
+		Count int    `json:"count"`
+	}{"watchers", l.watchers()})
+	for c := range l.subs {
+		c.send(msg)
+	}
+}
+
+// OfferMsg tells a game's connections of the offers standing.
+type OfferMsg struct {
+	Type string `json:"type"` // "offers"
+	// Offers maps each kind of offer made ("draw", "takeback",
+	// "rematch") to the seats that made it.
+	Offers map[string][]int `json:"offers"`
+}
+
+// offers returns the offers standing.
+func (l *live) offers() map[string][]int {
+	out := map[string][]int{}
+	for k, v := range l.talk.offers {
+		if len(v) > 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (l *live) sendOffers() {
+	msg := encodeMsg(OfferMsg{Type: "offers", Offers: l.offers()})
+	for c := range l.subs {
+		c.send(msg)
+	}
+}
+
+// clearOffers withdraws the offers that a move makes stale. The caller
+// holds l.mu.
+func (l *live) clearOffers() {
+	if len(l.talk.offers[offerDraw]) == 0 && len(l.talk.offers[offerTakeback]) == 0 {
+		return
+	}
+	delete(l.talk.offers, offerDraw)
+	delete(l.talk.offers, offerTakeback)
+	l.sendOffers()
+}
+
+// humans returns the seats a person plays.
+func (l *live) humans() []int {
+	var out []int
+	for i := range l.seats {
+		if l.seats[i].Kind == "human" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// offer records an offer of a connection's seats; once every human seat
+// has made it, it is carried out. The caller holds l.mu.
+func (s *Server) offer(l *live, c *client, kind string) error {
+	if len(c.seats) == 0 {
+		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot make offers"}
+	}
+	over := l.h.Over()
+	switch kind {
+	case offerDraw:
+		if over {
+			return &moveError{code: CodeGameOver, msg: "the game is over"}
+		}
+	case offerTakeback:
+		switch {
+		case over:
+			return &moveError{code: CodeGameOver, msg: "the game is over"}
+		case l.rated:
+			return &moveError{code: CodeBadMessage, msg: "no takebacks in a rated game"}
+		case l.clk != nil:
+			return &moveError{code: CodeBadMessage, msg: "no takebacks in a game with a clock"}
+		case l.h.Ply() == 0:
+			return &moveError{code: CodeBadMessage, msg: "there is no move to take back"}
+		}
+	case offerRematch:
+		if !over {
+			return &moveError{code: CodeBadMessage, msg: "a rematch is offered once the game is over"}
+		}
+	}
+	if l.talk.offers == nil {
+		l.talk.offers = map[string][]int{}
+	}
+	for _, p := range c.seats {
+		if !holds(l.talk.offers[kind], p) {
+			l.talk.offers[kind] = append(l.talk.offers[kind], p)
+		}
+	}
+	for _, p := range l.humans() {
+		if !holds(l.talk.offers[kind], p) {
+			l.sendOffers()
+			return nil
+		}
+	}
+	// Every player agrees.
+	delete(l.talk.offers, kind)
+	switch kind {
+	case offerDraw:
+		o := game.Drawn(l.g.Players(), game.ByAgreement, "drawn by agreement")
+		return s.conclude(s.ctx, l, o, -1)
+	case offerTakeback:
+		return s.takeBack(l)
+	default:
+		l.sendOffers()
+		return s.rematch(l)
+	}
+}
+
+// abort calls off a game before its second move: nobody wins, and it is
+// not rated. The caller holds l.mu.
+func (s *Server) abort(l *live, c *client) error {
+	switch {
+	case len(c.seats) == 0:
+		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot abort a game"}
+	case l.h.Over():
+		return &moveError{code: CodeGameOver, msg: "the game is over"}
+	case l.h.Ply() >= 2:
+		return &moveError{code: CodeBadMessage, msg: "a game can be aborted only before its second move; resign or offer a draw instead"}
+	}
+	name := l.seats[c.seats[0]].Name
+	if name == "" {
+		name = l.g.PlayerName(c.seats[0])
+	}
+	return s.conclude(s.ctx, l, game.Drawn(l.g.Players(), game.Aborted, "aborted by "+name), -1)
+}
+
+// conclude ends the game with an outcome the moves do not show (a draw
+// agreed, an abort). The caller holds l.mu.
+func (s *Server) conclude(ctx context.Context, l *live, o game.Outcome, resigned int) error {
+	l.h.End(o)
+	l.resigned = resigned
+	now := s.now().Truncate(time.Millisecond)
+	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
+		l.h.Undo()
+		l.resigned = -1
+		l.msg = nil
+		s.log.Error("store finish", "game", l.id, "err", err)
+		return &moveError{code: CodeServer, msg: "the server could not save the end of the game"}
+	}
+	l.updated = now
+	s.open.done(l.id)
+	s.ended(l, now)
+	l.msg = nil
+	l.broadcast()
+	return nil
+}
+
+// takeBack takes back the last move, with every player's agreement. The
+// caller holds l.mu.
+func (s *Server) takeBack(l *live) error {
+	ply := l.h.Ply() - 1
+	if err := s.store.TakeBack(context.WithoutCancel(s.ctx), l.id, ply); err != nil {
+		s.log.Error("store takeback", "game", l.id, "err", err)
+		return &moveError{code: CodeServer, msg: "the server could not save the takeback"}
+	}
+	l.undoLast()
+	l.msg = nil
+	l.broadcast()
+	l.sendOffers()
+	s.scheduleAI(l)
+	return nil
+}
+
+// rematch starts the next game between the same players: same variant,
+// start position, clock and rating, seats turned by one (swapped for two
+// players). Each connection that held a seat is told the new game, with a
+// new token for a guest's seat. The caller holds l.mu.
+func (s *Server) rematch(l *live) error {
+	n := len(l.seats)
+	now := s.now().Truncate(time.Millisecond)
+	sg := &store.Game{ID: newID(), Spec: l.spec, Status: store.Playing, Created: now, Updated: now, Rated: l.rated}
+	if start := l.h.Start().String(); start != l.g.Start().String() {
+		sg.Start = start
+	}
+	if l.clk != nil {
+		c := l.clk.c
+		sg.Clock = &c
+	}
+	sg.End.Resigned = -1
+	// A guest's seats get a new token, one per old token (a guest
+	// holding several seats keeps holding them all).
+	tokens := map[string]string{}
+	for i := range n {
+		old := l.seats[(i+1)%n].Seat
+		st := store.Seat{Kind: old.Kind, Level: old.Level, Name: old.Name, User: old.User, Joined: true}
+		if old.Kind == "human" && old.User == "" && old.TokenHash != "" {
+			if tokens[old.TokenHash] == "" {
+				tokens[old.TokenHash] = newSecret()
+			}
+			st.TokenHash = hashSecret(tokens[old.TokenHash])
+		}
+		sg.Seats = append(sg.Seats, st)
+	}
+	if err := s.store.Create(context.WithoutCancel(s.ctx), sg); err != nil {
+		s.log.Error("rematch", "game", l.id, "err", err)
+		return &moveError{code: CodeServer, msg: "the rematch could not be saved"}
+	}
+	nl, err := newLive(sg, l.g)
+	if err != nil {
+		return &moveError{code: CodeServer, msg: "the rematch could not be started"}
+	}
+	s.mu.Lock()
+	s.games[nl.id] = nl
+	s.mu.Unlock()
+	for c := range l.subs {
+		if len(c.seats) == 0 {
+			c.send(encodeMsg(RematchMsg{Type: "rematch", Game: nl.id}))
+			continue
+		}
+		c.send(encodeMsg(RematchMsg{Type: "rematch", Game: nl.id, Token: tokens[l.seats[c.seats[0]].TokenHash]}))
+	}
+	nl.mu.Lock()
+	s.scheduleAI(nl)
+	nl.mu.Unlock()
+	s.log.Info("rematch", "game", l.id, "rematch", nl.id)
+	return nil
+}
+
+// RematchMsg tells a game's connections that its rematch has started;
+// Token is the new token of a guest's seat.
+type RematchMsg struct {
+	Type  string `json:"type"`
+	Game  string `json:"game"`
+	Token string `json:"token,omitempty"`
+}
