@@ -235,7 +235,11 @@ func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) searc
 	ab.Default = lim
 	ab.RootTemperature = sp.temp
 	ab.Epsilon = sp.eps
-	return &capped{Player: ab, lim: lim, open: level == "strongest"}
+	c := &capped{Player: ab, lim: lim, open: level == "strongest"}
+	if dg, ok := g.(*diam.Game); ok && dg.Players() == 2 && level == "strongest" {
+		return &diamProver{capped: c, g: dg}
+	}
+	return c
 }
 
 // capped is a level's player: its budget caps the limits it is given, so

@@ -10,6 +10,7 @@ import (
 
 	"stax/ai"
 	"stax/game"
+	"stax/games/diam"
 	"stax/games/pogo"
 	"stax/search"
 )
@@ -75,19 +76,42 @@ func analyzeSearch(e *env, g game.Game, s game.State, budget time.Duration) erro
 	ab := search.NewAlphaBeta(ai.Evaluator(g), 20, 1)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// Two-player Diam: half the time goes to the solver, whose proofs
+	// are exact.
+	var exact map[game.Move]search.Score
+	if ds, ok := s.(*diam.State); ok && g.Players() == 2 {
+		var err error
+		if exact, err = ai.ProveDiamMoves(ctx, ds, budget*time.Duration(moves)/2); err != nil {
+			return err
+		}
+		budget /= 2
+	}
 	scores, err := ab.ScoreMoves(ctx, search.Position{State: s}, search.Limits{Time: budget * time.Duration(moves)})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %s to move; verdicts for %s are from %v of search per move: win N or loss N (plies), draw, or the evaluation's estimate\n",
-		s, g.PlayerName(s.ToMove()), g.PlayerName(s.ToMove()), budget)
+	for i, ms := range scores {
+		if sc, ok := exact[ms.Move]; ok {
+			scores[i].Score = sc
+		}
+	}
+	sort.SliceStable(scores, func(i, j int) bool { return scores[i].Score.Int() > scores[j].Score.Int() })
+	what := fmt.Sprintf("%v of search per move", budget)
+	if exact != nil {
+		what = fmt.Sprintf("%v of proof-number solving and %v of search per move", budget, budget)
+	}
+	fmt.Fprintf(e.stdout, "%s: %s to move; verdicts for %s are from %s: win N or loss N (plies), draw, or the evaluation's estimate\n",
+		s, g.PlayerName(s.ToMove()), g.PlayerName(s.ToMove()), what)
 	for _, ms := range scores {
 		c := s.Clone()
 		c.Apply(ms.Move)
 		how := fmt.Sprintf(" (depth %d, estimate)", ms.Depth)
+		_, solved := exact[ms.Move]
 		switch {
 		case c.Terminal():
 			how = " (exact: the move ends the game)"
+		case solved:
+			how = " (exact, by the solver: the length of its proof, not always the shortest)"
 		case ms.Score.IsProven():
 			how = " (proven by search)"
 		}

@@ -62,6 +62,18 @@ func TestSolveDiamCommand(t *testing.T) {
 	}
 }
 
+// TestAnalyzeDiamExact checks that analyze gives the solver's exact
+// verdicts in two-player Diam.
+func TestAnalyzeDiamExact(t *testing.T) {
+	out, _, err := runCmd(t, "", "analyze", "diam", "--pos", "gr/-/-/r/g/-/-/- 2", "--time", "100ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "g@2        loss 2 (exact, by the solver") || regexp.MustCompile(`(?m)^\S+\s+win `).MatchString(out) {
+		t.Errorf("stax analyze diam of a lost position:\n%s", out)
+	}
+}
+
 func TestAnalyzeCommandSearch(t *testing.T) {
 	out, _, err := runCmd(t, "", "analyze", "diam", "--time", "5ms")
 	if err != nil {

@@ -1,0 +1,201 @@
+package ai
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"stax/game"
+	"stax/games/diam"
+	dsolve "stax/games/diam/solve"
+	"stax/search"
+)
+
+// diamSolverTable is the table of each Diam solver of the strongest
+// level.
+const diamSolverTable = 16 << 20
+
+// diamSolvers keeps up to two idle solvers per placing rule, so that what
+// one move proved serves the next moves and the next games (a position's
+// value does not depend on its game). A call takes one or makes one, and
+// gives it back: memory is bounded by the searches running at once.
+var diamSolvers = struct {
+	sync.Mutex
+	idle map[bool][]*dsolve.Solver
+}{idle: map[bool][]*dsolve.Solver{}}
+
+// takeDiamSolver returns an idle solver for g's placing rule, or a new
+// one ordered by the level's evaluation.
+func takeDiamSolver(g *diam.Game) *dsolve.Solver {
+	diamSolvers.Lock()
+	defer diamSolvers.Unlock()
+	if idle := diamSolvers.idle[g.DropAny()]; len(idle) > 0 {
+		s := idle[len(idle)-1]
+		diamSolvers.idle[g.DropAny()] = idle[:len(idle)-1]
+		return s
+	}
+	s, err := dsolve.New(g, dsolve.Options{TableBytes: diamSolverTable, Workers: 1, Evaluate: diamEval{}.Evaluate})
+	if err != nil {
+		panic(err) // only two-player variants get here
+	}
+	return s
+}
+
+// giveBackDiamSolver returns s to the idle ones, or drops it.
+func giveBackDiamSolver(s *dsolve.Solver) {
+	diamSolvers.Lock()
+	defer diamSolvers.Unlock()
+	drop := s.Game().DropAny()
+	if len(diamSolvers.idle[drop]) < 2 {
+		diamSolvers.idle[drop] = append(diamSolvers.idle[drop], s)
+	}
+}
+
+// diamProver is the strongest level of two-player Diam: it first gives a
+// third of its time to the proof-number solver, plays a proven win (the
+// shortest proof found), and when every move is proven to lose plays the
+// one whose loss is the longest; otherwise it searches as the level does,
+// avoiding a move the solver proved losing.
+type diamProver struct {
+	*capped
+	g *diam.Game
+}
+
+// Play implements search.Player.
+func (p *diamProver) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	st, ok := pos.State.(*diam.State)
+	if !ok || st.Terminal() {
+		return p.capped.Play(ctx, pos, lim, report)
+	}
+	start := time.Now()
+	if !p.open || lim.IsZero() {
+		lim = tighter(lim, p.lim)
+	}
+	lim = lim.Budgeted()
+	share := 300 * time.Millisecond
+	if lim.Time > 0 {
+		share = lim.Time / 3
+	}
+	// Half the share for each question; the loss gets what the win left.
+	s := takeDiamSolver(p.g)
+	defer giveBackDiamSolver(s)
+	wctx, cancel := context.WithTimeout(ctx, share/2)
+	win, err := s.Prove(wctx, st, dsolve.Win)
+	cancel()
+	loss := dsolve.Answer{}
+	if err == nil && !win.Proven {
+		lctx, cancel := context.WithTimeout(ctx, share-time.Since(start))
+		loss, err = s.Prove(lctx, st, dsolve.Loss)
+		cancel()
+	}
+	if err != nil {
+		return search.Result{}, err
+	}
+	moves := s.Moves(st)
+	var pick *dsolve.MoveAnswer
+	var score search.Score
+	switch {
+	case win.Proven:
+		for i := range moves {
+			if m := &moves[i]; m.Wins.Proven && (pick == nil || m.Wins.Plies < pick.Wins.Plies) {
+				pick = m
+			}
+		}
+		if pick != nil {
+			score = search.WinIn(pick.Wins.Plies)
+		}
+	case loss.Proven:
+		for i := range moves {
+			if m := &moves[i]; m.Loses.Proven && (pick == nil || m.Loses.Plies > pick.Loses.Plies) {
+				pick = m
+			}
+		}
+		if pick != nil {
+			score = search.LossIn(pick.Loses.Plies)
+		}
+	}
+	if pick != nil {
+		res := search.Result{Move: pick.Move, Score: score, PV: []game.Move{pick.Move}, Depth: score.Plies,
+			Nodes: s.Progress().Nodes, Elapsed: time.Since(start)}
+		if report != nil {
+			report(search.Progress{Depth: res.Depth, Score: res.Score, Nodes: res.Nodes, Elapsed: res.Elapsed, PV: res.PV})
+		}
+		return res, nil
+	}
+	if lim.Time > 0 {
+		lim.Time = max(lim.Time-time.Since(start), time.Millisecond)
+	}
+	res, err := p.capped.Player.Play(ctx, pos, lim, report)
+	if err != nil {
+		return res, err
+	}
+	// A move the solver proved losing is replaced by one it did not,
+	// the evaluation's best.
+	for _, m := range moves {
+		if m.Move != res.Move || !m.Loses.Proven {
+			continue
+		}
+		best, bestV := game.Move(0), 0
+		found := false
+		for _, o := range moves {
+			if o.Loses.Proven {
+				continue
+			}
+			c := st.Copy()
+			c.Apply(o.Move)
+			v := -diamEval{}.Evaluate(c, c.ToMove())
+			if !found || v > bestV {
+				best, bestV, found = o.Move, v, true
+			}
+		}
+		if found {
+			res.Move, res.PV, res.Score = best, []game.Move{best}, search.Estimate(bestV)
+		}
+	}
+	return res, nil
+}
+
+// ProveDiamMoves runs the Diam solver on the position after every legal
+// move of st, for about d in all, and returns the moves it settled with
+// their exact scores for the player making them: a win or a loss within
+// the plies of the proof found (not necessarily the quickest).
+func ProveDiamMoves(ctx context.Context, st *diam.State, d time.Duration) (map[game.Move]search.Score, error) {
+	g := st.Game().(*diam.Game)
+	out := map[game.Move]search.Score{}
+	if g.Players() != 2 || st.Terminal() {
+		return out, nil
+	}
+	s := takeDiamSolver(g)
+	defer giveBackDiamSolver(s)
+	moves := st.Legal(nil)
+	per := d / time.Duration(2*len(moves))
+	c := st.Copy()
+	for _, m := range moves {
+		c.Apply(m)
+		if c.Terminal() {
+			c.Undo()
+			continue
+		}
+		for _, goal := range []dsolve.Goal{dsolve.Loss, dsolve.Win} {
+			mctx, cancel := context.WithTimeout(ctx, per)
+			a, err := s.Prove(mctx, c, goal)
+			cancel()
+			if err != nil {
+				return out, err
+			}
+			if a.Proven {
+				if goal == dsolve.Loss {
+					out[m] = search.WinIn(a.Plies + 1)
+				} else {
+					out[m] = search.LossIn(a.Plies + 1)
+				}
+				break
+			}
+		}
+		c.Undo()
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+	}
+	return out, nil
+}
