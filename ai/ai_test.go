@@ -31,7 +31,7 @@ func load(t testing.TB, spec string) game.Game {
 }
 
 func TestLevels(t *testing.T) {
-	for _, info := range games.Registry() {
+	for _, info := range games.All() {
 		g := load(t, info.Name)
 		want := []string{"beginner", "easy", "medium", "hard", "strongest"}
 		if got := Levels(g); strings.Join(got[:5], ",") != strings.Join(want, ",") {

@@ -247,7 +247,7 @@ func (ts *Tables) read(u bool) (*solve.Table, error) {
 	if path == "" {
 		return nil, os.ErrNotExist
 	}
-	t, err := solve.Load(path)
+	t, err := solve.ReadFile(path)
 	switch {
 	case err == nil && (t.U() != u || t.Pieces() != solve.Pieces):
 		return nil, fmt.Errorf("%s holds another variant's table: %w (%w)", path, solve.ErrCorrupt, os.ErrNotExist)

@@ -13,7 +13,7 @@ import (
 // ExampleServer runs a short session of the protocol from a script.
 func ExampleServer() {
 	srv := engine.NewServer(engine.Config{
-		Name: "stax", Registry: games.Registry(),
+		Name: "stax", Registry: games.All(),
 		NewPlayer: ai.New, Levels: ai.Levels, Level: "medium",
 	})
 	script := strings.Join([]string{

@@ -338,7 +338,7 @@ func (s *Server) Levels() []string {
 	}
 	if s.cfg.Levels != nil {
 		for _, info := range s.cfg.Registry {
-			if g, err := info.Load(nil); err == nil {
+			if g, err := info.Variant(nil); err == nil {
 				for _, l := range s.cfg.Levels(g) {
 					add(l)
 				}

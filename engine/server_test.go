@@ -30,7 +30,7 @@ type session struct {
 
 func testConfig() Config {
 	return Config{
-		Name: "stax", Author: "the stax developers", Registry: games.Registry(),
+		Name: "stax", Author: "the stax developers", Registry: games.All(),
 		NewPlayer: ai.New, Levels: ai.Levels, Extra: []string{"random", "greedy"},
 		Level: "random", MaxThreads: 2,
 	}
@@ -242,7 +242,7 @@ func TestInfiniteAndStop(t *testing.T) {
 	}
 	s.send("stop")
 	l, _ := s.until("bestmove ")
-	if _, err := game.Registry(games.Registry()).Load("diam(players=4)"); err != nil {
+	if _, err := game.Registry(games.All()).Load("diam(players=4)"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(l, "bestmove ") || len(strings.Fields(l)) != 2 {

@@ -36,7 +36,7 @@ type Info struct {
 	// Options lists the options the game accepts, in display order.
 	Options []Option
 	// New builds the variant for the given options, which the caller has
-	// validated and completed with defaults (see Info.Load).
+	// validated and completed with defaults (see Info.Variant).
 	New func(opts Options) (Game, error)
 }
 

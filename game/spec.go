@@ -243,8 +243,9 @@ func (info *Info) optionKeys() []string {
 	return keys
 }
 
-// Load builds the variant for the given options (defaults filled in).
-func (info *Info) Load(given Options) (Game, error) {
+// Variant builds the variant for the given options, checking them and
+// filling in the defaults (Registry.Load does the same for a spec).
+func (info *Info) Variant(given Options) (Game, error) {
 	opts, err := info.Resolve(given)
 	if err != nil {
 		return nil, err
@@ -298,7 +299,7 @@ func (r Registry) Load(spec string) (Game, error) {
 	if info == nil {
 		return nil, &SpecError{Input: spec, Err: fmt.Errorf("%w %q; want one of %s", ErrUnknownGame, sp.Name, strings.Join(r.Names(), ", "))}
 	}
-	g, err := info.Load(sp.Options)
+	g, err := info.Variant(sp.Options)
 	if err != nil {
 		return nil, &SpecError{Input: spec, Err: err}
 	}

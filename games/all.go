@@ -8,8 +8,8 @@ import (
 	"stax/games/pogo"
 )
 
-// Registry returns the games stax plays, in display order.
-func Registry() game.Registry {
+// All returns the games stax plays, in display order.
+func All() game.Registry {
 	return game.Registry{
 		pogo.Info,
 		pisola.Info,
@@ -19,5 +19,5 @@ func Registry() game.Registry {
 
 // Load parses a game spec such as "pogo(u=false)" and returns its variant.
 func Load(spec string) (game.Game, error) {
-	return Registry().Load(spec)
+	return All().Load(spec)
 }

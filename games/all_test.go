@@ -23,7 +23,7 @@ var variants = []string{
 }
 
 func TestConformance(t *testing.T) {
-	specs := append([]string{}, games.Registry().Names()...)
+	specs := append([]string{}, games.All().Names()...)
 	specs = append(specs, variants...)
 	for _, spec := range specs {
 		t.Run(spec, func(t *testing.T) {

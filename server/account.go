@@ -485,7 +485,7 @@ func (s *Server) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
 // as DeleteUser did in the store.
 func (s *Server) forgetUser(id string) {
 	s.mu.Lock()
-	ls := make([]*live, 0, len(s.games))
+	ls := make([]*room, 0, len(s.games))
 	for _, l := range s.games {
 		ls = append(ls, l)
 	}

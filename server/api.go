@@ -126,7 +126,7 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 			}
 			gi.Options = append(gi.Options, oi)
 		}
-		if g, err := info.Load(nil); err == nil {
+		if g, err := info.Variant(nil); err == nil {
 			gi.Default = s.variant(g)
 			gi.Levels = gi.Default.Levels
 		}
@@ -259,7 +259,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError, "the game could not be saved")
 		return
 	}
-	l, err := newLive(sg, g)
+	l, err := newRoom(sg, g)
 	if err != nil {
 		s.open.done(sg.ID)
 		s.log.Error("create game", "game", sg.ID, "err", err)

@@ -93,7 +93,7 @@ func (k *clockState) json(toMove int, over bool) *ClockState {
 
 // flagged reports whether the seat to move has run out of time at now.
 // The caller holds l.mu.
-func (l *live) flagged(now time.Time) (int, bool) {
+func (l *room) flagged(now time.Time) (int, bool) {
 	if l.clk == nil || l.h.Over() {
 		return -1, false
 	}
@@ -106,7 +106,7 @@ func (l *live) flagged(now time.Time) (int, bool) {
 // teams its team loses: the game does not go on with three). Of several
 // servers holding the game, the first to commit the ending wins; the
 // others read it back. The caller holds l.mu.
-func (s *Server) flag(l *live, p int) {
+func (s *Server) flag(l *room, p int) {
 	err := s.finish(s.ctx, l, p, game.ByTime, l.g.PlayerName(p)+" ran out of time")
 	if err == nil {
 		return
@@ -129,7 +129,7 @@ func (s *Server) flag(l *live, p int) {
 
 // adopt takes the game as another live copy holds it (read back from the
 // store), keeping its own connections. The caller holds l.mu.
-func (l *live) adopt(nl *live) {
+func (l *room) adopt(nl *room) {
 	conns := make([]int, len(l.seats))
 	for i := range l.seats {
 		conns[i] = l.seats[i].connected
@@ -148,7 +148,7 @@ func (l *live) adopt(nl *live) {
 func (s *Server) checkClocks() {
 	now := s.now()
 	s.mu.Lock()
-	ls := make([]*live, 0, len(s.games))
+	ls := make([]*room, 0, len(s.games))
 	for _, l := range s.games {
 		ls = append(ls, l)
 	}

@@ -14,10 +14,10 @@ import (
 	"stax/server/store"
 )
 
-// live is a game the server holds in memory: its history, seats and the
+// room is a game the server holds in memory: its history, seats and the
 // connections watching it. Every change goes through its methods, which
 // commit to the store before they change anything others can see.
-type live struct {
+type room struct {
 	id   string
 	g    game.Game
 	spec string
@@ -54,7 +54,7 @@ type live struct {
 	talk talk
 }
 
-// seat is one seat of a live game.
+// seat is one seat of a room.
 type seat struct {
 	store.Seat
 	connected int           // open connections holding the seat
@@ -72,7 +72,7 @@ type moveError struct {
 
 func (e *moveError) Error() string { return e.msg }
 
-func newLive(sg *store.Game, g game.Game) (*live, error) {
+func newRoom(sg *store.Game, g game.Game) (*room, error) {
 	var start game.State
 	if sg.Start != "" {
 		s, err := g.ParseState(sg.Start)
@@ -81,7 +81,7 @@ func newLive(sg *store.Game, g game.Game) (*live, error) {
 		}
 		start = s
 	}
-	l := &live{
+	l := &room{
 		id:       sg.ID,
 		g:        g,
 		spec:     sg.Spec,
@@ -136,7 +136,7 @@ func newLive(sg *store.Game, g game.Game) (*live, error) {
 
 // lastActive returns when the game last changed: a move, a join, its
 // creation. The caller holds l.mu.
-func (l *live) lastActive() time.Time {
+func (l *room) lastActive() time.Time {
 	if l.updated.After(l.lastAt) {
 		return l.updated
 	}
@@ -145,7 +145,7 @@ func (l *live) lastActive() time.Time {
 
 // applyText plays a move given in notation and records it in the JSON
 // caches; it returns the move in canonical notation.
-func (l *live) applyText(text string) (string, error) {
+func (l *room) applyText(text string) (string, error) {
 	st := l.h.State()
 	m, err := st.ParseMove(text)
 	if err != nil {
@@ -168,7 +168,7 @@ func (l *live) applyText(text string) (string, error) {
 }
 
 // undoLast takes back the last move, after its commit failed.
-func (l *live) undoLast() {
+func (l *room) undoLast() {
 	l.h.Undo()
 	l.notes = l.notes[:len(l.notes)-1]
 	l.last = nil
@@ -195,7 +195,7 @@ func trimLastElem(b []byte) []byte {
 
 // end returns the store's record of the game's ending, or nil while it goes
 // on.
-func (l *live) end() *store.End {
+func (l *room) end() *store.End {
 	o := l.h.Outcome()
 	if !o.Over() {
 		return nil
@@ -225,7 +225,7 @@ func outcomeOf(g game.Game, o game.Outcome) *Outcome {
 }
 
 // state builds the State. The caller holds l.mu.
-func (l *live) state() *State {
+func (l *room) state() *State {
 	st := l.h.State()
 	over := l.h.Over()
 	s := &State{
@@ -268,7 +268,7 @@ func (l *live) state() *State {
 	return s
 }
 
-func (l *live) seatJSON(i int) Seat {
+func (l *room) seatJSON(i int) Seat {
 	st := &l.seats[i]
 	return Seat{
 		Seat:      i,
@@ -292,7 +292,7 @@ func playerNames(g game.Game) []string {
 
 // stateMsg returns the encoded state message, building it if needed. The
 // caller holds l.mu.
-func (l *live) stateMsg() []byte {
+func (l *room) stateMsg() []byte {
 	if l.msg == nil {
 		st, err := json.Marshal(l.state())
 		if err != nil {
@@ -308,7 +308,7 @@ func (l *live) stateMsg() []byte {
 }
 
 // broadcast sends the state to every subscriber. The caller holds l.mu.
-func (l *live) broadcast() {
+func (l *room) broadcast() {
 	msg := l.stateMsg()
 	for c := range l.subs {
 		c.send(msg)
@@ -316,7 +316,7 @@ func (l *live) broadcast() {
 }
 
 // seatsOf returns the seats whose token hash is hash.
-func (l *live) seatsOf(hash string) []int {
+func (l *room) seatsOf(hash string) []int {
 	var out []int
 	for i := range l.seats {
 		if hash != "" && l.seats[i].TokenHash == hash {
@@ -339,7 +339,7 @@ func holds(seats []int, s int) bool {
 // passes its own seat). ply, when not nil, is the ply the sender believes
 // current. It commits the move before anyone sees it. The caller holds
 // l.mu.
-func (s *Server) play(ctx context.Context, l *live, seats []int, text string, ply *int) error {
+func (s *Server) play(ctx context.Context, l *room, seats []int, text string, ply *int) error {
 	if l.h.Over() {
 		return &moveError{code: CodeGameOver, msg: "the game is over: " + l.h.Outcome().Describe(l.g), move: text}
 	}
@@ -392,7 +392,7 @@ func (s *Server) play(ctx context.Context, l *live, seats []int, text string, pl
 }
 
 // resignSeat resigns one of seats for a connection. The caller holds l.mu.
-func (s *Server) resignSeat(ctx context.Context, l *live, seats []int, which *int) error {
+func (s *Server) resignSeat(ctx context.Context, l *room, seats []int, which *int) error {
 	if l.h.Over() {
 		return &moveError{code: CodeGameOver, msg: "the game is over: " + l.h.Outcome().Describe(l.g)}
 	}
@@ -414,7 +414,7 @@ func (s *Server) resignSeat(ctx context.Context, l *live, seats []int, which *in
 
 // finish ends the game with seat p resigning or forfeiting. The caller
 // holds l.mu.
-func (s *Server) finish(ctx context.Context, l *live, p int, reason game.Reason, detail string) error {
+func (s *Server) finish(ctx context.Context, l *room, p int, reason game.Reason, detail string) error {
 	l.h.Resign(p, reason, detail)
 	l.resigned = p
 	now := s.now().Truncate(time.Millisecond)

@@ -35,7 +35,7 @@ func TestHealthReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := server.New(server.Config{Store: st, Games: games.Registry()})
+	srv, err := server.New(server.Config{Store: st, Games: games.All()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,9 +136,9 @@ func (m *memStore) Close() error                   { return nil }
 
 // newFuzzGame starts a server on a memStore with one Pogo game whose two
 // seats a single client holds.
-func newFuzzGame(t testing.TB, spec string) (*Server, *live, *client) {
+func newFuzzGame(t testing.TB, spec string) (*Server, *room, *client) {
 	t.Helper()
-	s, err := New(Config{Store: newMemStore(), Games: games.Registry()})
+	s, err := New(Config{Store: newMemStore(), Games: games.All()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func newFuzzGame(t testing.TB, spec string) (*Server, *live, *client) {
 	if err := s.store.Create(context.Background(), sg); err != nil {
 		t.Fatal(err)
 	}
-	l, err := newLive(sg, g)
+	l, err := newRoom(sg, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func FuzzMessage(f *testing.F) {
 		if l.h.Over() != (sg.Status == store.Finished) {
 			t.Fatalf("live over %v; stored status %s", l.h.Over(), sg.Status)
 		}
-		again, err := newLive(sg, l.g)
+		again, err := newRoom(sg, l.g)
 		if err != nil {
 			t.Fatal(err)
 		}

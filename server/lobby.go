@@ -426,7 +426,7 @@ func (s *Server) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
 
 // startGame creates and starts a game between accounts, players[i] in
 // seat i.
-func (s *Server) startGame(ctx context.Context, spec, start string, players []*store.User, rated bool, clock *store.Clock) (*live, error) {
+func (s *Server) startGame(ctx context.Context, spec, start string, players []*store.User, rated bool, clock *store.Clock) (*room, error) {
 	g, err := s.cfg.Games.Load(spec)
 	if err != nil {
 		return nil, err
@@ -440,7 +440,7 @@ func (s *Server) startGame(ctx context.Context, spec, start string, players []*s
 	if err := s.store.Create(ctx, sg); err != nil {
 		return nil, err
 	}
-	l, err := newLive(sg, g)
+	l, err := newRoom(sg, g)
 	if err != nil {
 		return nil, err
 	}

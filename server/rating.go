@@ -249,7 +249,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 // ended rates a rated game that has just ended. It runs before the
 // caller lets go of the game, so that a player who looks at the profile
 // after the game's end sees the new rating. The caller holds l.mu.
-func (s *Server) ended(l *live, at time.Time) {
+func (s *Server) ended(l *room, at time.Time) {
 	if !l.h.Over() || !l.rated {
 		return
 	}

@@ -6,7 +6,7 @@ import (
 
 // record returns the game's record in the text format of docs/records.md.
 // The caller holds l.mu.
-func (l *live) record() string {
+func (l *room) record() string {
 	tags := []record.Tag{record.DateTag(l.created)}
 	for i := range l.seats {
 		st := &l.seats[i]

@@ -147,7 +147,7 @@ type Server struct {
 	sem    chan struct{}  // one token per AI worker
 
 	mu    sync.Mutex // guards games
-	games map[string]*live
+	games map[string]*room
 
 	moveLat, commitLat latency
 
@@ -215,7 +215,7 @@ func New(cfg Config) (*Server, error) {
 		store: cfg.Store,
 		log:   cfg.Log,
 		sem:   make(chan struct{}, cfg.Workers),
-		games: map[string]*live{},
+		games: map[string]*room{},
 
 		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:   newRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
@@ -318,18 +318,18 @@ func (s *Server) unfinishedOneByOne() ([]*store.Game, error) {
 	return gs, nil
 }
 
-// build makes the live game of a stored one.
-func (s *Server) build(sg *store.Game) (*live, error) {
+// build makes the room of a stored game.
+func (s *Server) build(sg *store.Game) (*room, error) {
 	g, err := s.cfg.Games.Load(sg.Spec)
 	if err != nil {
 		return nil, err
 	}
-	return newLive(sg, g)
+	return newRoom(sg, g)
 }
 
 // get returns the game with the given id, loading it from the store if it
 // is not in memory. It returns store.ErrNotFound for an unknown id.
-func (s *Server) get(ctx context.Context, id string) (*live, error) {
+func (s *Server) get(ctx context.Context, id string) (*room, error) {
 	s.mu.Lock()
 	l := s.games[id]
 	s.mu.Unlock()
@@ -434,7 +434,7 @@ func (s *Server) sweep(now time.Time) {
 
 // expire adjudicates a game with no move for Expiry as abandoned by the
 // seat to move. The caller holds l.mu.
-func (s *Server) expire(l *live) {
+func (s *Server) expire(l *room) {
 	p := l.h.State().ToMove()
 	days := int(s.cfg.Expiry.Hours() / 24)
 	why := fmt.Sprintf("abandoned: no move for %d days", days)
@@ -449,7 +449,7 @@ func (s *Server) expire(l *live) {
 
 // acquire returns the game with the given id locked, loading it if needed,
 // and never one the janitor has unloaded meanwhile.
-func (s *Server) acquire(ctx context.Context, id string) (*live, error) {
+func (s *Server) acquire(ctx context.Context, id string) (*room, error) {
 	for {
 		l, err := s.get(ctx, id)
 		if err != nil {
@@ -491,7 +491,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // scheduleAI starts the AI of the seat to move, if it is an AI's turn and
 // none is running. The caller holds l.mu.
-func (s *Server) scheduleAI(l *live) {
+func (s *Server) scheduleAI(l *room) {
 	if l.h.Over() || l.aiBusy || s.ctx.Err() != nil {
 		return
 	}
@@ -504,7 +504,7 @@ func (s *Server) scheduleAI(l *live) {
 }
 
 // runAI waits for a worker, lets the AI choose a move and plays it.
-func (s *Server) runAI(l *live) {
+func (s *Server) runAI(l *room) {
 	defer s.wg.Done()
 	l.mu.Lock()
 	wait := time.Until(l.lastAt.Add(s.cfg.AIDelay))

@@ -44,7 +44,7 @@ func startServer(t *testing.T, db string, cfg server.Config) *testServer {
 		t.Fatal(err)
 	}
 	cfg.Store = st
-	cfg.Games = games.Registry()
+	cfg.Games = games.All()
 	if cfg.NewPlayer == nil {
 		cfg.NewPlayer = func(g game.Game, level string) (search.Player, error) {
 			return search.NewRandom(7), nil
@@ -330,7 +330,7 @@ func TestWholeGames(t *testing.T) {
 			if err != nil {
 				t.Fatalf("record: %v\n%s", err, text)
 			}
-			h, err := rec.Replay(games.Registry())
+			h, err := rec.Replay(games.All())
 			if err != nil {
 				t.Fatalf("replay: %v\n%s", err, text)
 			}
@@ -641,7 +641,7 @@ func TestNoComputerPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := server.New(server.Config{Store: st, Games: games.Registry()})
+	srv, err := server.New(server.Config{Store: st, Games: games.All()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -204,7 +204,7 @@ func (s *Server) keepAlive(conn *websocket.Conn, stop <-chan struct{}) {
 }
 
 // readLoop handles the client's messages until the connection closes.
-func (s *Server) readLoop(conn *websocket.Conn, l *live, c *client) {
+func (s *Server) readLoop(conn *websocket.Conn, l *room, c *client) {
 	for {
 		typ, data, err := conn.Read(context.Background())
 		if err != nil {
@@ -216,7 +216,7 @@ func (s *Server) readLoop(conn *websocket.Conn, l *live, c *client) {
 
 // handleMessage handles one message of a client: a move or a resignation.
 // Anything wrong is answered with an error message to that client alone.
-func (s *Server) handleMessage(l *live, c *client, text bool, data []byte) {
+func (s *Server) handleMessage(l *room, c *client, text bool, data []byte) {
 	if !text {
 		s.reply(l, c, &moveError{code: CodeBadMessage, msg: "want JSON text messages"})
 		return
@@ -258,7 +258,7 @@ func (s *Server) handleMessage(l *live, c *client, text bool, data []byte) {
 }
 
 // reply sends an error to one client.
-func (s *Server) reply(l *live, c *client, e *moveError) {
+func (s *Server) reply(l *room, c *client, e *moveError) {
 	l.mu.Lock()
 	c.send(errorMsg(e))
 	l.mu.Unlock()

@@ -76,7 +76,7 @@ func startStoppableServer(t *testing.T, reg game.Registry) (string, func()) {
 
 // offers reports whether the server plays the named game.
 func offers(name string) bool {
-	for _, info := range games.Registry() {
+	for _, info := range games.All() {
 		if info.Name == name {
 			return true
 		}
@@ -127,7 +127,7 @@ func newBrowser(t *testing.T) *browser {
 		}
 		t.Skip("Chromium not found: browser tests skipped (apt-get install -y chromium to run them)")
 	}
-	base := startServer(t, games.Registry())
+	base := startServer(t, games.All())
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -511,7 +511,7 @@ func TestBrowser(t *testing.T) {
 		// A game the interface has no module for — tic-tac-toe, the tests'
 		// toy game — is offered, drawn and played by clicking from its
 		// board view and option schema alone.
-		base := startServer(t, append(games.Registry(), testgame.Info))
+		base := startServer(t, append(games.All(), testgame.Info))
 		ctx := b.tab(t, 30*time.Second)
 		startGame(t, ctx, base, "tictactoe", "you", "you")
 		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=board] [data-testid^=sq-]').length`); n != 9 {

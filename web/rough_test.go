@@ -129,7 +129,7 @@ func roughEdges(t *testing.T, b *browser) {
 	t.Run("server-down", func(t *testing.T) {
 		// When the server goes away the board stops taking moves, the seat
 		// dots go grey and the status says so.
-		base, stop := startStoppableServer(t, games.Registry())
+		base, stop := startStoppableServer(t, games.All())
 		ctx := b.tab(t, 30*time.Second)
 		startGame(t, ctx, base, "pogo", "you", "you")
 		waitMyTurn(t, ctx)

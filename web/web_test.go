@@ -97,7 +97,7 @@ func modules(t *testing.T) []string {
 // and option schema, so a new game needs no change to them.
 func TestGameNames(t *testing.T) {
 	var names []string
-	for _, info := range games.Registry() {
+	for _, info := range games.All() {
 		names = append(names, regexp.QuoteMeta(info.Name))
 	}
 	re := regexp.MustCompile(`(?i)\b(` + strings.Join(names, "|") + `)\b`)
@@ -120,7 +120,7 @@ func TestGameNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, info := range games.Registry() {
+	for _, info := range games.All() {
 		if !strings.Contains(string(src), `from "./`+info.Name+`.js"`) {
 			t.Errorf("games/index.js does not register %s", info.Name)
 		}

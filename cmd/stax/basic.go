@@ -32,9 +32,9 @@ func runGames(e *env, args []string) error {
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
-	for _, info := range games.Registry() {
+	for _, info := range games.All() {
 		fmt.Fprintf(e.stdout, "%s — %s\n  %s\n", info.Name, info.Title, info.Summary)
-		g, err := info.Load(nil)
+		g, err := info.Variant(nil)
 		if err == nil {
 			fmt.Fprintf(e.stdout, "  start: %s\n", g.Start())
 		}

@@ -18,7 +18,7 @@ func engineConfig(levels ai.Config, level string) engine.Config {
 	return engine.Config{
 		Name:       "stax",
 		Author:     "the stax developers",
-		Registry:   games.Registry(),
+		Registry:   games.All(),
 		NewPlayer:  levels.New,
 		NewSeeded:  levels.NewSeeded,
 		Levels:     levels.Levels,

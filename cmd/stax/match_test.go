@@ -35,7 +35,7 @@ func TestMatchCommand(t *testing.T) {
 			t.Fatalf("round %d: %d records, %v; want %d appended", round, len(recs), err, 4*round)
 		}
 		for _, r := range recs {
-			if _, err := r.Replay(games.Registry()); err != nil {
+			if _, err := r.Replay(games.All()); err != nil {
 				t.Error(err)
 			}
 		}

@@ -50,8 +50,8 @@ func (s *seat) describe() string {
 	return s.who().String()
 }
 
-// player is one game of stax play in progress.
-type player struct {
+// session is one game of stax play in progress at the terminal: the game, its seats and the prompt.
+type session struct {
 	e         *env
 	g         game.Game
 	h         *game.History
@@ -110,7 +110,7 @@ func runPlay(e *env, args []string) error {
 
 	tables := newTables(e.stderr)
 	defer tables.Close()
-	p := &player{e: e, limits: search.Limits{Time: *moveTime}, hintLevel: *hint, seed: *seed,
+	p := &session{e: e, limits: search.Limits{Time: *moveTime}, hintLevel: *hint, seed: *seed,
 		ai: ai.Config{Tables: tables}, saveFile: *save, date: time.Now().Format("2006.01.02")}
 	switch *colour {
 	case "auto":
@@ -136,7 +136,7 @@ func runPlay(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		p.h, err = rec.Replay(games.Registry())
+		p.h, err = rec.Replay(games.All())
 		if err != nil {
 			return fmt.Errorf("%s: %w", *load, err)
 		}
@@ -269,7 +269,7 @@ func fromSeatTag(v string) string {
 }
 
 // newSeat makes seat i's player from a flag value.
-func (p *player) newSeat(i int, v string) (*seat, error) {
+func (p *session) newSeat(i int, v string) (*seat, error) {
 	if who, err := record.ParseSeat(v); err == nil && who.Kind == record.Human {
 		return &seat{human: true, name: who.Name}, nil
 	}
@@ -282,7 +282,7 @@ func (p *player) newSeat(i int, v string) (*seat, error) {
 }
 
 // newAI returns a player of the given level, seeded when --seed is set.
-func (p *player) newAI(level string, salt uint64) (search.Player, error) {
+func (p *session) newAI(level string, salt uint64) (search.Player, error) {
 	if p.seed != 0 {
 		return p.ai.NewSeeded(p.g, level, p.seed*0x9e3779b97f4a7c15+salt)
 	}
@@ -303,7 +303,7 @@ func isTerminal(w io.Writer) bool {
 var errQuit = errors.New("quit")
 
 // run plays until the game ends, a human quits, or the input ends.
-func (p *player) run() error {
+func (p *session) run() error {
 	out := p.e.stdout
 	fmt.Fprintf(out, "%s: %s", p.g.Info().Title, p.seatsLine())
 	if p.humans > 0 {
@@ -340,7 +340,7 @@ func (p *player) run() error {
 
 // seatsLine names who plays each seat, e.g. "White (human) vs Black
 // (stax:hard)".
-func (p *player) seatsLine() string {
+func (p *session) seatsLine() string {
 	parts := make([]string, len(p.seats))
 	for i, s := range p.seats {
 		parts[i] = fmt.Sprintf("%s (%s)", p.g.PlayerName(i), s.describe())
@@ -349,7 +349,7 @@ func (p *player) seatsLine() string {
 }
 
 // show draws the board and says whose turn it is.
-func (p *player) show() {
+func (p *session) show() {
 	out := p.e.stdout
 	s := p.h.State()
 	fmt.Fprintln(out)
@@ -362,7 +362,7 @@ func (p *player) show() {
 
 // aiTurn lets a computer seat move; a computer that gives no legal move
 // forfeits.
-func (p *player) aiTurn(s *seat) error {
+func (p *session) aiTurn(s *seat) error {
 	pos := search.PositionOf(p.h)
 	mover := pos.State.ToMove()
 	ctx, stop := thinking()
@@ -392,7 +392,7 @@ func thinking() (context.Context, context.CancelFunc) {
 }
 
 // humanTurn reads commands until the human moves, resigns or quits.
-func (p *player) humanTurn() error {
+func (p *session) humanTurn() error {
 	out := p.e.stdout
 	for {
 		mover := p.h.State().ToMove()
@@ -468,7 +468,7 @@ func (p *player) humanTurn() error {
 	}
 }
 
-func (p *player) help() {
+func (p *session) help() {
 	fmt.Fprint(p.e.stdout, `Commands:
   <move>     play a move in the game's notation, e.g. `+p.exampleMove()+`
   moves      list the legal moves
@@ -486,7 +486,7 @@ func (p *player) help() {
 }
 
 // exampleMove returns a legal move of the position, for the help text.
-func (p *player) exampleMove() string {
+func (p *session) exampleMove() string {
 	s := p.h.State()
 	if ms := s.Legal(nil); len(ms) > 0 {
 		return s.FormatMove(ms[0])
@@ -494,7 +494,7 @@ func (p *player) exampleMove() string {
 	return "a move"
 }
 
-func (p *player) listMoves() {
+func (p *session) listMoves() {
 	s := p.h.State()
 	ms := s.Legal(nil)
 	names := make([]string, len(ms))
@@ -506,7 +506,7 @@ func (p *player) listMoves() {
 
 // undo takes back moves to the previous turn of a human player: with a
 // computer opponent, the human's last move and the computer's replies.
-func (p *player) undo() bool {
+func (p *session) undo() bool {
 	target := -1
 	s := p.h.Start()
 	for ply, m := range p.h.Moves() {
@@ -537,7 +537,7 @@ func (p *player) undo() bool {
 
 // drainInterrupt forgets a Ctrl-C that stopped a computer's thinking, so
 // that it does not also end the game at the next prompt.
-func (p *player) drainInterrupt() {
+func (p *session) drainInterrupt() {
 	select {
 	case <-p.interrupt:
 	default:
@@ -546,7 +546,7 @@ func (p *player) drainInterrupt() {
 
 // played notes that m was played: it keeps the moves to redo when m is
 // the next of them, and drops them otherwise.
-func (p *player) played(m game.Move) {
+func (p *session) played(m game.Move) {
 	if len(p.redo) > 0 && p.redo[0] == m {
 		p.redo = p.redo[1:]
 		return
@@ -556,7 +556,7 @@ func (p *player) played(m game.Move) {
 
 // redoMoves plays again the moves taken back by undo, up to the next turn
 // of a human (at least one move); it reports whether it played any.
-func (p *player) redoMoves() bool {
+func (p *session) redoMoves() bool {
 	if len(p.redo) == 0 {
 		fmt.Fprintln(p.e.stdout, "nothing to redo")
 		return false
@@ -580,7 +580,7 @@ func (p *player) redoMoves() bool {
 }
 
 // history lists the moves played so far, numbered, with their players.
-func (p *player) history() {
+func (p *session) history() {
 	out := p.e.stdout
 	if p.h.Ply() == 0 {
 		fmt.Fprintln(out, "no moves yet")
@@ -595,7 +595,7 @@ func (p *player) history() {
 
 // setLevel gives every computer seat a player of the level; without a
 // level it says who plays each seat.
-func (p *player) setLevel(level string) {
+func (p *session) setLevel(level string) {
 	out := p.e.stdout
 	if level == "" {
 		fmt.Fprintf(out, "%s; level LEVEL changes the computer seats' level\n", p.seatsLine())
@@ -625,7 +625,7 @@ func (p *player) setLevel(level string) {
 // swap moves every seat's player to the previous seat, so that a human
 // takes over the pieces of the seat after theirs (in a two-player game,
 // the two sides exchange).
-func (p *player) swap() {
+func (p *session) swap() {
 	p.seats = append(p.seats[1:], p.seats[0])
 	fmt.Fprintf(p.e.stdout, "%s\n", p.seatsLine())
 }
@@ -663,7 +663,7 @@ func readLines(r io.Reader, done <-chan struct{}) <-chan inputLine {
 	return ch
 }
 
-func (p *player) giveHint() {
+func (p *session) giveHint() {
 	out := p.e.stdout
 	if p.hint == nil {
 		pl, err := p.newAI(p.hintLevel, 99)
@@ -686,7 +686,7 @@ func (p *player) giveHint() {
 }
 
 // record returns the game's record with the date and the seats.
-func (p *player) record() *record.Record {
+func (p *session) record() *record.Record {
 	tags := []record.Tag{{Name: record.TagDate, Value: p.date}}
 	for i, s := range p.seats {
 		tags = append(tags, s.who().Tag(i))
@@ -694,12 +694,12 @@ func (p *player) record() *record.Record {
 	return record.FromHistory(p.h, tags...)
 }
 
-func (p *player) save(file string) error {
+func (p *session) save(file string) error {
 	return os.WriteFile(file, []byte(p.record().String()), 0o644)
 }
 
 // autosave writes the record to the --save file, if one was given.
-func (p *player) autosave() error {
+func (p *session) autosave() error {
 	if p.saveFile == "" {
 		return nil
 	}

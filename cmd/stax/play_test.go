@@ -95,7 +95,7 @@ func TestPlayComputers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := r.Replay(games.Registry())
+			h, err := r.Replay(games.All())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -163,7 +163,7 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	}
 	srv, err := server.New(server.Config{
 		Store:      st,
-		Games:      games.Registry(),
+		Games:      games.All(),
 		NewPlayer:  c.ai.New,
 		Levels:     c.ai.Levels,
 		LevelReady: c.ai.Ready,

@@ -178,7 +178,7 @@ func checkRecords(t *testing.T, rep *Report, text string) {
 		t.Fatalf("%d records for %d games", len(recs), len(rep.Games))
 	}
 	for i, r := range recs {
-		h, err := r.Replay(games.Registry())
+		h, err := r.Replay(games.All())
 		if err != nil {
 			t.Errorf("record %d: %v\n%s", i+1, err, r)
 			continue

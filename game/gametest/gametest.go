@@ -96,18 +96,18 @@ func checkStatic(t *testing.T, g game.Game) {
 	}
 	// The variant's canonical spec loads the same variant.
 	sp := game.SpecOf(g)
-	g2, err := info.Load(sp.Options)
+	g2, err := info.Variant(sp.Options)
 	if err != nil {
 		t.Fatalf("Load(%v): %v", sp, err)
 	}
 	if g2.Start().String() != g.Start().String() || !maps(g2.Options(), g.Options()) {
 		t.Errorf("spec %v does not reload the same variant", sp)
 	}
-	if _, err := info.Load(game.Options{"no-such-option": "1"}); err == nil {
+	if _, err := info.Variant(game.Options{"no-such-option": "1"}); err == nil {
 		t.Errorf("Load with an unknown option succeeded")
 	}
 	for _, o := range info.Options {
-		if _, err := info.Load(game.Options{o.Key: "not-a-value"}); err == nil {
+		if _, err := info.Variant(game.Options{o.Key: "not-a-value"}); err == nil {
 			t.Errorf("Load(%s=not-a-value) succeeded", o.Key)
 		}
 	}

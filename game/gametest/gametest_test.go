@@ -99,7 +99,7 @@ func broken(defect string) game.Game {
 		}
 		return &brokenGame{Game: g, defect: defect, info: bi}, nil
 	}
-	g, err := bi.Load(nil)
+	g, err := bi.Variant(nil)
 	if err != nil {
 		panic(err)
 	}

@@ -77,7 +77,7 @@ func (c PerftCase) State(info *game.Info) (game.State, error) {
 	if sp.Name != info.Name {
 		return nil, fmt.Errorf("spec %q is not a %s variant", c.Spec, info.Name)
 	}
-	g, err := info.Load(sp.Options)
+	g, err := info.Variant(sp.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ func BenchmarkReplay(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg := games.Registry()
+	reg := games.All()
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, r := range rs {

@@ -28,7 +28,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	h2, err := back.Replay(games.Registry())
+	h2, err := back.Replay(games.All())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -29,7 +29,7 @@ var goldenSpecs = map[string][]string{
 // Result tag, and the file must be exactly the records as String writes
 // them. Run with -update to rewrite them.
 func TestGolden(t *testing.T) {
-	for _, info := range games.Registry() {
+	for _, info := range games.All() {
 		t.Run(info.Name, func(t *testing.T) {
 			path := filepath.Join("testdata", info.Name+".txt")
 			if *update {
@@ -55,7 +55,7 @@ func TestGolden(t *testing.T) {
 				if r.Get("FinalPosition") == "" {
 					t.Errorf("record %d has no FinalPosition tag", i+1)
 				}
-				h, err := r.Replay(games.Registry())
+				h, err := r.Replay(games.All())
 				if err != nil {
 					t.Errorf("record %d (%s): %v", i+1, r.Get("Game"), err)
 					continue

@@ -308,7 +308,7 @@ func TestFromHistory(t *testing.T) {
 	if r.Get("Result") != "1-0" || r.Get("Termination") != "resignation" {
 		t.Errorf("after resignation: %q", r.Tags)
 	}
-	back, err := r.Replay(games.Registry())
+	back, err := r.Replay(games.All())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func TestFromHistory(t *testing.T) {
 	if r.Get("Position") != "bb,bb,bb/-,-,-/ww,ww,ww b" {
 		t.Errorf("Position tag = %q", r.Get("Position"))
 	}
-	back, err = r.Replay(games.Registry())
+	back, err = r.Replay(games.All())
 	if err != nil || back.State().String() != h.State().String() {
 		t.Errorf("Replay from a position: %v, %v", back, err)
 	}
@@ -354,7 +354,7 @@ func TestFromHistoryFourPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := p.Replay(games.Registry())
+	back, err := p.Replay(games.All())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestReplayErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = r.Replay(games.Registry())
+			_, err = r.Replay(games.All())
 			var re *record.ReplayError
 			if !errors.As(err, &re) {
 				t.Fatalf("Replay = %v, want a *ReplayError", err)
@@ -425,11 +425,11 @@ func TestDocExamples(t *testing.T) {
 		if r.String() != strings.TrimPrefix(b, "\n") {
 			t.Errorf("example %d is not in canonical form:\n%s\nwant\n%s", n, b, r.String())
 		}
-		if _, err := r.Game(games.Registry()); err != nil {
+		if _, err := r.Game(games.All()); err != nil {
 			t.Logf("example %d not replayed: %v", n, err)
 			continue
 		}
-		if _, err := r.Replay(games.Registry()); err != nil {
+		if _, err := r.Replay(games.All()); err != nil {
 			t.Errorf("example %d: %v", n, err)
 		}
 	}

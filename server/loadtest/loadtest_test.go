@@ -25,7 +25,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := server.New(server.Config{Store: st, Games: games.Registry(), NewPlayer: ai.New, Levels: ai.Levels, DebugStats: true,
+	srv, err := server.New(server.Config{Store: st, Games: games.All(), NewPlayer: ai.New, Levels: ai.Levels, DebugStats: true,
 		CreateEvery: time.Millisecond, CreateBurst: 10000, JoinEvery: time.Millisecond, JoinBurst: 10000, MaxOpenGames: 10000})
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func main() {
 	out := &lockedWriter{w: os.Stdout}
 	pr, pw := io.Pipe()
 	srv := engine.NewServer(engine.Config{
-		Name: "badengine-" + *mode, Registry: games.Registry(),
+		Name: "badengine-" + *mode, Registry: games.All(),
 		NewPlayer: ai.New, Levels: ai.Levels, Level: "random",
 	})
 	done := make(chan struct{})

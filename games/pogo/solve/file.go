@@ -140,8 +140,8 @@ func (t *Table) Save(path string) error {
 	return nil
 }
 
-// Load reads a table file.
-func Load(path string) (*Table, error) {
+// ReadFile reads a table file.
+func ReadFile(path string) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

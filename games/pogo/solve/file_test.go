@@ -19,7 +19,7 @@ func TestFileRoundTrip(t *testing.T) {
 	if err := tb.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load(path)
+	got, err := ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
