@@ -377,9 +377,8 @@ func clickMove(t *testing.T, ctx context.Context, game, move string) {
 	case "pisola":
 		if m = regexp.MustCompile(`^([a-h][1-8])\+([a-h][1-8])$`).FindStringSubmatch(move); m != nil {
 			click(t, ctx, "sq-"+m[1])
+			waitFor(t, ctx, m[1]+" previewed", `document.querySelector('[data-testid="ghost-`+m[1]+`"]') !== null`)
 			click(t, ctx, "sq-"+m[2])
-			waitFor(t, ctx, "the confirm button", `!document.querySelector('[data-testid=confirm]').disabled`)
-			click(t, ctx, "confirm")
 			return
 		}
 		m = regexp.MustCompile(`^([a-h][1-8])-([a-h][1-8])$`).FindStringSubmatch(move)
@@ -877,20 +876,19 @@ const pickerChecks = `(async () => {
   eq("empty square", p.click("c3"), "");
   eq("nothing picked", p.src, null);
 
-  // Placing on two cells at once (Pisola): pick two squares, then confirm.
+  // Placing on two cells at once (Pisola): the second square plays.
   p = new Picker([place("a1+c1", "w", "a1", "c1"), place("a1+a3", "w", "a1", "a3"), place("c1+a3", "w", "c1", "a3")]);
   eq("placing", p.placing, true);
   p.click("a1");
   eq("partners", p.targets().sort(), ["a3", "c1"]);
+  eq("previewed", p.marks().ghost, { piece: "w", cells: ["a1"] });
   eq("no pair yet", p.groupMove(), "");
-  p.click("c1");
-  eq("pair", p.groupMove(), "a1+c1");
-  p.click("a3");
-  eq("second square replaced", p.groupMove(), "a1+a3");
+  eq("a square that does not pair", p.click("b3"), "");
   p.click("a1");
-  eq("unpicked", p.group, ["a3"]);
-  p.click("c1");
-  eq("pair in any order", p.groupMove(), "c1+a3");
+  eq("unpicked", p.group, []);
+  p.click("a3");
+  eq("pair in any order", p.click("c1"), "c1+a3");
+  eq("nothing picked after the pair", p.group, []);
 
   // Whole stacks (Pisola's moving).
   p = new Picker([shift("c3-c5", "c3", 2, "c5"), shift("c3-e3", "c3", 2, "e3"), shift("d4-d5", "d4", 1, "d5")]);

@@ -191,4 +191,134 @@ func roughEdges(t *testing.T, b *browser) {
 			t.Errorf("the new game's seats read %q, want carol's name", s)
 		}
 	})
+
+	t.Run("seat-taken", func(t *testing.T) {
+		// An invitation whose seat is taken offers no join.
+		host := b.tab(t, 30*time.Second)
+		startGame(t, host, b.base, "pogo", "you", "invite")
+		waitFor(t, host, "the invitation link", `document.querySelector('[data-testid=invite-link-1]') !== null`)
+		link := eval[string](t, host, `document.querySelector('[data-testid=invite-link-1]').value`)
+		guest := b.person(t, 30*time.Second)
+		do(t, guest, "opening the invitation", chromedp.Navigate(link), chromedp.WaitVisible(tid("join")))
+		click(t, guest, "join")
+		waitFor(t, guest, "the invitation to be used", `document.querySelector('[data-testid=join-box]').hidden`)
+		late := b.person(t, 30*time.Second)
+		do(t, late, "opening the used invitation", chromedp.Navigate(link))
+		waitFor(t, late, "the game", `document.querySelector('[data-testid=seat-info-1]') !== null`)
+		waitFor(t, late, "the seat shown taken", `document.querySelector('[data-testid=join-box]').textContent.includes('taken')`)
+		if eval[bool](t, late, `(e => e !== null && e.offsetParent !== null)(document.querySelector('[data-testid=join]'))`) {
+			t.Error("joining is offered for a seat already taken")
+		}
+	})
+
+	t.Run("titles-and-counts", func(t *testing.T) {
+		// Titles name the options in words, counts agree with their nouns
+		// and the move list numbers rounds as records do.
+		ctx := b.tab(t, 30*time.Second)
+		startVariant(t, ctx, b.base, "pisola", [][2]string{{"size", "8"}, {"roofs", "true"}}, "pisola(roofs=true,size=8)", "you", "you")
+		waitFor(t, ctx, "the title", `document.querySelector('[data-testid=game-title]').textContent.includes('Pisola')`)
+		if title := eval[string](t, ctx, `document.querySelector('[data-testid=game-title]').textContent`); strings.ContainsAny(title, "=()") || !strings.Contains(title, "8") {
+			t.Errorf("the title reads %q", title)
+		}
+		startVariant(t, ctx, b.base, "pogo", [][2]string{{"position", "-,-,-/-,-,-/bbbbbw,b,wwwww w"}}, "pogo", "you", "ai:random")
+		waitMyTurn(t, ctx)
+		clickMove(t, ctx, "pogo", "1c1-b1")
+		waitFor(t, ctx, "the end", `document.querySelector('[data-testid=result]:not([hidden])') !== null`)
+		if s := eval[string](t, ctx, `document.querySelector('[data-testid=status]').textContent`); strings.Contains(s, "1 moves") {
+			t.Errorf("the status reads %q", s)
+		}
+		startGame(t, ctx, b.base, "pogo", "you", "you")
+		for ply := 1; ply <= 3; ply++ {
+			waitMyTurn(t, ctx)
+			awaitEval[string](t, ctx, playFirstMove)
+			waitPlies(t, ctx, ply)
+		}
+		labels := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=moves] li')].map((li) => li.dataset.label || '')`)
+		if strings.Join(labels, "|") != "1.||2." {
+			t.Errorf("the move list is numbered %q, want rounds 1. and 2.", labels)
+		}
+	})
+
+	t.Run("badges-and-lines", func(t *testing.T) {
+		// Height badges and target dots leave the top disc free and are
+		// readable on an 8x8 board on a phone; the line of a diam stays
+		// out of the towers and their letters.
+		ctx := b.tab(t, 30*time.Second)
+		do(t, ctx, "emulating a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)), chromedp.Navigate(b.base+"/rules/diam"), chromedp.WaitVisible(tid("rules-diam")))
+		waitFor(t, ctx, "the diam", `document.querySelector('[data-testid=highlight-line]') !== null`)
+		fails := awaitEval[[]string](t, ctx, `(async () => {
+		  const { render } = await import("/render.js");
+		  const fails = [];
+		  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+		  const inside = (x, y, r) => x > r.left && x < r.right && y > r.top && y < r.bottom;
+		  // The diam's line ends outside both towers.
+		  const line = document.querySelector("[data-testid=highlight-line]");
+		  const svg = line.ownerSVGElement;
+		  const pt = (x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; return p.matrixTransform(svg.getScreenCTM()); };
+		  const ends = [pt(line.x1.baseVal.value, line.y1.baseVal.value), pt(line.x2.baseVal.value, line.y2.baseVal.value)];
+		  for (const bg of svg.querySelectorAll(".cell-bg")) {
+		    const r = bg.getBoundingClientRect();
+		    for (const e of ends) if (inside(e.x, e.y, r)) fails.push("the diam's line ends inside a tower");
+		  }
+		  // An 8x8 board with tall stacks, drawn at a phone's width.
+		  const pieces = [{ letter: "w", name: "white", player: 0 }, { letter: "b", name: "black", player: 1 }];
+		  const cells = [];
+		  for (let i = 0; i < 64; i++) cells.push({ name: "abcdefgh"[i % 8] + (1 + Math.floor(i / 8)), stack: i % 3 ? "wbwbwbw" : "" });
+		  const big = render({ board: { topology: "grid", size: 8, height: 0, toMove: 0, pieces, reserves: [], counts: [], cells }, moves: [], last: [] }, { targets: ["b1"], selected: ["b1"] });
+		  const box = document.createElement("div");
+		  box.className = "board-box";
+		  box.append(big);
+		  document.querySelector("main").prepend(box);
+		  const sq = big.querySelector("[data-testid=sq-b1]");
+		  const top = sq.querySelector("[data-testid=disc-b1-1]").getBoundingClientRect();
+		  for (const sel of [".height-badge", ".target-dot"]) {
+		    const r = sq.querySelector(sel).getBoundingClientRect();
+		    if (overlap(r, top)) fails.push(sel + " covers the top disc");
+		    if (r.height < 12) fails.push(sel + " is " + r.height.toFixed(1) + " px high on an 8x8 board on a phone");
+		  }
+		  box.remove();
+		  return fails;
+		})()`)
+		for _, f := range fails {
+			t.Error(f)
+		}
+	})
+
+	t.Run("position-string-tucked-away", func(t *testing.T) {
+		// The position string is offered behind a control, with a copy
+		// button, not printed under the board.
+		ctx := b.tab(t, 30*time.Second)
+		startGame(t, ctx, b.base, "pogo", "you", "you")
+		waitMyTurn(t, ctx)
+		if eval[bool](t, ctx, `document.querySelector('[data-testid=position]').checkVisibility()`) {
+			t.Error("the position string is shown under the board")
+		}
+		if !eval[bool](t, ctx, `document.querySelector('[data-testid=copy-position]') !== null`) {
+			t.Error("no button copies the position")
+		}
+	})
+
+	t.Run("two-clicks-to-place", func(t *testing.T) {
+		// Placing two pieces takes two clicks, the first previewed.
+		ctx := b.tab(t, 30*time.Second)
+		startGame(t, ctx, b.base, "pisola", "you", "you")
+		waitMyTurn(t, ctx)
+		click(t, ctx, "sq-a1")
+		waitFor(t, ctx, "a1 previewed", `document.querySelector('[data-testid=ghost-a1]') !== null`)
+		click(t, ctx, "sq-c1")
+		waitPlies(t, ctx, 1)
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=move-1]').textContent`); !strings.HasSuffix(got, "a1+c1") {
+			t.Errorf("the move played is %q, want a1+c1", got)
+		}
+	})
+
+	t.Run("reserve-hint", func(t *testing.T) {
+		// A newcomer to Diam is told to pick a piece from the reserve.
+		ctx := b.tab(t, 30*time.Second)
+		startGame(t, ctx, b.base, "diam", "you", "you")
+		waitMyTurn(t, ctx)
+		if h := eval[string](t, ctx, `document.querySelector('[data-testid=hint]').textContent`); !strings.Contains(h, "reserve") {
+			t.Errorf("the hint reads %q, want it to point at the reserve", h)
+		}
+	})
 }

@@ -27,7 +27,15 @@ async function request(method, path, body) {
 }
 
 // listGames returns the games the server plays with their options.
-export const listGames = () => request("GET", "/api/games").then((d) => d.games);
+// The list is asked for once per page load.
+let games = null;
+export const listGames = () => {
+  if (!games) {
+    games = request("GET", "/api/games").then((d) => d.games);
+    games.catch(() => (games = null));
+  }
+  return games;
+};
 
 // variant returns the players, names, start and levels of a spec.
 export const variant = (spec) => request("GET", "/api/variant?spec=" + encodeURIComponent(spec));

@@ -26,6 +26,9 @@ export function clear(e) {
   return e;
 }
 
+// plural writes a count with its noun, e.g. "1 move" or "3 moves".
+export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+
 // timeAgo writes a past time in words, e.g. "5 min ago".
 export function timeAgo(iso) {
   const t = Date.parse(iso);

@@ -112,7 +112,9 @@ export class Picker {
     const selected = this.placing ? [...this.group] : this.src !== null ? [this.src] : [];
     if (this.dest !== null) selected.push(this.dest);
     const nothingPicked = this.src === null && !this.piece && this.group.length === 0;
+    const placing = this.moves.find((m) => m.kind === "place" && m.to.length > 1);
     return {
+      ghost: placing && this.group.length ? { piece: placing.piece, cells: [...this.group] } : null,
       selected,
       targets: this.targets(),
       sources: nothingPicked && !this.placing ? this.sources() : [],
@@ -163,7 +165,18 @@ export class Picker {
       return "";
     }
     this.reset();
+    if (this.reservePieces().length > 1 && this.moves.some((m) => m.kind === "place" && m.to.length === 1 && m.to[0] === cell)) {
+      this.hint = "First pick the piece to place, from the reserve below the board.";
+    }
     return "";
+  }
+
+  // guide returns what to do first when nothing is picked, for newcomers,
+  // or "".
+  guide() {
+    if (this.src !== null || this.piece || this.group.length || this.reservePieces().length < 2) return "";
+    const shifts = this.moves.some((m) => m.kind === "shift");
+    return "Pick a piece from your reserve below the board, then the cell to place it on" + (shifts ? "; or pick a piece on the board to move it." : ".");
   }
 
   // chooseCount picks how many pieces leave the picked cell; with a
@@ -208,6 +221,12 @@ export class Picker {
     }
     if (this.group.length === 0 && !this.sources().includes(cell)) return "";
     this.group.push(cell);
+    // The last cell of a placing plays it.
+    const m = this.groupMove();
+    if (m && this.group.length === size) {
+      this.reset();
+      return m;
+    }
     return "";
   }
 

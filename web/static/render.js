@@ -92,6 +92,9 @@ function renderGrid(board, marks) {
   const MARGIN = n <= 3 ? 22 : n <= 6 ? 30 : 36;
   const font = n <= 3 ? 14 : n <= 6 ? 20 : 25;
   const W = n * SQ + MARGIN;
+  // The radius of the height badges and target dots, larger on big boards
+  // so that they stay readable when the board is scaled down.
+  const badge = n > 6 ? 16 : 12;
   const svg = boardSVG(board, marks, W, "grid");
   const last = asSet(marks.last);
   const selected = asSet(marks.selected);
@@ -124,10 +127,11 @@ function renderGrid(board, marks) {
     if (sources.has(name)) g.append(el("rect", { x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, class: "sq-source" }));
     if (selected.has(name)) g.append(el("rect", { x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6, class: "sq-selected" }));
     if (locked) g.append(el("rect", { x, y, width: SQ, height: SQ, class: "sq-locked" }));
-    drawPile(g, board, cell, x, y, selected.has(name) ? marks.depth || 0 : 0);
+    const ghost = marks.ghost && marks.ghost.cells.includes(name) ? marks.ghost.piece : "";
+    drawPile(g, board, cell, x, y, selected.has(name) ? marks.depth || 0 : 0, badge, ghost);
     if (targets.has(name)) {
       g.classList.add("target");
-      g.append(el("circle", { cx: x + SQ - 15, cy: y + 15, r: 9, class: "target-dot" }));
+      g.append(el("circle", { cx: x + SQ - badge - 3, cy: y + badge + 3, r: badge - 1, class: "target-dot" }));
       g.append(el("rect", { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, class: "sq-target" }));
     }
     svg.append(g);
@@ -155,21 +159,28 @@ function cellLabel(board, cell) {
 }
 
 // drawPile draws the pile of discs of one square, bottom to top, with its
-// height, lock cross and roof. picked discs from the top are raised.
-function drawPile(g, board, cell, x, y, picked) {
-  const h = cell.stack.length;
+// height, lock cross and roof, below the corners kept for the height badge
+// and the target dot (of radius badge). picked discs from the top are
+// raised; ghost is a piece about to be placed, drawn faint on top.
+function drawPile(g, board, cell, x, y, picked, badge, ghost) {
+  const stack = cell.stack + ghost;
+  const h = stack.length;
   if (h === 0) return;
   const name = cell.name;
   const roofed = hasMark(cell, "roofed");
-  const top = colourOf(board, cell.stack[h - 1]);
-  const area = 76 - (roofed ? 16 : 0); // vertical room for the discs
+  const top = colourOf(board, stack[h - 1]);
+  const area = 90 - (2 * badge + 6) - (roofed ? 16 : 0); // vertical room for the discs
   const t = Math.min(20, area / h);
   const w = 76;
   const cx = x + SQ / 2;
   const bottom = y + 90;
   for (let i = 0; i < h; i++) {
-    const c = colourOf(board, cell.stack[i]);
-    const depth = h - i; // 1 for the top piece
+    const c = colourOf(board, stack[i]);
+    if (ghost && i === h - 1) {
+      g.append(el("rect", { x: cx - w / 2, y: bottom - h * t, width: w, height: Math.max(t - 1, 1.5), rx: Math.min(t / 2, 7), fill: c.fill, stroke: c.stroke, "stroke-width": 2, class: "ghost", "data-testid": "ghost-" + name }));
+      continue;
+    }
+    const depth = h - 1 - i + (ghost ? 0 : 1); // 1 for the top piece
     const lift = depth <= picked ? 5 : 0;
     const lit = hasMark(cell, "highlighted") && ((cell.levels || []).includes(i + 1) || (cell.levels || []).includes(0));
     g.append(
@@ -213,9 +224,9 @@ function drawPile(g, board, cell, x, y, picked) {
       }),
     );
   }
-  if (h >= 3) {
-    g.append(el("circle", { cx: x + 13, cy: y + 13, r: 10, class: "height-badge" }));
-    g.append(el("text", { x: x + 13, y: y + 17.5, class: "height-text" }, String(h)));
+  if (cell.stack.length >= 3) {
+    g.append(el("circle", { cx: x + badge + 3, cy: y + badge + 3, r: badge, class: "height-badge" }));
+    g.append(el("text", { x: x + badge + 3, y: y + badge + 3 + badge * 0.45, class: "height-text", "font-size": badge * 1.25 }, String(cell.stack.length)));
   }
 }
 
@@ -312,13 +323,33 @@ function renderRing(board, marks) {
     const b = board.cells[i + n / 2];
     for (const level of a.levels || []) {
       if (!(b.levels || []).includes(level) || level === 0) continue;
-      const [x1, y1] = ringCentre(i, n);
-      const [x2, y2] = ringCentre(i + n / 2, n);
+      const [ax, ay] = ringCentre(i, n);
+      const [bx, by] = ringCentre(i + n / 2, n);
       const dy = 2 * SLOT_H - (level - 0.5) * slotH;
-      svg.append(el("line", { x1, y1: y1 + dy, x2, y2: y2 + dy, class: "highlight-line", "data-testid": "highlight-line" }));
+      // The line runs between the towers, from the edge of one to the
+      // edge of the other, clear of the pieces and their letters.
+      const [x1, y1] = towerExit(ax, ay, ax, ay + dy, bx, by + dy);
+      const [x2, y2] = towerExit(bx, by, bx, by + dy, ax, ay + dy);
+      svg.append(el("line", { x1, y1, x2, y2, class: "highlight-line", "data-testid": "highlight-line" }));
     }
   }
   return svg;
+}
+
+// towerExit returns where the segment from (px, py), inside the tower of
+// the cell centred on (cx, cy), towards (qx, qy) leaves the tower's frame.
+function towerExit(cx, cy, px, py, qx, qy) {
+  const halfW = SLOT_W / 2 + 8;
+  const top = cy - 2 * SLOT_H - 8;
+  const bottom = cy + 2 * SLOT_H + 8;
+  const dx = qx - px;
+  const dy = qy - py;
+  let t = 1;
+  if (dx > 0) t = Math.min(t, (cx + halfW - px) / dx);
+  if (dx < 0) t = Math.min(t, (cx - halfW - px) / dx);
+  if (dy > 0) t = Math.min(t, (bottom - py) / dy);
+  if (dy < 0) t = Math.min(t, (top - py) / dy);
+  return [px + t * dx, py + t * dy];
 }
 
 // slotPiece draws one piece of a ring as a rounded slot with its texture

@@ -1,7 +1,7 @@
 // recent.js lists recent games, finished or in play.
 
 import { recentGames, token } from "../api.js";
-import { clear, h, timeAgo } from "../dom.js";
+import { clear, h, plural, timeAgo } from "../dom.js";
 
 // seatText describes a seat of a summary, e.g. "alice" or "computer (hard)".
 function seatText(s) {
@@ -41,7 +41,7 @@ export async function recentList(box, limit = 20, status = "", heading = true) {
         mine ? h("span", { class: "badge" }, "yours") : null,
         h("a", { href: "/game/" + g.id, "data-link": "", class: "button secondary small recent-action" }, action),
         h("br"),
-        h("span", { class: "small" }, (g.seats || []).map(seatText).join(" vs "), " · ", `${g.ply} moves`, " · ", result, " · ", timeAgo(g.updated)),
+        h("span", { class: "small" }, (g.seats || []).map(seatText).join(" vs "), " · ", plural(g.ply, "move"), " · ", result, " · ", timeAgo(g.updated)),
       ),
     );
   }

@@ -7,6 +7,32 @@
 import { clear, h } from "../../dom.js";
 import { chip } from "../../render.js";
 
+// positionDetails offers the position string behind a control, with a
+// button that copies it.
+function positionDetails(pos) {
+  const copy = h("button", {
+    type: "button",
+    class: "secondary small",
+    "data-testid": "copy-position",
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(pos);
+        copy.textContent = "Copied";
+      } catch {
+        copy.textContent = "Select the text to copy it";
+      }
+    },
+  }, "Copy");
+  return h(
+    "details",
+    { class: "position-details" },
+    h("summary", {}, "Position string"),
+    h("code", { class: "pos", title: "The position string (see the rules)", "data-testid": "position" }, pos),
+    " ",
+    copy,
+  );
+}
+
 export class Controls {
   // constructor takes send(move), which plays a move, and redraw().
   constructor(send, redraw) {
@@ -59,7 +85,7 @@ export class Controls {
     const { st, board, picker: p, interactive } = c;
     clear(this.buttons);
     clear(this.info);
-    this.hint.textContent = interactive && p.hint ? p.hint : "";
+    this.hint.textContent = interactive ? p.hint || p.guide() : "";
     // Only players type moves; a spectator has no move box.
     const player = c.held.length > 0;
     this.form.hidden = !player;
@@ -72,7 +98,7 @@ export class Controls {
       this.drawReserves(c);
       this.drawCounts(c);
     }
-    this.info.append(h("div", {}, h("code", { class: "pos", title: "The position string (see the rules)", "data-testid": "position" }, c.pos)));
+    this.info.append(positionDetails(c.pos));
     this.drawLegal(c);
     if (!interactive) return;
     const counts = p.counts();
@@ -95,11 +121,10 @@ export class Controls {
       }
       this.buttons.append(row);
     }
-    if (p.placing) {
-      const m = p.groupMove();
+    if (p.placing && !p.hint) {
       const need = Math.max(...p.moves.filter((x) => x.kind === "place").map((x) => x.to.length));
-      const text = m ? `Place on ${p.group.join(" and ")}` : p.group.length ? (need - p.group.length === 1 ? "Pick one more square" : `Pick ${need - p.group.length} more squares`) : `Pick ${need} squares`;
-      this.buttons.append(h("button", { type: "button", class: "primary", disabled: !m, "data-testid": "confirm", onclick: () => this.send(p.groupMove()) }, text));
+      const left = need - p.group.length;
+      this.hint.textContent = p.group.length ? `Pick ${left === 1 ? "one more square" : left + " more squares"} to place with ${p.group.join(", ")}.` : `Pick ${need} squares to place your pieces on.`;
     }
     if (p.canPass) {
       this.buttons.append(h("button", { type: "button", class: "secondary", "data-testid": "pass", onclick: () => this.send("pass") }, "Pass"));

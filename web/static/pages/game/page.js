@@ -4,8 +4,8 @@
 // the server (connection.js); everything is drawn from the server's State
 // messages (docs/server.md) and moves go back over the websocket.
 
-import { createGame, invites, recordURL, saveInvites, saveToken, variant } from "../../api.js";
-import { clear, h, navigate } from "../../dom.js";
+import { createGame, invites, listGames, recordURL, saveInvites, saveToken, variant } from "../../api.js";
+import { clear, h, navigate, plural } from "../../dom.js";
 import { gameModule } from "../../games/index.js";
 import { Picker } from "../../picker.js";
 import { chip } from "../../render.js";
@@ -207,7 +207,14 @@ export function gamePage(root, id) {
     const st = v.st;
     if (!st) return;
     const mod = gameModule(st.game);
-    title.textContent = st.title + (st.spec !== st.game ? " " + st.spec.slice(st.game.length) : "");
+    title.textContent = st.title + (v.optionsText ? " — " + v.optionsText : "");
+    if (v.optionsFor !== st.spec) {
+      v.optionsFor = st.spec;
+      describeOptions(st.spec).then((text) => {
+        v.optionsText = text;
+        draw();
+      }, () => {});
+    }
     document.title = (myTurn() ? "Your move · " : "") + `${st.title} – stax`;
     if (st.ply !== v.pickerPly) {
       v.picker = mod.picker ? mod.picker(st.view ? st.view.moves : []) : new Picker(st.view ? st.view.moves : []);
@@ -261,7 +268,7 @@ export function gamePage(root, id) {
       banner.textContent = mine + (o.description || o.result);
       banner.className = "banner " + (mine.startsWith("You win") ? "win" : mine.startsWith("You lose") ? "loss" : "neutral");
       banner.hidden = false;
-      status.textContent = `Game over after ${st.ply} moves (${o.result}).`;
+      status.textContent = `Game over after ${plural(st.ply, "move")} (${o.result}).`;
       status.classList.remove("your-turn");
       return;
     }
@@ -332,7 +339,7 @@ export function gamePage(root, id) {
       moveList.append(
         h(
           "li",
-          { class: i + 1 === ply ? "current" : "" },
+          { class: i + 1 === ply ? "current" : "", "data-label": i % st.players === 0 ? `${i / st.players + 1}.` : "" },
           h(
             "button",
             {
@@ -401,6 +408,10 @@ export function gamePage(root, id) {
         if (v.review !== null && v.review > st.ply) v.review = null;
       }
       if (st.status !== "playing") v.pending = false;
+      // An invitation whose seats are all taken offers nothing to join.
+      if (!joinArea.hidden && !st.seats.some((s) => s.kind === "human" && !s.joined)) {
+        clear(joinArea).append(h("p", {}, "The seat of this invitation is taken: you can watch the game."));
+      }
       draw();
     },
     error: (err) => {
@@ -427,4 +438,23 @@ export function gamePage(root, id) {
     document.removeEventListener("keydown", onKey);
     link.close();
   };
+}
+
+// describeOptions writes the options of a spec that differ from the
+// defaults in words, with the labels of the option schema, e.g. "Board
+// size 8, Roofs variant".
+async function describeOptions(spec) {
+  const i = spec.indexOf("(");
+  if (i < 0) return "";
+  const name = spec.slice(0, i);
+  const info = ((await listGames()) || []).find((g) => g.name === name);
+  const parts = [];
+  for (const kv of spec.slice(i + 1, spec.lastIndexOf(")")).split(",")) {
+    const [key, value] = kv.split("=");
+    const o = info && (info.options || []).find((x) => x.key === key);
+    const label = o && o.label ? o.label : key;
+    if (o && o.kind === "bool") parts.push(value === "true" ? label : `${label}: no`);
+    else parts.push(`${label} ${value}`);
+  }
+  return parts.join(", ");
 }
