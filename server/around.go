@@ -55,7 +55,7 @@ func roomOf(c *client) string {
 }
 
 // chat posts a message. The caller holds l.mu.
-func (s *Server) chat(l *live, c *client, text string) error {
+func (s *Server) chat(l *room, c *client, text string) error {
 	text = strings.TrimSpace(text)
 	switch {
 	case text == "":
@@ -101,7 +101,7 @@ func (s *Server) chat(l *live, c *client, text string) error {
 
 // sendTalk sends a newcomer the chat of its room and the offers standing,
 // in one message. The caller holds l.mu.
-func (l *live) sendTalk(c *client) {
+func (l *room) sendTalk(c *client) {
 	lines := l.talk.spectators
 	if roomOf(c) == "players" {
 		lines = l.talk.players
@@ -120,7 +120,7 @@ type ChatLog struct {
 
 // watchers returns how many connections hold no seat. The caller holds
 // l.mu.
-func (l *live) watchers() int {
+func (l *room) watchers() int {
 	n := 0
 	for c := range l.subs {
 		if len(c.seats) == 0 {
@@ -131,7 +131,7 @@ func (l *live) watchers() int {
 }
 
 // sendWatchers tells everyone how many watch. The caller holds l.mu.
-func (l *live) sendWatchers() {
+func (l *room) sendWatchers() {
 	msg := encodeMsg(struct {
 		Type  string `json:"type"`
 		Count int    `json:"count"`
@@ -150,7 +150,7 @@ type OfferMsg struct {
 }
 
 // offers returns the offers standing.
-func (l *live) offers() map[string][]int {
+func (l *room) offers() map[string][]int {
 	out := map[string][]int{}
 	for k, v := range l.talk.offers {
 		if len(v) > 0 {
@@ -160,7 +160,7 @@ func (l *live) offers() map[string][]int {
 	return out
 }
 
-func (l *live) sendOffers() {
+func (l *room) sendOffers() {
 	msg := encodeMsg(OfferMsg{Type: "offers", Offers: l.offers()})
 	for c := range l.subs {
 		c.send(msg)
@@ -169,7 +169,7 @@ func (l *live) sendOffers() {
 
 // clearOffers withdraws the offers that a move makes stale. The caller
 // holds l.mu.
-func (l *live) clearOffers() {
+func (l *room) clearOffers() {
 	if len(l.talk.offers[offerDraw]) == 0 && len(l.talk.offers[offerTakeback]) == 0 {
 		return
 	}
@@ -179,7 +179,7 @@ func (l *live) clearOffers() {
 }
 
 // humans returns the seats a person plays.
-func (l *live) humans() []int {
+func (l *room) humans() []int {
 	var out []int
 	for i := range l.seats {
 		if l.seats[i].Kind == "human" {
@@ -191,7 +191,7 @@ func (l *live) humans() []int {
 
 // offer records an offer of a connection's seats; once every human seat
 // has made it, it is carried out. The caller holds l.mu.
-func (s *Server) offer(l *live, c *client, kind string) error {
+func (s *Server) offer(l *room, c *client, kind string) error {
 	if len(c.seats) == 0 {
 		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot make offers"}
 	}
@@ -247,7 +247,7 @@ func (s *Server) offer(l *live, c *client, kind string) error {
 
 // abort calls off a game before its second move: nobody wins, and it is
 // not rated. The caller holds l.mu.
-func (s *Server) abort(l *live, c *client) error {
+func (s *Server) abort(l *room, c *client) error {
 	switch {
 	case len(c.seats) == 0:
 		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot abort a game"}
@@ -265,7 +265,7 @@ func (s *Server) abort(l *live, c *client) error {
 
 // conclude ends the game with an outcome the moves do not show (a draw
 // agreed, an abort). The caller holds l.mu.
-func (s *Server) conclude(ctx context.Context, l *live, o game.Outcome, resigned int) error {
+func (s *Server) conclude(ctx context.Context, l *room, o game.Outcome, resigned int) error {
 	l.h.End(o)
 	l.resigned = resigned
 	now := s.now().Truncate(time.Millisecond)
@@ -286,7 +286,7 @@ func (s *Server) conclude(ctx context.Context, l *live, o game.Outcome, resigned
 
 // takeBack takes back the last move, with every player's agreement. The
 // caller holds l.mu.
-func (s *Server) takeBack(l *live) error {
+func (s *Server) takeBack(l *room) error {
 	ply := l.h.Ply() - 1
 	if err := s.store.TakeBack(context.WithoutCancel(s.ctx), l.id, ply); err != nil {
 		s.log.Error("store takeback", "game", l.id, "err", err)
@@ -304,7 +304,7 @@ func (s *Server) takeBack(l *live) error {
 // start position, clock and rating, seats turned by one (swapped for two
 // players). Each connection that held a seat is told the new game, with a
 // new token for a guest's seat. The caller holds l.mu.
-func (s *Server) rematch(l *live) error {
+func (s *Server) rematch(l *room) error {
 	n := len(l.seats)
 	now := s.now().Truncate(time.Millisecond)
 	sg := &store.Game{ID: newID(), Spec: l.spec, Status: store.Playing, Created: now, Updated: now, Rated: l.rated}
@@ -334,7 +334,7 @@ func (s *Server) rematch(l *live) error {
 		s.log.Error("rematch", "game", l.id, "err", err)
 		return &moveError{code: CodeServer, msg: "the rematch could not be saved"}
 	}
-	nl, err := newLive(sg, l.g)
+	nl, err := newRoom(sg, l.g)
 	if err != nil {
 		return &moveError{code: CodeServer, msg: "the rematch could not be started"}
 	}
