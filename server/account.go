@@ -500,7 +500,7 @@ func (s *Server) forgetUser(id string) {
 			}
 		}
 		if changed {
-			l.msg = nil
+			l.changed()
 			l.broadcast()
 		}
 		l.mu.Unlock()

@@ -19,6 +19,7 @@ const (
 	DefaultMaxOpenGames = 50
 	DefaultExpiry       = 14 * 24 * time.Hour
 	DefaultKeepIdle     = 10 * time.Minute
+	DefaultMaxPlies     = 2000
 )
 
 // clientKey returns the key under which a client address is limited: the

@@ -120,6 +120,10 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 			case game.Int:
 				oi.Kind = "int"
 				min, max := o.Min, o.Max
+				if o.Key == "maxplies" {
+					// The server's ceiling: every game it plays ends.
+					min, max = 1, s.cfg.MaxPlies
+				}
 				oi.Min, oi.Max = &min, &max
 			default:
 				oi.Kind = "choice"
@@ -149,6 +153,18 @@ func (s *Server) handleVariant(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.variant(g))
 }
 
+// capped reports whether a game's length is set by its ply cap (the
+// maxplies option); a game without that option ends within a bound of its
+// rules (tic-tac-toe within 9 plies).
+func capped(g game.Game) bool {
+	for _, o := range g.Info().Options {
+		if o.Key == "maxplies" {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	key := clientKey(clientIP(r))
 	if ok, retry := s.creates.allow(key, time.Now()); !ok {
@@ -169,6 +185,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	g, err := s.cfg.Games.Load(req.Spec)
 	if err != nil {
 		bad("%v", err)
+		return
+	}
+	if c := g.MaxPlies(); capped(g) && (c == 0 || c > s.cfg.MaxPlies) {
+		bad("maxplies=%d: this server plays games of at most %d plies; want maxplies from 1 to %d", c, s.cfg.MaxPlies, s.cfg.MaxPlies)
 		return
 	}
 	start := ""
@@ -349,7 +369,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	st := &l.seats[p]
 	st.TokenHash, st.Name, st.Joined = hashSecret(token), name, true
 	l.updated = now
-	l.msg = nil
+	l.changed()
 	l.broadcast()
 	s.log.Info("seat joined", "game", l.id, "seat", p)
 	writeJSON(w, http.StatusOK, JoinResponse{Seat: p, Token: token, State: l.state()})

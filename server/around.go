@@ -272,14 +272,14 @@ func (s *Server) conclude(ctx context.Context, l *room, o game.Outcome, resigned
 	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
 		l.h.Undo()
 		l.resigned = -1
-		l.msg = nil
+		l.changed()
 		s.log.Error("store finish", "game", l.id, "err", err)
 		return &moveError{code: CodeServer, msg: "the server could not save the end of the game"}
 	}
 	l.updated = now
 	s.open.done(l.id)
 	s.ended(l, now)
-	l.msg = nil
+	l.changed()
 	l.broadcast()
 	return nil
 }
@@ -293,7 +293,7 @@ func (s *Server) takeBack(l *room) error {
 		return &moveError{code: CodeServer, msg: "the server could not save the takeback"}
 	}
 	l.undoLast()
-	l.msg = nil
+	l.changed()
 	l.broadcast()
 	l.sendOffers()
 	s.scheduleAI(l)

@@ -140,7 +140,7 @@ func (l *room) adopt(nl *room) {
 	}
 	l.movesJSON, l.positionsJSON, l.last = nl.movesJSON, nl.positionsJSON, nl.last
 	l.resigned, l.clk, l.updated, l.lastAt = nl.resigned, nl.clk, nl.updated, nl.lastAt
-	l.msg = nil
+	l.changed()
 }
 
 // checkClocks flags every game in memory whose player to move has run out

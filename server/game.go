@@ -39,8 +39,11 @@ type room struct {
 	movesJSON, positionsJSON []byte
 	// last lists the cells the last move touched, for the board view.
 	last []string
-	// msg is the encoded state message, nil when it must be rebuilt.
-	msg []byte
+	// msg and upd are the encoded state and update messages, nil when
+	// they must be rebuilt.
+	msg, upd []byte
+	// sentPly is the ply of the last broadcast.
+	sentPly int
 	// dropped is set when the game leaves the server's memory: whoever
 	// still holds it must load it again.
 	dropped bool
@@ -131,6 +134,7 @@ func newRoom(sg *store.Game, g game.Game) (*room, error) {
 		l.h.End(o)
 		l.resigned = sg.End.Resigned
 	}
+	l.sentPly = l.h.Ply()
 	return l, nil
 }
 
@@ -163,7 +167,7 @@ func (l *room) applyText(text string) (string, error) {
 	l.movesJSON = appendJSONString(l.movesJSON, note)
 	l.positionsJSON = append(l.positionsJSON, ',')
 	l.positionsJSON = appendJSONString(l.positionsJSON, l.h.State().String())
-	l.msg = nil
+	l.changed()
 	return note, nil
 }
 
@@ -174,7 +178,7 @@ func (l *room) undoLast() {
 	l.last = nil
 	l.movesJSON = trimLastElem(l.movesJSON)
 	l.positionsJSON = trimLastElem(l.positionsJSON)
-	l.msg = nil
+	l.changed()
 }
 
 // trimLastElem removes the last string element of a JSON array under
@@ -290,28 +294,67 @@ func playerNames(g game.Game) []string {
 	return names
 }
 
+// changed drops the encoded messages after a change. The caller holds
+// l.mu.
+func (l *room) changed() {
+	l.msg, l.upd = nil, nil
+}
+
 // stateMsg returns the encoded state message, building it if needed. The
 // caller holds l.mu.
 func (l *room) stateMsg() []byte {
 	if l.msg == nil {
-		st, err := json.Marshal(l.state())
-		if err != nil {
-			panic(err) // the State holds nothing json cannot encode
-		}
-		b := make([]byte, 0, len(st)+32)
-		b = append(b, `{"type":"state","state":`...)
-		b = append(b, st...)
-		b = append(b, '}')
-		l.msg = b
+		l.msg = encodeState("state", l.state())
 	}
 	return l.msg
 }
 
-// broadcast sends the state to every subscriber. The caller holds l.mu.
+// updateMsg returns the encoded update message: the state without the
+// moves and positions so far, which a connection that has had the full
+// state extends with lastMove and position when ply grew by one. Its size
+// does not grow with the game. The caller holds l.mu.
+func (l *room) updateMsg() []byte {
+	if l.upd == nil {
+		st := l.state()
+		st.Moves, st.Positions = nil, nil
+		l.upd = encodeState("update", st)
+	}
+	return l.upd
+}
+
+func encodeState(typ string, st *State) []byte {
+	b, err := json.Marshal(st)
+	if err != nil {
+		panic(err) // the State holds nothing json cannot encode
+	}
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, `{"type":"`...)
+	out = append(out, typ...)
+	out = append(out, `","state":`...)
+	out = append(out, b...)
+	return append(out, '}')
+}
+
+// broadcast sends the change to every subscriber: the full state to a
+// connection that has not had it yet (and to all after a takeback), an
+// update to the others. The caller
+// holds l.mu.
 func (l *room) broadcast() {
-	msg := l.stateMsg()
+	if ply := l.h.Ply(); ply != l.sentPly && ply != l.sentPly+1 {
+		// Moves were taken back: an update cannot say so, so everyone
+		// gets the full state.
+		for c := range l.subs {
+			c.synced = false
+		}
+	}
+	l.sentPly = l.h.Ply()
 	for c := range l.subs {
-		c.send(msg)
+		if c.synced {
+			c.send(l.updateMsg())
+		} else {
+			c.send(l.stateMsg())
+			c.synced = true
+		}
 	}
 }
 
@@ -385,7 +428,7 @@ func (s *Server) play(ctx context.Context, l *room, seats []int, text string, pl
 	}
 	s.ended(l, now)
 	l.clearOffers()
-	l.msg = nil
+	l.changed()
 	l.broadcast()
 	s.scheduleAI(l)
 	return nil
@@ -421,14 +464,14 @@ func (s *Server) finish(ctx context.Context, l *room, p int, reason game.Reason,
 	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
 		l.h.Undo()
 		l.resigned = -1
-		l.msg = nil
+		l.changed()
 		s.log.Error("store finish", "game", l.id, "err", err)
 		return &moveError{code: CodeServer, msg: "the server could not save the resignation"}
 	}
 	l.updated = now
 	s.open.done(l.id)
 	s.ended(l, now)
-	l.msg = nil
+	l.changed()
 	l.broadcast()
 	return nil
 }

@@ -120,6 +120,10 @@ type Config struct {
 	// SweepEvery is how often games are expired and idle ones unloaded
 	// (default a minute).
 	SweepEvery time.Duration
+	// MaxPlies is the longest game the server plays, in plies: a game
+	// created with a larger ply cap (the maxplies option), or none, is
+	// refused (default DefaultMaxPlies).
+	MaxPlies int
 	// KeepFinished is how long a finished game nobody watches stays in
 	// memory (default 5 minutes).
 	KeepFinished time.Duration
@@ -199,6 +203,7 @@ func New(cfg Config) (*Server, error) {
 	setDefault(&cfg.Expiry, DefaultExpiry)
 	setDefault(&cfg.KeepIdle, DefaultKeepIdle)
 	setDefault(&cfg.SweepEvery, time.Minute)
+	setDefault(&cfg.MaxPlies, DefaultMaxPlies)
 	setDefault(&cfg.MaxConns, DefaultMaxConns)
 	setDefault(&cfg.MaxConnsPerIP, DefaultMaxConnsPerIP)
 	setDefault(&cfg.ConnHeadroom, DefaultConnHeadroom)
@@ -550,7 +555,7 @@ func (s *Server) runAI(l *room) {
 	pos := search.PositionOf(l.h).Clone()
 	ply := l.h.Ply()
 	st.thinking = true
-	l.msg = nil
+	l.changed()
 	l.broadcast()
 	l.mu.Unlock()
 
@@ -563,7 +568,7 @@ func (s *Server) runAI(l *room) {
 	defer l.mu.Unlock()
 	st.thinking = false
 	l.aiBusy = false
-	l.msg = nil
+	l.changed()
 	if s.ctx.Err() != nil {
 		return
 	}

@@ -138,7 +138,9 @@ type wsClient struct {
 	t    *testing.T
 	name string
 	c    *websocket.Conn
-	last *stateOf // the last state received
+	last *stateOf // the last state received, updates applied
+
+	full, updates int // the full states and updates received
 }
 
 func (ts *testServer) dial(name, id, token string) *wsClient {
@@ -170,6 +172,33 @@ func (w *wsClient) read() msg {
 	var m msg
 	if err := json.Unmarshal(data, &m); err != nil {
 		w.t.Fatalf("%s: %v in %s", w.name, err, data)
+	}
+	switch {
+	case m.Type == "state":
+		if m.State.Moves == nil || m.State.Positions == nil {
+			w.t.Fatalf("%s: a full state without moves or positions: %s", w.name, data)
+		}
+		w.full++
+	case m.Type == "update":
+		// As a client does: extend the full state with the update.
+		if w.last == nil {
+			w.t.Fatalf("%s: an update before any full state", w.name)
+		}
+		if m.State.Moves != nil || m.State.Positions != nil {
+			w.t.Fatalf("%s: an update carries the whole history: %.200s", w.name, data)
+		}
+		u := *m.State
+		u.Moves, u.Positions = w.last.Moves, w.last.Positions
+		switch u.Ply {
+		case w.last.Ply:
+		case w.last.Ply + 1:
+			u.Moves = append(u.Moves[:len(u.Moves):len(u.Moves)], u.LastMove)
+			u.Positions = append(u.Positions[:len(u.Positions):len(u.Positions)], u.Position)
+		default:
+			w.t.Fatalf("%s: an update to ply %d after ply %d", w.name, u.Ply, w.last.Ply)
+		}
+		m.State = &u
+		w.updates++
 	}
 	if m.State != nil {
 		w.last = m.State

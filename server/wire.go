@@ -19,8 +19,8 @@ type State struct {
 	Seats       []Seat          `json:"seats"`
 	Start       string          `json:"start"`
 	Position    string          `json:"position"`
-	Positions   json.RawMessage `json:"positions"`
-	Moves       json.RawMessage `json:"moves"`
+	Positions   json.RawMessage `json:"positions,omitempty"` // absent from updates
+	Moves       json.RawMessage `json:"moves,omitempty"`     // absent from updates
 	LastMove    string          `json:"lastMove"`
 	Ply         int             `json:"ply"`
 	ToMove      int             `json:"toMove"`

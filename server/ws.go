@@ -17,9 +17,10 @@ const maxMessage = 4 << 10
 
 // client is one websocket connection to a game.
 type client struct {
-	seats []int  // the seats it may move for
-	user  string // the signed-in account's id, "" for a guest
-	name  string // the signed-in account's name
+	seats  []int  // the seats it may move for
+	synced bool   // it has had the full state: send it updates (guarded by the game's lock)
+	user   string // the signed-in account's id, "" for a guest
+	name   string // the signed-in account's name
 	// chatLimit bounds the connection's chat messages.
 	chatLimit *rateLimiter
 	out       chan []byte // messages waiting to be written
@@ -122,10 +123,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		l.seats[p].connected++
 	}
 	if len(c.seats) > 0 {
-		l.msg = nil
+		l.changed()
 		l.broadcast()
 	} else {
 		c.send(l.stateMsg())
+		c.synced = true
 	}
 	l.sendWatchers()
 	l.sendTalk(c)
@@ -168,7 +170,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.ctx.Err() == nil {
 		if len(c.seats) > 0 {
-			l.msg = nil
+			l.changed()
 			l.broadcast()
 		}
 		l.sendWatchers()

@@ -46,6 +46,7 @@ func runServe(e *env, args []string) error {
 	joinBurst := fs.Int("join-burst", server.DefaultJoinBurst, "the joins one client address may make at once")
 	maxOpen := fs.Int("max-open-games", server.DefaultMaxOpenGames, "the most unfinished games one client address may have created")
 	expiry := fs.Duration("expire-after", server.DefaultExpiry, "a game with no move for this long is adjudicated as abandoned by the seat to move")
+	maxPlies := fs.Int("max-plies", server.DefaultMaxPlies, "the longest game the server plays: games with a larger maxplies, or maxplies=0, are refused")
 	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
 	rest, err := parseInterspersed(fs, args)
@@ -65,9 +66,9 @@ func runServe(e *env, args []string) error {
 	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats,
 		maxConns: *maxConns, maxPerIP: *maxPerIP, readTimeout: *readTimeout, ping: *ping,
 		createEvery: *createEvery, createBurst: *createBurst, joinEvery: *joinEvery, joinBurst: *joinBurst,
-		maxOpen: *maxOpen, expiry: *expiry}
-	if c.createEvery <= 0 || c.createBurst < 1 || c.joinEvery <= 0 || c.joinBurst < 1 || c.maxOpen < 1 || c.expiry <= 0 {
-		return &usageError{"--create-every, --create-burst, --join-every, --join-burst, --max-open-games and --expire-after must be positive"}
+		maxOpen: *maxOpen, expiry: *expiry, maxPlies: *maxPlies}
+	if c.createEvery <= 0 || c.createBurst < 1 || c.joinEvery <= 0 || c.joinBurst < 1 || c.maxOpen < 1 || c.expiry <= 0 || c.maxPlies < 1 {
+		return &usageError{"--create-every, --create-burst, --join-every, --join-burst, --max-open-games, --expire-after and --max-plies must be positive"}
 	}
 	if c.maxConns < 1 || c.maxPerIP < 1 || c.readTimeout <= 0 || c.ping <= 0 {
 		return &usageError{"--max-conns, --max-conns-per-ip, --read-timeout and --ping-interval must be positive"}
@@ -120,7 +121,7 @@ type serveConfig struct {
 	readTimeout, ping      time.Duration
 	createEvery, joinEvery time.Duration
 	createBurst, joinBurst int
-	maxOpen                int
+	maxOpen, maxPlies      int
 	expiry                 time.Duration
 	ai                     ai.Config         // the computer players' configuration
 	ready                  func(addr string) // called with the listening address, for tests
@@ -185,6 +186,7 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		JoinBurst:     c.joinBurst,
 		MaxOpenGames:  c.maxOpen,
 		Expiry:        c.expiry,
+		MaxPlies:      c.maxPlies,
 	})
 	if err != nil {
 		return err

@@ -98,11 +98,14 @@ func testServeKilled(t *testing.T, db string) {
 	}
 	defer c.CloseNow()
 	type state struct {
-		Ply   int
-		Legal []string
-		Moves []string
+		Ply      int
+		Legal    []string
+		Moves    []string
+		LastMove string
 	}
-	// next reads messages until a state.
+	var cur state
+	// next reads messages until a state or an update, which it applies
+	// to the state so far.
 	next := func() state {
 		for {
 			_, data, err := c.Read(ctx)
@@ -114,8 +117,19 @@ func testServeKilled(t *testing.T, db string) {
 				State *state
 			}
 			json.Unmarshal(data, &m)
-			if m.Type == "state" && m.State != nil {
-				return *m.State
+			switch {
+			case m.State == nil:
+			case m.Type == "state":
+				cur = *m.State
+				return cur
+			case m.Type == "update":
+				moves := cur.Moves
+				if m.State.Ply == cur.Ply+1 {
+					moves = append(moves, m.State.LastMove)
+				}
+				cur = *m.State
+				cur.Moves = moves
+				return cur
 			}
 		}
 	}

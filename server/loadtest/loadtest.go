@@ -468,7 +468,7 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 				r.fail(fmt.Errorf("server error %s: %s", m.Code, m.Message))
 				continue
 			}
-			if m.Type != "state" || len(m.State) == 0 {
+			if m.Type != "state" && m.Type != "update" || len(m.State) == 0 {
 				continue
 			}
 			var st server.State

@@ -106,6 +106,7 @@ export class Connection {
     this.on = on;
     this.closed = false;
     this.retry = 0;
+    this.state = null; // the last full state, with the updates applied
     this.ws = null;
     this.open();
   }
@@ -132,8 +133,28 @@ export class Connection {
           this.on.hello && this.on.hello(msg.seats || []);
           break;
         case "state":
+          this.state = msg.state;
           this.on.state && this.on.state(msg.state);
           break;
+        case "update": {
+          // An update is the state without the moves and positions so far
+          // (docs/server.md): extend ours with the move just played.
+          const s = this.state;
+          const u = msg.state;
+          if (!s || (u.ply !== s.ply && u.ply !== s.ply + 1)) {
+            // Out of step: reconnect, which brings the full state.
+            ws.close();
+            break;
+          }
+          const next = { ...s, ...u };
+          if (u.ply === s.ply + 1) {
+            next.moves = s.moves.concat([u.lastMove]);
+            next.positions = s.positions.concat([u.position]);
+          }
+          this.state = next;
+          this.on.state && this.on.state(next);
+          break;
+        }
         case "error":
           this.on.error && this.on.error(msg);
           break;

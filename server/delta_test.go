@@ -1,0 +1,131 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"stax/server"
+)
+
+// TestPlyCeiling checks that the server refuses games without a ply cap
+// or with one above its ceiling, and offers the ceiling in /api/games.
+func TestPlyCeiling(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{MaxPlies: 500})
+	for _, tt := range []struct {
+		spec string
+		code int
+	}{
+		{"pogo", http.StatusCreated},
+		{"pogo(maxplies=500)", http.StatusCreated},
+		{"pogo(rep=0,maxplies=0)", http.StatusBadRequest},
+		{"pogo(maxplies=501)", http.StatusBadRequest},
+		{"pisola", http.StatusBadRequest}, // its default cap is 1000
+		{"pisola(maxplies=300)", http.StatusCreated},
+	} {
+		code, _, body := post(t, clientFrom("127.0.0.1"), ts.url+"/api/games", server.CreateRequest{Spec: tt.spec, Seats: hotseat.Seats})
+		if code != tt.code || code == http.StatusBadRequest && !strings.Contains(body, "at most 500 plies") {
+			t.Errorf("create %s: %d %s; want %d", tt.spec, code, body, tt.code)
+		}
+	}
+	var games struct{ Games []server.GameInfo }
+	ts.call("GET", "/api/games", nil, http.StatusOK, &games)
+	for _, g := range games.Games {
+		for _, o := range g.Options {
+			if o.Key == "maxplies" && (*o.Min != 1 || *o.Max != 500) {
+				t.Errorf("%s maxplies offered from %d to %d; want 1 to 500", g.Name, *o.Min, *o.Max)
+			}
+		}
+	}
+}
+
+// TestUpdates checks the delta protocol: a connection gets the full state
+// once, then updates whose size does not grow with the game, from which
+// it rebuilds the same state the server holds; a reconnection gets the full
+// state again.
+func TestUpdates(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{})
+	cr := ts.create(server.CreateRequest{Spec: "pogo(rep=0)", Seats: hotseat.Seats})
+	p := ts.dial("player", cr.ID, cr.Token)
+	p.hello()
+	// A spectator reading the raw messages.
+	watcher, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(ts.url, "http")+"/ws/games/"+cr.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.CloseNow()
+	watcher.SetReadLimit(1 << 22)
+	sizes := map[int]int{} // ply: the size of the update that brought it
+	var fullStates int
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			_, data, err := watcher.Read(ctx)
+			cancel()
+			if err != nil {
+				return
+			}
+			s := string(data)
+			switch {
+			case strings.HasPrefix(s, `{"type":"state"`):
+				fullStates++
+			case strings.HasPrefix(s, `{"type":"update"`):
+				i := strings.Index(s, `"ply":`)
+				var ply int
+				for _, c := range s[i+6:] {
+					if c < '0' || c > '9' {
+						break
+					}
+					ply = ply*10 + int(c-'0')
+				}
+				sizes[ply] = len(data)
+				var m struct{ State map[string]json.RawMessage }
+				json.Unmarshal(data, &m)
+				if _, ok := m.State["moves"]; ok {
+					t.Errorf("update at ply %d carries the moves", ply)
+				}
+				if _, ok := m.State["positions"]; ok {
+					t.Errorf("update at ply %d carries the positions", ply)
+				}
+			}
+			if strings.Contains(s, `"status":"finished"`) {
+				return
+			}
+		}
+	}()
+	// Shuffle the same pieces back and forth: the position stays small
+	// while the history grows.
+	moves := []string{"1a1-a2", "1c3-c2", "1a2-a1", "1c2-c3"}
+	for ply := 0; ply < 300; ply++ {
+		p.move(moves[ply%4], ply)
+		p.waitPly(ply + 1)
+	}
+	if p.full != 1 || p.updates < 300 {
+		t.Errorf("the player got %d full states and %d updates; want 1 and at least 300", p.full, p.updates)
+	}
+	var got stateOf
+	ts.call("GET", "/api/games/"+cr.ID, nil, http.StatusOK, &got)
+	if strings.Join(got.Moves, " ") != strings.Join(p.last.Moves, " ") || strings.Join(got.Positions, " ") != strings.Join(p.last.Positions, " ") {
+		t.Errorf("the state rebuilt from updates differs from the server's")
+	}
+	p.send(map[string]any{"type": "resign"})
+	<-done
+	if fullStates != 1 {
+		t.Errorf("the spectator got %d full states; want 1", fullStates)
+	}
+	if sizes[4] == 0 || sizes[300] == 0 || sizes[300] > sizes[4]+20 {
+		t.Errorf("update sizes: %d bytes at ply 4, %d at ply 300; want about the same", sizes[4], sizes[300])
+	}
+	again := ts.dial("again", cr.ID, "")
+	again.hello()
+	if len(again.last.Moves) != 300 {
+		t.Errorf("a reconnection got %d moves; want the full state of 300", len(again.last.Moves))
+	}
+}
