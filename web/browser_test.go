@@ -544,7 +544,7 @@ func TestBrowser(t *testing.T) {
 		)
 		waitFor(t, ctx, "the seats of pogo", `document.querySelector('[data-testid=seats][data-spec="pogo"] [data-testid=seat-1]') !== null`)
 		perfect := `document.querySelector('[data-testid=seat-1] option[value="ai:perfect"]')`
-		if !eval[bool](t, ctx, perfect+` !== null && `+perfect+`.disabled && /being prepared/.test(`+perfect+`.textContent)`) {
+		if !eval[bool](t, ctx, perfect+` !== null && `+perfect+`.disabled && /preparing/.test(`+perfect+`.textContent)`) {
 			t.Error("the perfect level is not offered as being prepared while its table is missing")
 		}
 		if v := eval[string](t, ctx, `document.querySelector('[data-testid=seat-1]').value`); v == "ai:perfect" {

@@ -200,7 +200,7 @@ export function homePage(root) {
       const opts = [h("option", { value: "you" }, "You (this device)")];
       for (const l of levels) {
         if (preparing.includes(l)) {
-          opts.push(h("option", { value: "ai:" + l, disabled: true }, "Computer – " + l + " (being prepared, reload in a minute)"));
+          opts.push(h("option", { value: "ai:" + l, disabled: true }, "Computer – " + l + " (preparing)"));
         } else {
           opts.push(h("option", { value: "ai:" + l }, "Computer – " + l));
         }
