@@ -9,7 +9,9 @@
 //
 // A State sees only the position. Rules that depend on the history of a game
 // — repetition and the ply cap — are applied by [History], which sits above
-// the state.
+// the state and keeps the hashes of the positions played for the players.
+// An [Outcome] says how a game ended; its text form (Outcome.String,
+// [ParseOutcome]) reads back exactly and is what the server's stores keep.
 package game
 
 import (

@@ -39,17 +39,24 @@ type testServer struct {
 
 func startServer(t *testing.T, db string, cfg server.Config) *testServer {
 	t.Helper()
+	if cfg.NewPlayer == nil {
+		cfg.NewPlayer = func(g game.Game, level string) (search.Player, error) {
+			return search.NewRandom(7), nil
+		}
+	}
+	return startBare(t, db, cfg)
+}
+
+// startBare is startServer without the random AI it gives a
+// configuration that has none.
+func startBare(t *testing.T, db string, cfg server.Config) *testServer {
+	t.Helper()
 	st, err := sqlite.Open(db, sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Store = st
 	cfg.Games = games.All()
-	if cfg.NewPlayer == nil {
-		cfg.NewPlayer = func(g game.Game, level string) (search.Player, error) {
-			return search.NewRandom(7), nil
-		}
-	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +65,17 @@ func startServer(t *testing.T, db string, cfg server.Config) *testServer {
 	ts := &testServer{t: t, srv: srv, http: hs, store: st, url: hs.URL}
 	t.Cleanup(ts.stop)
 	return ts
+}
+
+// restart closes the given clients' connections, stops the server and
+// starts another on the same database.
+func (ts *testServer) restart(db string, clients ...*wsClient) *testServer {
+	ts.t.Helper()
+	for _, c := range clients {
+		c.c.Close(websocket.StatusNormalClosure, "")
+	}
+	ts.stop()
+	return startServer(ts.t, db, server.Config{})
 }
 
 // stop shuts the server down as stax serve does; it may be called twice.
@@ -665,19 +683,7 @@ func TestStatic(t *testing.T) {
 // TestNoComputerPlayers checks a server configured without computer
 // players: it lists no levels and refuses AI seats with a clear error.
 func TestNoComputerPlayers(t *testing.T) {
-	st, err := sqlite.Open(newDB(t), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := server.New(server.Config{Store: st, Games: games.All()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	ts := &testServer{t: t, url: hs.URL}
+	ts := startBare(t, newDB(t), server.Config{})
 	var list struct{ Games []server.GameInfo }
 	ts.call("GET", "/api/games", nil, http.StatusOK, &list)
 	for _, gi := range list.Games {
@@ -753,10 +759,7 @@ func TestScoreAfterRestart(t *testing.T) {
 	if before == nil || len(before.Scores) != 2 {
 		t.Fatalf("outcome %+v; want one with the squares of both players", before)
 	}
-	c.c.Close(websocket.StatusNormalClosure, "")
-	ts.stop()
-
-	ts = startServer(t, db, server.Config{})
+	ts = ts.restart(db, c)
 	var st stateOf
 	ts.call("GET", "/api/games/"+resp.ID, nil, http.StatusOK, &st)
 	var recent struct{ Games []server.Summary }
@@ -787,10 +790,7 @@ func TestResignationAfterRestart(t *testing.T) {
 	if before == nil || before.Reason != "resignation" || len(before.Winners) != 3 {
 		t.Fatalf("outcome %+v; want the three others to win by resignation", before)
 	}
-	c.c.Close(websocket.StatusNormalClosure, "")
-	ts.stop()
-
-	ts = startServer(t, db, server.Config{})
+	ts = ts.restart(db, c)
 	var st stateOf
 	ts.call("GET", "/api/games/"+resp.ID, nil, http.StatusOK, &st)
 	if st.Status != "finished" || st.Outcome == nil || !reflect.DeepEqual(*st.Outcome, *before) {

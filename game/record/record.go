@@ -4,7 +4,8 @@
 //
 // Parse and ParseAll check only the syntax of a record; Replay loads the
 // game its Game tag names and plays every move, so errors in the moves are
-// found there. FromHistory turns a game in play into a record.
+// found there. FromHistory turns a game in play into a record. Seat writes
+// and parses the values of the Seat tags (who played each seat).
 package record
 
 import (
