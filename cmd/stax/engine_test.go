@@ -44,3 +44,12 @@ func TestEngineCommand(t *testing.T) {
 		t.Error("stax engine extra: no error")
 	}
 }
+
+func TestEngineCheckUsage(t *testing.T) {
+	if _, _, err := runCmd(t, "", "engine-check"); err == nil || !strings.Contains(err.Error(), "want the engine's command") {
+		t.Errorf("stax engine-check without a command: %v", err)
+	}
+	if _, _, err := runCmd(t, "", "engine-check", "/no/such/engine"); err == nil || !strings.Contains(err.Error(), "cannot start") {
+		t.Errorf("stax engine-check of a missing command: %v", err)
+	}
+}
