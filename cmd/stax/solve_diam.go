@@ -162,6 +162,53 @@ func printDiamSolve(w io.Writer, g *diam.Game, s *dsolve.Solver, st *diam.State,
 	for _, m := range moves {
 		fmt.Fprintf(w, "  %-6s %s\n", st.FormatMove(m.Move), moveWords(m))
 	}
+	printSurvey(w, st, s.Survey(st, surveyDepth))
+}
+
+// surveyDepth is how many plies below the position the summary surveys.
+const surveyDepth = 6
+
+// printSurvey counts, by depth, the positions (one per symmetry class)
+// whose value is proven, and lists the shallowest proven lines.
+func printSurvey(w io.Writer, st *diam.State, known []dsolve.Known) {
+	type tally struct{ classes, wins, losses, noWin int }
+	var by [surveyDepth + 1]tally
+	var lines []string
+	for _, k := range known {
+		t := &by[len(k.Line)]
+		t.classes++
+		switch {
+		case k.Win.Proven:
+			t.wins++
+		case k.Loss.Proven:
+			t.losses++
+		case k.Win.Disproven:
+			t.noWin++
+		}
+		if (k.Win.Proven || k.Loss.Proven) && len(lines) < 12 {
+			c := st.Copy()
+			var text []string
+			for _, m := range k.Line {
+				text = append(text, c.FormatMove(m))
+				c.Apply(m)
+			}
+			verdict := "the side to move wins"
+			if k.Loss.Proven {
+				verdict = "the side to move loses"
+			}
+			lines = append(lines, fmt.Sprintf("  %s: %s (%s)", strings.Join(text, " "), verdict, c))
+		}
+	}
+	fmt.Fprintln(w, "positions below, one per symmetry class: proven wins and losses for the side to move, and disproven wins")
+	for d, t := range by {
+		fmt.Fprintf(w, "  after %d plies: %d classes, %d won, %d lost, %d without a forced win\n", d, t.classes, t.wins, t.losses, t.noWin)
+	}
+	if len(lines) > 0 {
+		fmt.Fprintln(w, "the shallowest proven lines:")
+		for _, l := range lines {
+			fmt.Fprintln(w, l)
+		}
+	}
 }
 
 // valueWords describes what is known of a position from its two answers.

@@ -402,3 +402,45 @@ func plusOne(a Answer) Answer {
 	}
 	return a
 }
+
+// Known is what the table knows of a position reached by Line: whether
+// its side to move wins, and whether it loses.
+type Known struct {
+	Line      []game.Move
+	Win, Loss Answer
+}
+
+// Survey walks the positions up to depth plies after st, keeping one of
+// each class of positions the solver treats as one (symmetric images and
+// colour swaps), in order of depth, and returns what the table knows of
+// each. Finished games are left out.
+func (s *Solver) Survey(st *diam.State, depth int) []Known {
+	seen := map[uint64]bool{}
+	type node struct {
+		st   *diam.State
+		line []game.Move
+	}
+	level := []node{{st.Copy(), nil}}
+	var out []Known
+	for d := 0; d <= depth && len(level) > 0; d++ {
+		var next []node
+		for _, n := range level {
+			k := keyOf(n.st.Colours(), n.st.ToMove())
+			if seen[k] || n.st.Terminal() {
+				continue
+			}
+			seen[k] = true
+			out = append(out, Known{Line: n.line, Win: s.Lookup(n.st, Win), Loss: s.Lookup(n.st, Loss)})
+			if d == depth {
+				continue
+			}
+			for _, m := range n.st.Legal(nil) {
+				c := n.st.Copy()
+				c.Apply(m)
+				next = append(next, node{c, append(n.line[:len(n.line):len(n.line)], m)})
+			}
+		}
+		level = next
+	}
+	return out
+}
