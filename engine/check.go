@@ -79,18 +79,11 @@ func Check(ctx context.Context, cfg CheckConfig) (*CheckReport, error) {
 	}
 	c := &checker{cfg: cfg, rep: &CheckReport{}, lines: make(chan string, 256)}
 	c.cmd = exec.CommandContext(ctx, cfg.Command[0], cfg.Command[1:]...)
-	isolate(c.cmd)
-	var err error
-	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	stdout, err := c.cmd.StdoutPipe()
+	stdin, stdout, err := startProcess(c.cmd)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("cannot start %s: %v", cfg.Command[0], err)
-	}
+	c.stdin = stdin
 	exited := make(chan struct{})
 	stop := make(chan struct{})
 	go func() {

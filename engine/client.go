@@ -99,24 +99,35 @@ func Start(argv []string, timeout time.Duration) (*Client, error) {
 	c := &Client{argv: argv, lines: make(chan string, 64), stopped: make(chan struct{}), exited: make(chan struct{}), stderr: &tail{}}
 	c.cmd = exec.Command(argv[0], argv[1:]...)
 	c.cmd.Stderr = c.stderr
-	isolate(c.cmd)
-	var err error
-	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	stdout, err := c.cmd.StdoutPipe()
+	stdin, stdout, err := startProcess(c.cmd)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.cmd.Start(); err != nil {
-		return nil, &Fault{Kind: Crashed, Detail: fmt.Sprintf("cannot start %s: %v", argv[0], err)}
-	}
+	c.stdin = stdin
 	go c.read(stdout)
 	if err := c.handshake(timeout); err != nil {
 		c.Kill()
 		return nil, err
 	}
 	return c, nil
+}
+
+// startProcess starts an engine's process in its own process group, with
+// pipes to its standard input and from its standard output.
+func startProcess(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, error) {
+	isolate(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, &Fault{Kind: Crashed, Detail: fmt.Sprintf("cannot start %s: %v", cmd.Args[0], err)}
+	}
+	return stdin, stdout, nil
 }
 
 // read passes the engine's output lines to next until the output ends or

@@ -86,14 +86,7 @@ func BenchmarkAlphaBeta(b *testing.B) {
 			a := search.NewAlphaBeta(ai.Evaluator(g), 18, 1)
 			b.ReportAllocs()
 			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				a.ClearTable()
-				res, err := a.Play(context.Background(), search.Position{State: g.Start()}, search.Limits{Depth: depths[spec]}, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				nodes += res.Nodes
-			}
+			nodes += searchToDepth(b, a, g, depths[spec])
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 		})
 	}
@@ -111,18 +104,25 @@ func BenchmarkAlphaBetaThreads(b *testing.B) {
 				g := loadBench(b, spec)
 				a := search.NewAlphaBeta(ai.Evaluator(g), 20, 1)
 				a.Threads = threads
-				var nodes int64
 				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					a.ClearTable()
-					res, err := a.Play(context.Background(), search.Position{State: g.Start()}, search.Limits{Depth: depths[spec]}, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					nodes += res.Nodes
-				}
+				nodes := searchToDepth(b, a, g, depths[spec])
 				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 			})
 		}
 	}
+}
+
+// searchToDepth searches g's start to depth b.N times with a emptied
+// table each time, and returns the nodes searched.
+func searchToDepth(b *testing.B, a *search.AlphaBeta, g game.Game, depth int) int64 {
+	var nodes int64
+	for i := 0; i < b.N; i++ {
+		a.ClearTable()
+		res, err := a.Play(context.Background(), search.Position{State: g.Start()}, search.Limits{Depth: depth}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += res.Nodes
+	}
+	return nodes
 }

@@ -85,15 +85,7 @@ func (s Score) Elo() (elo, lo, hi float64) {
 		return (m-p)*(m-p)*n - z*z*d.withMean(p).variance()
 	}
 	bound := func(out, in float64) float64 {
-		for range 60 {
-			mid := (out + in) / 2
-			if reject(mid) > 0 {
-				out = mid
-			} else {
-				in = mid
-			}
-		}
-		return (out + in) / 2
+		return bisect(out, in, 60, func(p float64) bool { return reject(p) > 0 })
 	}
 	lo, hi = EloOf(bound(0, m)), EloOf(bound(1, m))
 	if m <= 0 {
@@ -182,16 +174,7 @@ func (d dist) withMean(s float64) dist {
 		}
 		return sum
 	}
-	lo, hi := -1/highest, -1/lowest
-	for range 100 {
-		mid := (lo + hi) / 2
-		if f(mid) > 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	x := (lo + hi) / 2
+	x := bisect(-1/highest, -1/lowest, 100, func(x float64) bool { return f(x) > 0 })
 	out := dist{val: d.val, prob: make([]float64, len(d.prob)), n: d.n}
 	for i, p := range d.prob {
 		out.prob[i] = p / (1 + x*(d.val[i]-s))
@@ -355,6 +338,20 @@ func Ratings(pairs [][]Score) []float64 {
 		r[e] -= mean
 	}
 	return r
+}
+
+// bisect returns the point between a and b where the predicate changes,
+// true on a's side and false on b's, after the given number of halvings.
+func bisect(a, b float64, halvings int, onA func(float64) bool) float64 {
+	for range halvings {
+		mid := (a + b) / 2
+		if onA(mid) {
+			a = mid
+		} else {
+			b = mid
+		}
+	}
+	return (a + b) / 2
 }
 
 // pentanomial writes how many game pairs scored 0, 1/4, 1/2, 3/4 and 1 (in
