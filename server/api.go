@@ -8,12 +8,12 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"stax/game"
-	"stax/search"
 	"stax/server/store"
 )
 
@@ -153,6 +153,12 @@ func (s *Server) handleVariant(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.variant(g))
 }
 
+// knownLevel reports whether level is a computer level of g: one of
+// Config.Levels or a baseline (random, greedy).
+func (s *Server) knownLevel(g game.Game, level string) bool {
+	return level == "random" || level == "greedy" || slices.Contains(s.cfg.Levels(g), level)
+}
+
 // capped reports whether a game's length is set by its ply cap (the
 // maxplies option); a game without that option ends within a bound of its
 // rules (tic-tac-toe within 9 plies).
@@ -218,7 +224,6 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	sg := &store.Game{ID: newID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now}
 	sg.End.Resigned = -1
 	resp := &CreateResponse{ID: sg.ID, Seats: []int{}, Invites: []Invite{}}
-	players := make([]search.Player, g.Players())
 	for i, sr := range req.Seats {
 		var st store.Seat
 		switch sr.Kind {
@@ -256,12 +261,15 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 				httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("seat %d: the %s level is still being prepared; choose another level or try again shortly", i, sr.Level))
 				return
 			}
-			p, err := s.cfg.NewPlayer(g, sr.Level)
-			if err != nil {
-				bad("seat %d: %v", i, err)
+			// The level is checked here; its player belongs to the
+			// worker pool, which makes it when a worker first needs it.
+			if levels := s.cfg.Levels(g); len(levels) == 0 {
+				bad("seat %d: level %q: this server has no computer players; want a human seat", i, sr.Level)
+				return
+			} else if !s.knownLevel(g, sr.Level) {
+				bad("seat %d: unknown level %q; want one of %s, random or greedy", i, sr.Level, strings.Join(levels, ", "))
 				return
 			}
-			players[i] = p
 		default:
 			bad("seat %d: kind %q: want human or ai", i, sr.Kind)
 			return
@@ -285,11 +293,6 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.log.Error("create game", "game", sg.ID, "err", err)
 		httpError(w, http.StatusInternalServerError, "the game could not be started")
 		return
-	}
-	for i, p := range players {
-		if p != nil {
-			l.seats[i].player = p
-		}
 	}
 	// The server's lock is never taken while a game's is held.
 	s.mu.Lock()

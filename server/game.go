@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"stax/game"
-	"stax/search"
 	"stax/server/store"
 )
 
@@ -60,9 +59,8 @@ type room struct {
 // seat is one seat of a room.
 type seat struct {
 	store.Seat
-	connected int           // open connections holding the seat
-	thinking  bool          // the seat's AI is choosing a move
-	player    search.Player // the seat's AI, made on first use
+	connected int  // open connections holding the seat
+	thinking  bool // the seat's AI is choosing a move
 }
 
 // moveError is a rejected move or message, sent to the client as an error

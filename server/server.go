@@ -148,7 +148,7 @@ type Server struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // AI moves, connections and the janitor
-	sem    chan struct{}  // one token per AI worker
+	queue  *aiQueue       // games waiting for a worker
 
 	mu    sync.Mutex // guards games
 	games map[string]*room
@@ -159,6 +159,9 @@ type Server struct {
 	open           openGames    // unfinished games per creating client
 	expired        atomic.Int64 // games expired since the start
 	broken         brokenGames  // games that could not be loaded
+
+	aiWait      latency      // from a game queued for its computer's move to a worker taking it
+	playersMade atomic.Int64 // computer players made by the workers
 
 	wsConns    connCount    // open websockets
 	refused    atomic.Int64 // connections refused at a limit
@@ -219,7 +222,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:   cfg,
 		store: cfg.Store,
 		log:   cfg.Log,
-		sem:   make(chan struct{}, cfg.Workers),
+		queue: newAIQueue(),
 		games: map[string]*room{},
 
 		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
@@ -244,6 +247,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.routes()
+	s.startWorkers()
 	s.wg.Add(1)
 	go s.janitor()
 	if cfg.Now == nil {
@@ -492,107 +496,6 @@ func (s *Server) Live() (games, conns int) {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
-}
-
-// scheduleAI starts the AI of the seat to move, if it is an AI's turn and
-// none is running. The caller holds l.mu.
-func (s *Server) scheduleAI(l *room) {
-	if l.h.Over() || l.aiBusy || s.ctx.Err() != nil {
-		return
-	}
-	if l.seats[l.h.State().ToMove()].Kind != "ai" {
-		return
-	}
-	l.aiBusy = true
-	s.wg.Add(1)
-	go s.runAI(l)
-}
-
-// runAI waits for a worker, lets the AI choose a move and plays it.
-func (s *Server) runAI(l *room) {
-	defer s.wg.Done()
-	l.mu.Lock()
-	wait := time.Until(l.lastAt.Add(s.cfg.AIDelay))
-	l.mu.Unlock()
-	if wait > 0 {
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-s.ctx.Done():
-			t.Stop()
-		}
-	}
-	select {
-	case s.sem <- struct{}{}:
-	case <-s.ctx.Done():
-	}
-	if s.ctx.Err() != nil {
-		// Shutting down: the game resumes when the server starts again.
-		return
-	}
-	defer func() { <-s.sem }()
-
-	l.mu.Lock()
-	if l.h.Over() || l.seats[l.h.State().ToMove()].Kind != "ai" {
-		l.aiBusy = false
-		l.mu.Unlock()
-		return
-	}
-	p := l.h.State().ToMove()
-	st := &l.seats[p]
-	if st.player == nil {
-		pl, err := s.cfg.NewPlayer(l.g, st.Level)
-		if err != nil {
-			l.aiBusy = false
-			s.log.Error("make AI player", "game", l.id, "seat", p, "level", st.Level, "err", err)
-			s.finish(s.ctx, l, p, game.ByForfeit, "the computer player could not start: "+err.Error())
-			l.mu.Unlock()
-			return
-		}
-		st.player = pl
-	}
-	player := st.player
-	pos := search.PositionOf(l.h).Clone()
-	ply := l.h.Ply()
-	st.thinking = true
-	l.changed()
-	l.broadcast()
-	l.mu.Unlock()
-
-	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.AITimeout)
-	start := time.Now()
-	res, err := search.Ask(ctx, player, pos, search.Limits{}, nil)
-	cancel()
-
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	st.thinking = false
-	l.aiBusy = false
-	l.changed()
-	if s.ctx.Err() != nil {
-		return
-	}
-	if l.h.Over() || l.h.Ply() != ply {
-		l.broadcast()
-		s.scheduleAI(l)
-		return
-	}
-	if err != nil {
-		s.log.Error("AI move", "game", l.id, "seat", p, "err", err)
-		detail := "the computer found no move: " + err.Error()
-		if errors.Is(err, game.ErrIllegalMove) {
-			detail = "the computer played an " + err.Error()
-		}
-		s.finish(s.ctx, l, p, game.ByForfeit, detail)
-		return
-	}
-	text := pos.State.FormatMove(res.Move)
-	s.log.Debug("AI move", "game", l.id, "seat", p, "move", text, "score", res.Score, "depth", res.Depth, "elapsed", time.Since(start))
-	if err := s.play(s.ctx, l, []int{p}, text, nil); err != nil {
-		// The move is legal (search.Ask checked it): the commit failed.
-		s.log.Error("AI move not saved", "game", l.id, "seat", p, "move", text, "err", err)
-		l.broadcast()
-	}
 }
 
 // noPlayers is the NewPlayer of a server configured without computer

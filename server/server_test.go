@@ -39,6 +39,9 @@ type testServer struct {
 
 func startServer(t *testing.T, db string, cfg server.Config) *testServer {
 	t.Helper()
+	if cfg.Levels == nil {
+		cfg.Levels = func(game.Game) []string { return []string{"beginner", "easy", "medium", "hard", "strongest"} }
+	}
 	if cfg.NewPlayer == nil {
 		cfg.NewPlayer = func(g game.Game, level string) (search.Player, error) {
 			return search.NewRandom(7), nil

@@ -1,0 +1,99 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"stax/game"
+	"stax/search"
+	"stax/server"
+)
+
+// slowRandom plays random moves after a pause.
+type slowRandom struct {
+	pause time.Duration
+	r     search.Player
+}
+
+func (p slowRandom) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
+	time.Sleep(p.pause)
+	return p.r.Play(ctx, pos, lim, report)
+}
+
+// TestWorkersKeepPlayers checks that the computer players belong to the
+// workers, not to the games: one worker serves many games of a level with
+// one player, and keeps at most two.
+func TestWorkersKeepPlayers(t *testing.T) {
+	var made atomic.Int64
+	ts := startServer(t, newDB(t), server.Config{Workers: 1, NewPlayer: func(g game.Game, level string) (search.Player, error) {
+		made.Add(1)
+		return search.NewRandom(uint64(made.Load())), nil
+	}})
+	var ids []string
+	for i := range 12 {
+		level := []string{"easy", "easy", "easy", "hard"}[i%4]
+		cr := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: level}, {Kind: "human"}}})
+		ids = append(ids, cr.ID)
+	}
+	for _, id := range ids {
+		waitFor(t, "the computer's first move", func() bool {
+			var st stateOf
+			ts.call("GET", "/api/games/"+id, nil, http.StatusOK, &st)
+			return st.Ply == 1
+		})
+	}
+	// One worker, two levels of one variant: two players, however many
+	// games (alternating levels would make more, but a worker keeps two).
+	if n := made.Load(); n != 2 {
+		t.Errorf("%d players made for 12 games of two levels on one worker; want 2", n)
+	}
+	if st := ts.srv.Stats(); st.Players != 2 {
+		t.Errorf("stats count %d players made; want 2", st.Players)
+	}
+	// A third level on the same worker drops the least recently used.
+	cr := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "medium"}, {Kind: "human"}}})
+	w := ts.dial("p", cr.ID, cr.Token)
+	w.hello()
+	w.waitPly(1)
+	if n := made.Load(); n != 3 {
+		t.Errorf("%d players made after a third level; want 3", n)
+	}
+}
+
+// TestFairQueue checks that a game whose computers play each other without
+// pause cannot starve the others: with one worker, every game waiting is
+// served once before the busy game's next move.
+func TestFairQueue(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{Workers: 1, DebugStats: true, NewPlayer: func(g game.Game, level string) (search.Player, error) {
+		return slowRandom{pause: 20 * time.Millisecond, r: search.NewRandom(5)}, nil
+	}})
+	busy := ts.create(server.CreateRequest{Spec: "pogo(rep=0)", Seats: []server.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "ai", Level: "easy"}}})
+	time.Sleep(100 * time.Millisecond) // the busy game is under way
+	var others []string
+	for range 5 {
+		others = append(others, ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}}).ID)
+	}
+	var busyBefore stateOf
+	ts.call("GET", "/api/games/"+busy.ID, nil, http.StatusOK, &busyBefore)
+	for _, id := range others {
+		waitFor(t, "a waiting game's move", func() bool {
+			var st stateOf
+			ts.call("GET", "/api/games/"+id, nil, http.StatusOK, &st)
+			return st.Ply == 1
+		})
+	}
+	var busyAfter stateOf
+	ts.call("GET", "/api/games/"+busy.ID, nil, http.StatusOK, &busyAfter)
+	// Five games queued behind at most one busy move each: the busy game
+	// moved at most twice meanwhile (once before they queued, once after).
+	if d := busyAfter.Ply - busyBefore.Ply; d > 3 {
+		t.Errorf("the busy game played %d moves while 5 waiting games got one each; want the queue to take turns", d)
+	}
+	st := ts.srv.Stats()
+	if st.AIQueueMax < 5 || st.AIWaitMax == 0 {
+		t.Errorf("stats: queue at most %d, wait at most %dus; want at least 5 queued and a wait", st.AIQueueMax, st.AIWaitMax)
+	}
+}
