@@ -519,6 +519,7 @@ func (s *Server) accountRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/me/games", s.handleMyGames)
 	m.HandleFunc("GET /api/users/{name}", s.handleUser)
 	m.HandleFunc("GET /api/leaderboard/{pool}", s.handleLeaderboard)
+	m.HandleFunc("GET /api/pools", s.handlePools)
 	m.HandleFunc("GET /api/seeks", s.handleGetSeeks)
 	m.HandleFunc("POST /api/seeks", s.handlePostSeek)
 	m.HandleFunc("POST /api/seeks/{id}/accept", s.handleAcceptSeek)

@@ -261,6 +261,11 @@ func TestRatedGame(t *testing.T) {
 		t.Fatalf("leaderboard %+v; want no provisional rating", lb.Ratings)
 	}
 	ann.fails("GET", "/api/leaderboard/chess", nil, http.StatusNotFound, "no rating pool")
+	var pools struct{ Pools []server.Pool }
+	ann.call("GET", "/api/pools", nil, http.StatusOK, &pools)
+	if len(pools.Pools) != 4 || pools.Pools[2].Pool != "pisola8" || pools.Pools[2].Spec != "pisola(size=8)" {
+		t.Fatalf("pools %+v", pools.Pools)
+	}
 	ann.fails("GET", "/api/users/nobody", nil, http.StatusNotFound, "no player")
 	var mine struct{ Games []server.Summary }
 	ann.call("GET", "/api/me/games", nil, http.StatusOK, &mine)

@@ -18,11 +18,31 @@ import (
 // apart from the board size) between two accounts can be rated. 4-player
 // Diam is unrated: a sound rating of teams and of four-player free-for-all
 // results needs more than Glicko-2's two-player results.
-var pools = []struct{ name, spec string }{
-	{"pogo", "pogo"},
-	{"pisola6", "pisola"},
-	{"pisola8", "pisola(size=8)"},
-	{"diam", "diam"},
+var pools = []struct{ name, spec, title string }{
+	{"pogo", "pogo", "Pogo"},
+	{"pisola6", "pisola", "Pisola 6x6"},
+	{"pisola8", "pisola(size=8)", "Pisola 8x8"},
+	{"diam", "diam", "Diam, 2 players"},
+}
+
+// Pool is a rating pool in GET /api/pools.
+type Pool struct {
+	Pool  string `json:"pool"`
+	Spec  string `json:"spec"`
+	Title string `json:"title"`
+}
+
+// handlePools lists the rating pools of the games this server plays.
+func (s *Server) handlePools(w http.ResponseWriter, r *http.Request) {
+	out := struct {
+		Pools []Pool `json:"pools"`
+	}{[]Pool{}}
+	for _, p := range pools {
+		if _, err := s.cfg.Games.Load(p.spec); err == nil {
+			out.Pools = append(out.Pools, Pool{p.name, p.spec, p.title})
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // ProvisionalDeviation is the deviation above which a rating is shown as

@@ -120,14 +120,26 @@ type browser struct {
 // newBrowser starts the server and Chromium, or skips the test.
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
-	path := chromiumPath()
-	if path == "" {
+	needChromium(t)
+	return newBrowserAt(t, startServer(t, games.All()))
+}
+
+// needChromium skips the test without Chromium (or fails it, with
+// STAX_REQUIRE_BROWSER set).
+func needChromium(t *testing.T) {
+	t.Helper()
+	if chromiumPath() == "" {
 		if os.Getenv("STAX_REQUIRE_BROWSER") != "" {
 			t.Fatal("STAX_REQUIRE_BROWSER is set but Chromium was not found (apt-get install -y chromium)")
 		}
 		t.Skip("Chromium not found: browser tests skipped (apt-get install -y chromium to run them)")
 	}
-	base := startServer(t, games.All())
+}
+
+// newBrowserAt starts Chromium for the server at base.
+func newBrowserAt(t *testing.T, base string) *browser {
+	t.Helper()
+	path := chromiumPath()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,

@@ -3,7 +3,7 @@
 
 // request sends a JSON request and returns the decoded answer, or throws an
 // Error carrying the server's message.
-async function request(method, path, body) {
+export async function request(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -130,7 +130,7 @@ export class Connection {
       }
       switch (msg.type) {
         case "hello":
-          this.on.hello && this.on.hello(msg.seats || []);
+          this.on.hello && this.on.hello(msg.seats || [], msg);
           break;
         case "state":
           this.state = msg.state;
@@ -158,6 +158,9 @@ export class Connection {
         case "error":
           this.on.error && this.on.error(msg);
           break;
+        default:
+          // Clocks, chat, offers, watchers and rematches (pages/game/extras.js).
+          this.on.other && this.on.other(msg);
       }
     };
     ws.onclose = () => {

@@ -5,6 +5,11 @@
 //         /game/<id>        a game: play, watch, join (#invite=...) or replay
 //         /games            recent games
 //         /rules/<game>     the rules of a game of games/index.js
+//         /new              the home page for a signed-in player, whose /
+//                           is the lobby
+//         /signup, /login, /account   accounts
+//         /@/<name>         a player's profile
+//         /leaderboard/<pool>, /me/games
 
 import { installPatterns } from "./render.js";
 import { clear, h } from "./dom.js";
@@ -13,6 +18,10 @@ import { homePage } from "./pages/home.js";
 import { gamePage } from "./pages/game/page.js";
 import { recentPage } from "./pages/recent.js";
 import { rulesPage } from "./pages/rules.js";
+import { logout, me, onAccount } from "./account.js";
+import { lobbyPage } from "./pages/lobby.js";
+import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
+import { accountPage, signinPage } from "./pages/signin.js";
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
@@ -26,7 +35,15 @@ function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/";
   let m;
   let page;
-  if (path === "/") page = homePage;
+  if (path === "/") page = homeOrLobby;
+  else if (path === "/new") page = homePage;
+  else if (path === "/signup") page = (root) => signinPage(root, true);
+  else if (path === "/login") page = (root) => signinPage(root, false);
+  else if (path === "/account") page = accountPage;
+  else if (path === "/me/games") page = myGamesPage;
+  else if (path === "/leaderboard") page = (root) => leaderboardPage(root, "");
+  else if ((m = /^\/leaderboard\/([a-z0-9]+)$/.exec(path))) page = (root) => leaderboardPage(root, m[1]);
+  else if ((m = /^\/@\/([A-Za-z0-9_-]+)$/.exec(path))) page = (root) => profilePage(root, m[1]);
   else if ((m = /^\/game\/([A-Za-z0-9]+)$/.exec(path))) page = (root) => gamePage(root, m[1]);
   else if (path === "/games") page = recentPage;
   else if ((m = /^\/rules\/([a-z0-9_-]+)$/.exec(path)) && GAMES.some((g) => g.name === m[1])) page = (root) => rulesPage(root, m[1]);
@@ -42,6 +59,42 @@ function route() {
   }
   window.scrollTo(0, 0);
 }
+
+// homeOrLobby is the lobby for a signed-in player, the home page for a
+// guest.
+function homeOrLobby(root) {
+  let alive = true;
+  let cleanup = null;
+  me().then((who) => {
+    if (alive) cleanup = (who ? lobbyPage(root, who) : homePage(root)) || null;
+  });
+  return () => {
+    alive = false;
+    if (cleanup) cleanup();
+  };
+}
+
+// The header shows who is signed in.
+function drawAccount(who) {
+  const box = document.getElementById("account");
+  clear(box);
+  if (!who) {
+    box.append(h("a", { href: "/login", "data-link": "", "data-testid": "nav-login" }, "Sign in"), " ", h("a", { href: "/signup", "data-link": "", "data-testid": "nav-signup" }, "Sign up"));
+    return;
+  }
+  box.append(
+    h("a", { href: "/@/" + encodeURIComponent(who.name), "data-link": "", "data-testid": "nav-me" }, who.name), " ",
+    h("a", { href: "/me/games", "data-link": "" }, "My games"), " ",
+    h("a", { href: "/account", "data-link": "" }, "Account"), " ",
+    h("button", { type: "button", class: "link", "data-testid": "nav-logout", onclick: async () => {
+      await logout();
+      history.pushState(null, "", "/");
+      route();
+    } }, "Sign out"),
+  );
+}
+onAccount(drawAccount);
+me().then(drawAccount);
 
 function notFound(root) {
   document.title = "Not found – stax";

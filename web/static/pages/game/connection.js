@@ -37,10 +37,11 @@ export class GameLink {
   connect() {
     if (this.conn) this.conn.close();
     this.conn = new Connection(this.id, token(this.id), {
-      hello: (seats) => this.on.hello(seats),
+      hello: (seats, msg) => this.on.hello(seats, msg),
       state: (st) => this.deliver(st),
       error: (err) => this.on.error(err),
       status: (s) => this.on.status(s),
+      other: (m) => this.on.other && this.on.other(m),
     });
   }
 

@@ -13,6 +13,7 @@ import { savedName, seatLabel } from "../home.js";
 import { BoardView } from "./board-view.js";
 import { Controls } from "./controls.js";
 import { GameLink, joinBox } from "./connection.js";
+import { GameExtras } from "./extras.js";
 
 // gamePage draws game id into root and returns the page's clean-up.
 export function gamePage(root, id) {
@@ -37,6 +38,8 @@ export function gamePage(root, id) {
     controls.result(p.click(cell, depth));
   });
   const controls = new Controls(send, draw);
+  // Clocks, offers, chat and spectators.
+  const extras = new GameExtras((m) => link.send(m));
 
   // The page's parts.
   const title = h("h1", { class: "game-title", "data-testid": "game-title" }, "Game");
@@ -78,6 +81,7 @@ export function gamePage(root, id) {
         { class: "side-col" },
         h("h2", { class: "visually-hidden" }, "Players"),
         seatsBox,
+        extras.box,
         controls.form,
         controls.error,
         controls.legalBox,
@@ -247,7 +251,9 @@ export function gamePage(root, id) {
     sliderLabel.textContent = live ? `Move ${st.ply} of ${st.ply} (live)` : `Move ${ply} of ${st.ply} — replay`;
     replay.classList.toggle("reviewing", !live);
     resignBtn.hidden = st.status !== "playing" || v.held.length === 0;
-    rematchBtn.hidden = st.status === "playing" || v.held.length === 0;
+    // Against people, a rematch is offered to them (extras.js); here only
+    // when this browser plays every human seat.
+    rematchBtn.hidden = st.status === "playing" || v.held.length === 0 || st.seats.some((s, i) => s.kind === "human" && !v.held.includes(i));
     flipBtn.hidden = !liveBoard() || liveBoard().topology !== "grid";
   }
 
@@ -394,10 +400,13 @@ export function gamePage(root, id) {
   }
 
   const link = new GameLink(id, {
-    hello: (seats) => {
+    hello: (seats, msg) => {
       v.held = seats;
+      extras.hello(msg);
+      extras.setHeld(seats);
       draw();
     },
+    other: (m) => extras.message(m),
     state: (st) => {
       const plyChanged = !v.st || v.st.ply !== st.ply;
       v.st = st;
@@ -412,9 +421,11 @@ export function gamePage(root, id) {
       if (!joinArea.hidden && !st.seats.some((s) => s.kind === "human" && !s.joined)) {
         clear(joinArea).append(h("p", {}, "The seat of this invitation is taken: you can watch the game."));
       }
+      extras.state(st);
       draw();
     },
     error: (err) => {
+      if (extras.error(err)) return;
       v.pending = false;
       controls.error.textContent = err.code === "bad_token" ? "This browser's key for the game was not accepted: you are watching." : err.message || err.code;
       draw();
@@ -437,6 +448,7 @@ export function gamePage(root, id) {
     if (v.timer) clearInterval(v.timer);
     document.removeEventListener("keydown", onKey);
     link.close();
+    extras.close();
   };
 }
 

@@ -1,0 +1,146 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"stax/games"
+	"stax/server"
+	"stax/server/store/sqlite"
+	"stax/web"
+)
+
+// fakeClock is the server's clock in the accounts test: it starts at the
+// real time and moves only when told.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// TestBrowserAccounts: two people sign up in two browsers, one seeks a
+// rated Pogo game with a 1+1 clock, the other accepts it from the lobby
+// (on a phone-sized screen), they play by clicking and chat, one lets the
+// clock run out, a rematch offer reaches the other, and both profiles show
+// the new ratings.
+func TestBrowserAccounts(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeClock{t: time.Now().UTC()}
+	srv, err := server.New(server.Config{
+		Store: st, Games: games.All(), Assets: web.FS(), Now: clock.Now,
+		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		srv.Close()
+		hs.Close()
+		st.Close()
+	})
+	b := newBrowserAt(t, hs.URL)
+	ann := b.person(t, 90*time.Second)
+	bob := b.person(t, 90*time.Second)
+	do(t, bob, "a phone-sized screen", chromedp.EmulateViewport(390, 844))
+
+	for _, who := range []string{"ann", "bob"} {
+		ctx := ann
+		if who == "bob" {
+			ctx = bob
+		}
+		do(t, ctx, who+" signs up",
+			chromedp.Navigate(b.base+"/"),
+			chromedp.Click(tid("nav-signup"), chromedp.NodeVisible),
+			chromedp.SendKeys(tid("acct-name"), who, chromedp.NodeVisible),
+			chromedp.SendKeys(tid("acct-password"), "correct horse "+who),
+			chromedp.Click(tid("acct-submit")),
+			chromedp.WaitVisible(tid("seek-form")),
+		)
+		waitFor(t, ctx, who+"'s name in the header", `document.querySelector('[data-testid=nav-me]') && document.querySelector('[data-testid=nav-me]').textContent === "`+who+`"`)
+	}
+
+	// Ann seeks a rated Pogo game, 1+1, playing first.
+	waitFor(t, ann, "the rated variants", `document.querySelector('[data-testid=seek-spec] option[value=pogo]') !== null`)
+	do(t, ann, "ann seeks a game",
+		chromedp.SetValue(tid("seek-spec"), "pogo"),
+		chromedp.SetValue(tid("seek-kind"), "clock"),
+		chromedp.SetValue(tid("seek-minutes"), "1"),
+		chromedp.SetValue(tid("seek-increment"), "1"),
+		chromedp.SetValue(tid("seek-seat"), "0"),
+		chromedp.Click(tid("seek-submit")),
+		chromedp.WaitVisible(tid("seek-ann")),
+	)
+	// Bob sees it in the lobby, live, and accepts; both go to the game.
+	do(t, bob, "bob accepts", chromedp.Click(tid("accept-ann"), chromedp.NodeVisible), chromedp.WaitVisible(tid("board-box")))
+	do(t, ann, "ann is taken to the game", chromedp.WaitVisible(tid("board-box")))
+	waitFor(t, ann, "the clocks", `!document.querySelector('[data-testid=clocks]').hidden && /^[01]:[0-5][0-9]$/.test(document.querySelector('[data-testid=clock-0] .time').textContent) && document.querySelector('[data-testid=clock-0]').classList.contains("running")`)
+
+	// They play by clicking.
+	waitMyTurn(t, ann)
+	clickMove(t, ann, "pogo", legal(t, ann)[0])
+	waitPlies(t, bob, 1)
+	waitMyTurn(t, bob)
+	clickMove(t, bob, "pogo", legal(t, bob)[0])
+	waitPlies(t, ann, 2)
+
+	// They chat; the text is shown as text.
+	do(t, ann, "ann chats", chromedp.SendKeys(tid("chat-input"), "good luck <b>bob</b>"), chromedp.Click(tid("chat-send")))
+	waitFor(t, bob, "ann's message at bob's", `[...document.querySelectorAll('[data-testid=chat-line]')].some(l => l.textContent === "ann: good luck <b>bob</b>")`)
+	waitFor(t, ann, "ann's message at ann's", `[...document.querySelectorAll('[data-testid=chat-line]')].some(l => l.textContent === "ann: good luck <b>bob</b>")`)
+	if eval[int](t, bob, `document.querySelectorAll('[data-testid=chat-lines] b b').length`) != 0 {
+		t.Fatal("the chat message was rendered as HTML")
+	}
+
+	// Ann lets her clock run out.
+	clock.Advance(62 * time.Second)
+	srv.CheckClocks()
+	waitFor(t, ann, "the flag at ann's", `document.querySelector('[data-testid=result]:not([hidden])') !== null && document.querySelector('[data-testid=result]').textContent.includes("ran out of time")`)
+	waitFor(t, bob, "the flag at bob's", `document.querySelector('[data-testid=result]:not([hidden])') !== null && document.querySelector('[data-testid=result]').textContent.includes("ran out of time")`)
+
+	// A rematch offer reaches the other player.
+	do(t, bob, "bob offers a rematch", chromedp.Click(tid("offer-rematch"), chromedp.NodeVisible))
+	do(t, ann, "ann sees the offer", chromedp.WaitVisible(tid("offer-news-rematch")))
+
+	// Both profiles show the new ratings.
+	for _, p := range []struct {
+		who  string
+		wins bool
+	}{{"ann", false}, {"bob", true}} {
+		ctx := ann
+		if p.who == "bob" {
+			ctx = bob
+		}
+		do(t, ctx, p.who+" opens the profile", chromedp.Click(tid("nav-me"), chromedp.NodeVisible), chromedp.WaitVisible(tid("rating-value-pogo")), chromedp.WaitVisible(tid("rating-plot")))
+		v, err := strconv.ParseFloat(eval[string](t, ctx, `document.querySelector('[data-testid=rating-value-pogo]').dataset.rating`), 64)
+		if err != nil || (p.wins != (v > 1500)) || v == 1500 {
+			t.Fatalf("%s's pogo rating %v (%v); want it %s 1500", p.who, v, err, map[bool]string{true: "above", false: "below"}[p.wins])
+		}
+		shot(t, ctx, fmt.Sprintf("profile-%s", p.who))
+	}
+	b.checkNoExceptions(t)
+}

@@ -1,0 +1,132 @@
+// account.js talks to the server about accounts, the lobby and ratings
+// (docs/server.md), and remembers who is signed in.
+
+import { request } from "./api.js";
+
+// pools returns the rating pools, [{pool, spec, title}], as the server
+// defines them.
+let poolList = null;
+export function pools() {
+  if (!poolList) poolList = request("GET", "/api/pools").then((d) => d.pools || []).catch((e) => {
+    poolList = null;
+    throw e;
+  });
+  return poolList;
+}
+
+// poolTitle returns the title of a pool, given the list.
+export const poolTitle = (list, pool) => (list.find((p) => p.pool === pool) || { title: pool }).title;
+
+let current; // undefined: not asked yet; null: signed out; {name,...}
+const listeners = new Set();
+
+// me returns the signed-in player ({name, created, expires}) or null.
+export async function me() {
+  if (current !== undefined) return current;
+  try {
+    current = await request("GET", "/api/me");
+  } catch {
+    current = null;
+  }
+  return current;
+}
+
+// onAccount calls f with the player (or null) whenever it changes.
+export function onAccount(f) {
+  listeners.add(f);
+  return () => listeners.delete(f);
+}
+
+function set(who) {
+  current = who;
+  for (const f of listeners) f(who);
+}
+
+export async function signup(name, password) {
+  set(await request("POST", "/api/signup", { name, password }));
+  return current;
+}
+
+export async function login(name, password) {
+  set(await request("POST", "/api/login", { name, password }));
+  return current;
+}
+
+export async function logout() {
+  await request("POST", "/api/logout", {});
+  set(null);
+}
+
+export const changePassword = (old, neu) => request("POST", "/api/password", { old, new: neu });
+
+export async function deleteAccount(password) {
+  await request("DELETE", "/api/me", { password });
+  set(null);
+}
+
+export const seeks = () => request("GET", "/api/seeks").then((d) => d.seeks || []);
+export const postSeek = (body) => request("POST", "/api/seeks", body);
+export const acceptSeek = (id) => request("POST", `/api/seeks/${encodeURIComponent(id)}/accept`, {});
+export const cancelSeek = (id) => request("DELETE", `/api/seeks/${encodeURIComponent(id)}`, {});
+export const challenge = (body) => request("POST", "/api/challenges", body);
+export const declineChallenge = (id) => request("POST", `/api/challenges/${encodeURIComponent(id)}/decline`, {});
+export const profile = (name) => request("GET", `/api/users/${encodeURIComponent(name)}`);
+export const leaderboard = (pool) => request("GET", `/api/leaderboard/${encodeURIComponent(pool)}`);
+export const myGames = () => request("GET", "/api/me/games").then((d) => d.games || []);
+
+// LobbySocket follows the lobby: on is {seeks(list), started(msg),
+// challenge(msg), declined(msg), status(text)}. It reconnects after it
+// drops; while it is open, the player's seeks stand.
+export class LobbySocket {
+  constructor(on) {
+    this.on = on;
+    this.closed = false;
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/lobby`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.on.status && this.on.status("connected");
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try {
+        m = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      const f = this.on[m.type];
+      if (f) f(m.type === "seeks" ? m.seeks || [] : m);
+    };
+    ws.onclose = () => {
+      if (this.closed) return;
+      this.on.status && this.on.status("reconnecting");
+      setTimeout(() => !this.closed && this.open(), Math.min(5000, 300 * 2 ** this.retry++));
+    };
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close(1000);
+  }
+}
+
+// clockText writes a time control: "1+1", "3 days".
+export function clockText(s) {
+  if (s.clock) return `${fmtMinutes(s.clock.initial)}+${s.clock.increment}`;
+  if (s.days) return s.days === 1 ? "1 day" : `${s.days} days`;
+  return "no clock";
+}
+
+function fmtMinutes(sec) {
+  const m = sec / 60;
+  return Number.isInteger(m) ? String(m) : m.toFixed(1).replace(/\.0$/, "");
+}
+
+// ratingText writes a rating, "1500?" while provisional.
+export const ratingText = (r) => Math.round(r.rating) + (r.provisional ? "?" : "");

@@ -1,0 +1,182 @@
+// extras.js is what surrounds a game between people: the clocks, ticking
+// from the server's State (with a warning when time runs low), the offers
+// (draw, takeback, abort, rematch), the chat of the players or of the
+// spectators, and how many watch. Every text is shown as text.
+
+import { saveToken } from "../../api.js";
+import { h, clear, navigate } from "../../dom.js";
+
+// lowTime is when a clock shows its warning, in milliseconds.
+const lowTime = 10000;
+
+export class GameExtras {
+  // send sends a websocket message; it reports whether it could.
+  constructor(send) {
+    this.send = send;
+    this.st = null;
+    this.held = [];
+    this.offers = {};
+    this.offset = 0; // server time minus this browser's, in ms
+    this.clocks = h("div", { class: "clocks", hidden: true, "data-testid": "clocks" });
+    this.watchers = h("p", { class: "small muted", "data-testid": "watchers" });
+    this.offerBox = h("div", { class: "offers", "data-testid": "offers" });
+    this.chatList = h("ol", { class: "chat-lines", "data-testid": "chat-lines", "aria-live": "polite" });
+    this.chatInput = h("input", { type: "text", maxlength: 300, placeholder: "Say something", "data-testid": "chat-input", "aria-label": "Chat message" });
+    this.chatErr = h("p", { class: "error small", role: "alert" });
+    this.chatTitle = h("h2", {}, "Chat");
+    const form = h("form", { class: "chat-form" }, this.chatInput, h("button", { type: "submit", class: "secondary small", "data-testid": "chat-send" }, "Send"));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = this.chatInput.value.trim();
+      if (text && this.send({ type: "chat", text })) this.chatInput.value = "";
+    });
+    this.chat = h("section", { class: "chat", "data-testid": "chat" }, this.chatTitle, this.chatList, form, this.chatErr);
+    this.box = h("div", { class: "extras" }, this.clocks, this.offerBox, this.watchers, this.chat);
+    this.timer = setInterval(() => this.tick(), 100);
+  }
+
+  close() {
+    clearInterval(this.timer);
+  }
+
+  hello(msg) {
+    if (msg && msg.now) this.offset = Date.parse(msg.now) - Date.now();
+  }
+
+  setHeld(seats) {
+    this.held = seats;
+    this.chatTitle.textContent = seats.length ? "Chat with the players" : "Spectators' chat";
+    this.drawOffers();
+  }
+
+  state(st) {
+    this.st = st;
+    this.drawClocks();
+    this.drawOffers();
+  }
+
+  // message handles the websocket messages the game page does not.
+  message(m) {
+    switch (m.type) {
+      case "chat":
+        this.addLine(m);
+        break;
+      case "chatlog":
+        clear(this.chatList);
+        for (const l of m.lines || []) this.addLine(l);
+        this.offers = m.offers || {};
+        this.drawOffers();
+        break;
+      case "offers":
+        this.offers = m.offers || {};
+        this.drawOffers();
+        break;
+      case "watchers":
+        this.watchers.textContent = m.count === 1 ? "1 spectator" : `${m.count} spectators`;
+        break;
+      case "rematch":
+        if (m.token) saveToken(m.game, m.token);
+        navigate("/game/" + m.game);
+        break;
+    }
+  }
+
+  // error shows a chat error; it reports whether the error was the chat's.
+  error(err) {
+    if (err.code === "rate_limited" || /chat/.test(err.message || "")) {
+      this.chatErr.textContent = err.message;
+      return true;
+    }
+    return false;
+  }
+
+  addLine(l) {
+    this.chatErr.textContent = "";
+    this.chatList.append(h("li", { "data-testid": "chat-line" }, h("b", {}, l.from + ": "), l.text));
+    while (this.chatList.children.length > 100) this.chatList.firstChild.remove();
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+  }
+
+  drawClocks() {
+    const st = this.st;
+    const c = st && st.clock;
+    this.clocks.hidden = !c;
+    if (!c) return;
+    if (this.clocks.children.length !== st.seats.length) {
+      clear(this.clocks);
+      for (const s of st.seats) {
+        this.clocks.append(h("div", { class: "clock", "data-testid": "clock-" + s.seat }, h("span", { class: "who" }), h("span", { class: "time" })));
+      }
+    }
+    st.seats.forEach((s, i) => {
+      this.clocks.children[i].querySelector(".who").textContent = s.name || st.playerNames[i];
+    });
+    this.tick();
+  }
+
+  // tick redraws the running clock.
+  tick() {
+    const st = this.st;
+    const c = st && st.clock;
+    if (!c) return;
+    const now = Date.now() + this.offset;
+    st.seats.forEach((s, i) => {
+      const el = this.clocks.children[i];
+      if (!el) return;
+      const running = c.running === i;
+      let left;
+      if (c.days) left = running ? Date.parse(c.deadline) - now : c.days * 86400000;
+      else left = c.remaining[i] - (running ? Math.max(0, now - Date.parse(c.since)) : 0);
+      left = Math.max(0, left);
+      el.classList.toggle("running", running);
+      el.classList.toggle("low", running && !c.days && left < lowTime);
+      el.querySelector(".time").textContent = fmt(left, Boolean(c.days));
+    });
+  }
+
+  drawOffers() {
+    clear(this.offerBox);
+    const st = this.st;
+    if (!st || !this.held.length) return;
+    const mine = (kind) => (this.offers[kind] || []).some((p) => this.held.includes(p));
+    const theirs = (kind) => (this.offers[kind] || []).some((p) => !this.held.includes(p));
+    const button = (kind, label, cls = "secondary") => {
+      const made = mine(kind);
+      const asked = theirs(kind);
+      return h("button", {
+        type: "button", class: (asked ? "primary" : cls) + " small", disabled: made, "data-testid": "offer-" + kind,
+        onclick: () => this.send({ type: kind }),
+      }, made ? label + " (offered)" : asked ? "Accept: " + label.toLowerCase() : label);
+    };
+    const news = [];
+    for (const [kind, label] of [["draw", "a draw"], ["takeback", "to take back the last move"], ["rematch", "a rematch"]]) {
+      if (theirs(kind)) news.push(h("p", { class: "offer-news", "data-testid": "offer-news-" + kind }, `Your opponent offers ${label}.`));
+    }
+    const humans = st.seats.filter((s) => s.kind === "human").length;
+    if (st.status === "playing") {
+      if (humans > 1) {
+        this.offerBox.append(button("draw", "Offer a draw"));
+        if (!st.rated && !st.clock && st.ply > 0) this.offerBox.append(button("takeback", "Take back"));
+      }
+      if (st.ply < 2) this.offerBox.append(h("button", { type: "button", class: "secondary small", "data-testid": "abort", onclick: () => this.send({ type: "abort" }) }, "Abort"));
+    } else if (humans > 1) {
+      this.offerBox.append(button("rematch", "Offer a rematch", "primary"));
+    }
+    this.offerBox.append(...news);
+  }
+}
+
+// fmt writes a time left: m:ss, tenths under 10 s; days and hours for
+// correspondence.
+function fmt(ms, days) {
+  if (days) {
+    const hTotal = Math.floor(ms / 3600000);
+    const d = Math.floor(hTotal / 24);
+    return d ? `${d} d ${hTotal % 24} h` : `${hTotal} h ${Math.floor((ms % 3600000) / 60000)} min`;
+  }
+  const s = ms / 1000;
+  if (s < 10) return s.toFixed(1);
+  const m = Math.floor(s / 60);
+  const r = Math.floor(s % 60);
+  return `${m}:${String(r).padStart(2, "0")}`;
+}
