@@ -484,13 +484,7 @@ func (s *Server) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
 // forgetUser anonymises a deleted account's seats in the games in memory,
 // as DeleteUser did in the store.
 func (s *Server) forgetUser(id string) {
-	s.mu.Lock()
-	ls := make([]*room, 0, len(s.games))
-	for _, l := range s.games {
-		ls = append(ls, l)
-	}
-	s.mu.Unlock()
-	for _, l := range ls {
+	for _, l := range s.inMemory() {
 		l.mu.Lock()
 		changed := false
 		for i := range l.seats {

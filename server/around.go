@@ -236,7 +236,7 @@ func (s *Server) offer(l *room, c *client, kind string) error {
 	switch kind {
 	case offerDraw:
 		o := game.Drawn(l.g.Players(), game.ByAgreement, "drawn by agreement")
-		return s.conclude(s.ctx, l, o, -1)
+		return s.conclude(s.ctx, l, func() { l.h.End(o) }, -1, "the draw")
 	case offerTakeback:
 		return s.takeBack(l)
 	default:
@@ -260,28 +260,8 @@ func (s *Server) abort(l *room, c *client) error {
 	if name == "" {
 		name = l.g.PlayerName(c.seats[0])
 	}
-	return s.conclude(s.ctx, l, game.Drawn(l.g.Players(), game.Aborted, "aborted by "+name), -1)
-}
-
-// conclude ends the game with an outcome the moves do not show (a draw
-// agreed, an abort). The caller holds l.mu.
-func (s *Server) conclude(ctx context.Context, l *room, o game.Outcome, resigned int) error {
-	l.h.End(o)
-	l.resigned = resigned
-	now := s.now().Truncate(time.Millisecond)
-	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
-		l.h.Undo()
-		l.resigned = -1
-		l.changed()
-		s.log.Error("store finish", "game", l.id, "err", err)
-		return &moveError{code: CodeServer, msg: "the server could not save the end of the game"}
-	}
-	l.updated = now
-	s.open.done(l.id)
-	s.ended(l, now)
-	l.changed()
-	l.broadcast()
-	return nil
+	o := game.Drawn(l.g.Players(), game.Aborted, "aborted by "+name)
+	return s.conclude(s.ctx, l, func() { l.h.End(o) }, -1, "the abort")
 }
 
 // takeBack takes back the last move, with every player's agreement. The

@@ -59,12 +59,18 @@ func (w *wsClient) next(typ string) anyMsg {
 // for seat 0 accepted by bob; it returns their connections, hello read.
 func twoAccounts(t *testing.T, ts *testServer, seek map[string]any) (ann, bob *player, id string, wa, wb *wsClient) {
 	t.Helper()
-	ann, bob = ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	return pair(t, ts, "ann", "bob", seek)
+}
+
+// pair is twoAccounts for players a and b.
+func pair(t *testing.T, ts *testServer, a, b string, seek map[string]any) (pa, pb *player, id string, wa, wb *wsClient) {
+	t.Helper()
+	pa, pb = ts.player(a), ts.player(b)
+	pa.signup("correct horse")
+	pb.signup("battery staple")
 	seek["seat"] = 0
-	id = playersGame(t, ann, bob, seek)
-	wa, wb = ann.game(id), bob.game(id)
+	id = playersGame(t, pa, pb, seek)
+	wa, wb = pa.game(id), pb.game(id)
 	wa.hello()
 	wb.hello()
 	return
@@ -192,7 +198,7 @@ func TestAbort(t *testing.T) {
 		t.Fatalf("an aborted game was rated: %+v", p.Ratings)
 	}
 
-	_, _, _, wa, wb = twoAccounts2(t, ts)
+	_, _, _, wa, wb = pair(t, ts, "cat", "dan", map[string]any{"spec": "pogo"})
 	st = wa.waitPly(0)
 	wa.move(st.Legal[0], 0)
 	st = wb.waitPly(1)
@@ -202,19 +208,6 @@ func TestAbort(t *testing.T) {
 	if m := wa.next("error"); !strings.Contains(m.Message, "before its second move") {
 		t.Fatalf("abort after two moves: %+v", m)
 	}
-}
-
-// twoAccounts2 is twoAccounts for a second pair of players on a server.
-func twoAccounts2(t *testing.T, ts *testServer) (cat, dan *player, id string, wc, wd *wsClient) {
-	t.Helper()
-	cat, dan = ts.player("cat"), ts.player("dan")
-	cat.signup("correct horse")
-	dan.signup("battery staple")
-	id = playersGame(t, cat, dan, map[string]any{"spec": "pogo", "seat": 0})
-	wc, wd = cat.game(id), dan.game(id)
-	wc.hello()
-	wd.hello()
-	return
 }
 
 func TestTakeback(t *testing.T) {
@@ -248,7 +241,7 @@ func TestTakeback(t *testing.T) {
 	}
 
 	// No takebacks in rated games.
-	_, _, _, wc, _ := twoAccounts2Rated(t, ts)
+	_, _, _, wc, _ := pair(t, ts, "cat", "dan", map[string]any{"spec": "pogo", "rated": true})
 	st = wc.waitPly(0)
 	wc.move(st.Legal[0], 0)
 	wc.waitPly(1)
@@ -256,18 +249,6 @@ func TestTakeback(t *testing.T) {
 	if m := wc.next("error"); !strings.Contains(m.Message, "rated") {
 		t.Fatalf("takeback in a rated game: %+v", m)
 	}
-}
-
-func twoAccounts2Rated(t *testing.T, ts *testServer) (cat, dan *player, id string, wc, wd *wsClient) {
-	t.Helper()
-	cat, dan = ts.player("cat"), ts.player("dan")
-	cat.signup("correct horse")
-	dan.signup("battery staple")
-	id = playersGame(t, cat, dan, map[string]any{"spec": "pogo", "seat": 0, "rated": true})
-	wc, wd = cat.game(id), dan.game(id)
-	wc.hello()
-	wd.hello()
-	return
 }
 
 func TestRematch(t *testing.T) {

@@ -147,13 +147,7 @@ func (l *room) adopt(nl *room) {
 // of time. The server runs it every clockTick.
 func (s *Server) checkClocks() {
 	now := s.now()
-	s.mu.Lock()
-	ls := make([]*room, 0, len(s.games))
-	for _, l := range s.games {
-		ls = append(ls, l)
-	}
-	s.mu.Unlock()
-	for _, l := range ls {
+	for _, l := range s.inMemory() {
 		l.mu.Lock()
 		if p, ok := l.flagged(now); ok {
 			s.flag(l, p)
@@ -179,4 +173,15 @@ func (s *Server) clockLoop() {
 			s.lobby.sweep(s.now())
 		}
 	}
+}
+
+// inMemory returns the games in memory.
+func (s *Server) inMemory() []*room {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ls := make([]*room, 0, len(s.games))
+	for _, l := range s.games {
+		ls = append(ls, l)
+	}
+	return ls
 }

@@ -456,15 +456,24 @@ func (s *Server) resignSeat(ctx context.Context, l *room, seats []int, which *in
 // finish ends the game with seat p resigning or forfeiting. The caller
 // holds l.mu.
 func (s *Server) finish(ctx context.Context, l *room, p int, reason game.Reason, detail string) error {
-	l.h.Resign(p, reason, detail)
-	l.resigned = p
+	return s.conclude(ctx, l, func() { l.h.Resign(p, reason, detail) }, p, "the resignation")
+}
+
+// conclude ends the game for a reason the moves do not show: end ends the
+// history (a resignation, a loss on time, an agreed draw, an abort),
+// resigned is the seat that resigned or forfeited (or -1), what names the
+// ending for an error. The ending is committed before anyone sees it. The
+// caller holds l.mu.
+func (s *Server) conclude(ctx context.Context, l *room, end func(), resigned int, what string) error {
+	end()
+	l.resigned = resigned
 	now := s.now().Truncate(time.Millisecond)
 	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
 		l.h.Undo()
 		l.resigned = -1
 		l.changed()
 		s.log.Error("store finish", "game", l.id, "err", err)
-		return &moveError{code: CodeServer, msg: "the server could not save the resignation"}
+		return &moveError{code: CodeServer, msg: "the server could not save " + what}
 	}
 	l.updated = now
 	s.open.done(l.id)
