@@ -201,8 +201,11 @@ func (s *Server) think(w *aiWorker, l *room) {
 	if err != nil {
 		s.log.Error("AI move", "game", l.id, "seat", p, "err", err)
 		detail := "the computer found no move: " + err.Error()
-		if errors.Is(err, game.ErrIllegalMove) {
+		switch {
+		case errors.Is(err, game.ErrIllegalMove):
 			detail = "the computer played an " + err.Error()
+		case errors.Is(err, search.ErrNoMove):
+			detail = "the computer found no move"
 		}
 		s.finish(s.ctx, l, p, game.ByForfeit, detail)
 		return

@@ -546,3 +546,24 @@ func TestClock(t *testing.T) {
 		t.Errorf("the report does not give the clock:\n%s", report.String())
 	}
 }
+
+// TestGoParams checks the go command sent to external engines for every
+// move, and the budget the report names.
+func TestGoParams(t *testing.T) {
+	for _, tc := range []struct {
+		cfg          Config
+		command, reported string
+	}{
+		{Config{}, "", ""},
+		{Config{MoveTime: 100 * time.Millisecond}, "movetime 100", "movetime 100ms"},
+		{Config{MoveTime: time.Second, Depth: 6, Nodes: 5000}, "movetime 1000 depth 6 nodes 5000", "movetime 1000ms depth 6 nodes 5000"},
+		{Config{Nodes: 200}, "nodes 200", "nodes 200"},
+	} {
+		if got := tc.cfg.goParams(""); got != tc.command {
+			t.Errorf("goParams of %+v = %q; want %q", tc.cfg, got, tc.command)
+		}
+		if got := tc.cfg.goParams("ms"); got != tc.reported {
+			t.Errorf("the report's budget of %+v = %q; want %q", tc.cfg, got, tc.reported)
+		}
+	}
+}
