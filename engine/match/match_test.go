@@ -551,7 +551,7 @@ func TestClock(t *testing.T) {
 // move, and the budget the report names.
 func TestGoParams(t *testing.T) {
 	for _, tc := range []struct {
-		cfg          Config
+		cfg               Config
 		command, reported string
 	}{
 		{Config{}, "", ""},
