@@ -272,3 +272,35 @@ func playersGame(t *testing.T, a, b *player, seek map[string]any) string {
 	b.call("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusCreated, &acc)
 	return acc.Game
 }
+
+// TestGameFollowsItsPlayer: the seats a signed-in player creates or joins
+// through an invitation are the account's, held on every device where the
+// player is signed in, without the token.
+func TestGameFollowsItsPlayer(t *testing.T) {
+	ts := startAccounts(t, newDB(t), newFakeClock())
+	ann, bob := ts.player("ann"), ts.player("bob")
+	ann.signup("correct horse")
+	bob.signup("battery staple")
+	var created server.CreateResponse
+	ann.call("POST", "/api/games", server.CreateRequest{Spec: "pogo", Name: "ignored", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: true}}}, http.StatusCreated, &created)
+	var joined server.JoinResponse
+	bob.call("POST", "/api/games/"+created.ID+"/join", server.JoinRequest{Invite: created.Invites[0].Invite}, http.StatusOK, &joined)
+	if s := joined.State.Seats; s[0].Name != "ann" || !s[0].Account || s[1].Name != "bob" || !s[1].Account {
+		t.Fatalf("seats %+v; want ann's and bob's accounts", s)
+	}
+	for _, tc := range []struct {
+		name, password string
+		seat           int
+	}{{"ann", "correct horse", 0}, {"bob", "battery staple", 1}} {
+		phone := ts.player(tc.name)
+		phone.call("POST", "/api/login", server.Credentials{Name: tc.name, Password: tc.password}, http.StatusOK, nil)
+		if seats := phone.game(created.ID).hello(); len(seats) != 1 || seats[0] != tc.seat {
+			t.Fatalf("%s's phone holds %v; want seat %d", tc.name, seats, tc.seat)
+		}
+	}
+	var mine struct{ Games []server.Summary }
+	bob.call("GET", "/api/me/games", nil, http.StatusOK, &mine)
+	if len(mine.Games) != 1 || mine.Games[0].ID != created.ID {
+		t.Fatalf("bob's games %+v", mine.Games)
+	}
+}

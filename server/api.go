@@ -337,6 +337,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "missing invite; want the code after #invite= in the invitation link")
 		return
 	}
+	u, _, _ := s.session(r)
 	l, err := s.acquire(r.Context(), id)
 	if err != nil {
 		s.lookupError(w, id, err)
@@ -360,7 +361,12 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	token := newSecret()
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	if err := s.store.Join(r.Context(), l.id, p, hashSecret(token), name, now); err != nil {
+	// A signed-in player's seat is their account's, under its name.
+	var user string
+	if u != nil {
+		user, name = u.ID, u.Name
+	}
+	if err := s.store.Join(r.Context(), l.id, p, hashSecret(token), name, user, now); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			httpError(w, http.StatusConflict, fmt.Sprintf("seat %d (%s) has already been taken", p, l.g.PlayerName(p)))
 			return
@@ -370,7 +376,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := &l.seats[p]
-	st.TokenHash, st.Name, st.Joined = hashSecret(token), name, true
+	st.TokenHash, st.Name, st.User, st.Joined = hashSecret(token), name, user, true
 	l.updated = now
 	l.changed()
 	l.broadcast()

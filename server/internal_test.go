@@ -65,14 +65,14 @@ func (m *memStore) AppendMove(ctx context.Context, id string, ply int, move stri
 	return nil
 }
 
-func (m *memStore) Join(ctx context.Context, id string, seat int, tokenHash, name string, at time.Time) error {
+func (m *memStore) Join(ctx context.Context, id string, seat int, tokenHash, name, user string, at time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g := m.games[id]
 	if g == nil || g.Seats[seat].Joined {
 		return store.ErrConflict
 	}
-	g.Seats[seat].TokenHash, g.Seats[seat].Name, g.Seats[seat].Joined = tokenHash, name, true
+	g.Seats[seat].TokenHash, g.Seats[seat].Name, g.Seats[seat].User, g.Seats[seat].Joined = tokenHash, name, user, true
 	g.Updated = at
 	return nil
 }

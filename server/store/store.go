@@ -106,11 +106,11 @@ type Store interface {
 	// moves before it); end, when not nil, finishes the game in the same
 	// transaction. A move already stored at that ply is ErrConflict.
 	AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *End) error
-	// Join gives an open seat to a player: it sets the seat's token hash
-	// and name and marks it joined (the invite hash stays, so that a
-	// second use of the invite can be told apart from a wrong one). A seat
-	// already joined is ErrConflict.
-	Join(ctx context.Context, id string, seat int, tokenHash, name string, at time.Time) error
+	// Join gives an open seat to a player: it sets the seat's token hash,
+	// name and account (user, empty for a guest) and marks it joined (the
+	// invite hash stays, so that a second use of the invite can be told
+	// apart from a wrong one). A seat already joined is ErrConflict.
+	Join(ctx context.Context, id string, seat int, tokenHash, name, user string, at time.Time) error
 	// TakeBack deletes the last move of an unfinished game, the one at
 	// ply, with the players' agreement. A game that is finished or whose
 	// last move is not at ply is ErrConflict.

@@ -208,10 +208,10 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 }
 
 // Join implements store.Store.
-func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name string, at time.Time) error {
+func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, user string, at time.Time) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE seats SET token_hash = $1, name = $2, joined = true
-			WHERE game_id = $3 AND seat = $4 AND NOT joined`, tokenHash, name, id, seat)
+		tag, err := tx.Exec(ctx, `UPDATE seats SET token_hash = $1, name = $2, user_id = $3, joined = true
+			WHERE game_id = $4 AND seat = $5 AND NOT joined`, tokenHash, name, user, id, seat)
 		if err != nil {
 			return fmt.Errorf("game %s join seat %d: %w", id, seat, err)
 		}

@@ -403,10 +403,10 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 }
 
 // Join implements store.Store.
-func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name string, at time.Time) error {
+func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, user string, at time.Time) error {
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE seats SET token_hash = ?, name = ?, joined = 1
-			WHERE game_id = ? AND seat = ? AND joined = 0`, tokenHash, name, id, seat)
+		res, err := tx.ExecContext(ctx, `UPDATE seats SET token_hash = ?, name = ?, user_id = ?, joined = 1
+			WHERE game_id = ? AND seat = ? AND joined = 0`, tokenHash, name, user, id, seat)
 		if err != nil {
 			return fmt.Errorf("game %s join seat %d: %w", id, seat, err)
 		}

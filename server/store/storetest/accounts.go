@@ -48,6 +48,12 @@ func testTerms(t *testing.T, open func() store.Store) {
 	if want := []time.Time{at(5), at(9)}; len(got.MoveTimes) != 2 || !got.MoveTimes[0].Equal(want[0]) || !got.MoveTimes[1].Equal(want[1]) {
 		t.Fatalf("move times %v; want %v", got.MoveTimes, want)
 	}
+	// A seat joined through an invite by a signed-in player is theirs.
+	check(t, "create invited", s.Create(ctx, NewGame("invited")), nil)
+	check(t, "join as u2", s.Join(ctx, "invited", 1, "tj", "u2", "u2", at(3)), nil)
+	if got := mustGet(t, s, "invited").Seats[1]; got.User != "u2" || got.Name != "u2" || got.TokenHash != "tj" || !got.Joined {
+		t.Fatalf("seat joined by an account: %+v", got)
+	}
 	corr := NewGame("corr")
 	corr.Clock = &store.Clock{Days: 3}
 	corr.Moves, corr.MoveTimes, corr.Ply = []string{"a", "b"}, []time.Time{at(1), at(2)}, 2
@@ -69,8 +75,8 @@ func testTerms(t *testing.T, open func() store.Store) {
 		}
 	}
 	mine, err := a.GamesOf(ctx, "u2", 10, "")
-	if err != nil || len(mine) != 1 || mine[0].ID != "timed" || mine[0].Seats[1].User != "u2" {
-		t.Fatalf("GamesOf(u2) = %v, %v; want the game timed with its seats", mine, err)
+	if err != nil || len(mine) != 2 || mine[0].ID != "invited" || mine[1].ID != "timed" || mine[1].Seats[1].User != "u2" {
+		t.Fatalf("GamesOf(u2) = %v, %v; want the games invited (updated last) and timed, with their seats", mine, err)
 	}
 	if mine, err := a.GamesOf(ctx, "u2", 10, store.Finished); err != nil || len(mine) != 0 {
 		t.Fatalf("GamesOf(u2, finished) = %v, %v; want none", mine, err)

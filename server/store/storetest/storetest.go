@@ -251,11 +251,11 @@ func testJoinFinish(t *testing.T, open func() store.Store) {
 	ctx := context.Background()
 	check(t, "create g1", s.Create(ctx, NewGame("g1")), nil)
 	check(t, "create g2", s.Create(ctx, NewGame("g2")), nil)
-	check(t, "join", s.Join(ctx, "g1", 1, "t1", "bob", at(1)), nil)
-	check(t, "join again", s.Join(ctx, "g1", 1, "t2", "eve", at(2)), store.ErrConflict)
-	check(t, "join a joined seat", s.Join(ctx, "g1", 0, "t2", "eve", at(2)), store.ErrConflict)
-	check(t, "join an unknown seat", s.Join(ctx, "g1", 5, "t2", "eve", at(2)), store.ErrConflict)
-	check(t, "join an unknown game", s.Join(ctx, "nope", 1, "t2", "eve", at(2)), store.ErrConflict)
+	check(t, "join", s.Join(ctx, "g1", 1, "t1", "bob", "", at(1)), nil)
+	check(t, "join again", s.Join(ctx, "g1", 1, "t2", "eve", "", at(2)), store.ErrConflict)
+	check(t, "join a joined seat", s.Join(ctx, "g1", 0, "t2", "eve", "", at(2)), store.ErrConflict)
+	check(t, "join an unknown seat", s.Join(ctx, "g1", 5, "t2", "eve", "", at(2)), store.ErrConflict)
+	check(t, "join an unknown game", s.Join(ctx, "nope", 1, "t2", "eve", "", at(2)), store.ErrConflict)
 	g := mustGet(t, s, "g1")
 	want := store.Seat{Kind: "human", Name: "bob", TokenHash: "t1", InviteHash: "i1-g1", Joined: true}
 	if g.Seats[1] != want || !g.Updated.Equal(at(1)) {
@@ -318,7 +318,7 @@ func testIdle(t *testing.T, open func() store.Store) {
 		check(t, "create", s.Create(ctx, g), nil)
 	}
 	check(t, "move i1", s.AppendMove(ctx, "i1", 0, "m0", at(50), nil), nil)
-	check(t, "join i2", s.Join(ctx, "i2", 1, "th", "bob", at(40)), nil)
+	check(t, "join i2", s.Join(ctx, "i2", 1, "th", "bob", "", at(40)), nil)
 	check(t, "finish i3", s.Finish(ctx, "i3", store.End{Outcome: "1-0 resignation", Resigned: 1}, at(4)), nil)
 	for _, tt := range []struct {
 		before, limit int
@@ -352,7 +352,7 @@ func testRecent(t *testing.T, open func() store.Store) {
 		check(t, "create", s.Create(ctx, g), nil)
 	}
 	check(t, "move", s.AppendMove(ctx, "r0", 0, "m", at(50), nil), nil)
-	check(t, "join r1", s.Join(ctx, "r1", 1, "t", "bob", at(40)), nil)
+	check(t, "join r1", s.Join(ctx, "r1", 1, "t", "bob", "", at(40)), nil)
 	check(t, "finish r2", s.Finish(ctx, "r2", store.End{Outcome: "1-0 resignation", Resigned: 1}, at(30)), nil)
 	check(t, "finish r3", s.AppendMove(ctx, "r3", 0, "m", at(35), &store.End{Outcome: "0-1 rules", Resigned: -1}), nil)
 	ids := func(gs []*store.Game) []string {
@@ -399,7 +399,7 @@ func testReopen(t *testing.T, open func() store.Store) {
 	ctx := context.Background()
 	check(t, "create", s.Create(ctx, NewGame("g")), nil)
 	check(t, "move", s.AppendMove(ctx, "g", 0, "1a1-a2", at(1), nil), nil)
-	check(t, "join", s.Join(ctx, "g", 1, "t1", "bob", at(2)), nil)
+	check(t, "join", s.Join(ctx, "g", 1, "t1", "bob", "", at(2)), nil)
 	want := mustGet(t, s, "g")
 	check(t, "close", s.Close(), nil)
 	s2 := open()
@@ -541,7 +541,7 @@ func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
 			moves++
 		}
 		if i%7 == 0 {
-			check(t, "join", from.Join(ctx, g.ID, 1, "t", "bob", at(i+1)), nil)
+			check(t, "join", from.Join(ctx, g.ID, 1, "t", "bob", "u-bob", at(i+1)), nil)
 		}
 	}
 	n, err := store.Copy(ctx, from, to, nil)
