@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,13 +11,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"syscall"
 	"time"
 
 	"stax/server/loadtest"
 )
 
-const loadtestUsage = "[--games N] [--clients 1|2] [--duration D] [--think D] [--spec S] [--url URL] [--db FILE]"
+const loadtestUsage = "[--games N] [--clients 1|2] [--duration D] [--think D] [--spec S] [--url URL] [--db FILE] [--abuse [--idle N] [--slow N] [--burst N] [--computer N] [--level L] [--max-conns N] [--limit D]]"
 
 func runLoadtest(e *env, args []string) error {
 	fs := newFlags(e, "loadtest")
@@ -27,6 +29,14 @@ func runLoadtest(e *env, args []string) error {
 	spec := fs.String("spec", "pogo", "the two-player game to play")
 	url := fs.String("url", "", "a running server on this machine to test, e.g. http://127.0.0.1:8080 (default: start one)")
 	db := fs.String("db", "", "the database of the server started for the test (default: a temporary file)")
+	abuse := fs.Bool("abuse", false, "run the abuse scenario instead: idle websockets, slow bodies, a creation burst and computer games (Linux loopback)")
+	idle := fs.Int("idle", 1500, "--abuse: idle websockets opened")
+	slow := fs.Int("slow", 200, "--abuse: requests whose body trickles in")
+	burst := fs.Int("burst", 200, "--abuse: games one address tries to create at once")
+	computer := fs.Int("computer", 200, "--abuse: games against the computer, with one human move each (--spec, default pisola)")
+	level := fs.String("level", "strongest", "--abuse: the computer's level")
+	maxConns := fs.Int("max-conns", 1000, "--abuse: the websocket cap of the server started for the test")
+	limitD := fs.Duration("limit", 2*time.Minute, "--abuse: the longest each part may take")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -39,6 +49,17 @@ func runLoadtest(e *env, args []string) error {
 	}
 	if *duration <= 0 || *duration > 10*time.Minute {
 		return &usageError{fmt.Sprintf("--duration %s: want at most 10m", *duration)}
+	}
+	if *abuse {
+		if *idle < 0 || *idle > 20000 || *slow < 0 || *slow > 5000 || *burst < 0 || *burst > 10000 || *computer < 0 || *computer > 5000 || *limitD <= 0 || *limitD > 10*time.Minute {
+			return &usageError{"--abuse: want --idle up to 20000, --slow up to 5000, --burst up to 10000, --computer up to 5000 and --limit up to 10m"}
+		}
+		*games, *clients = max(*idle, *computer)/2+*slow/2+1, 2
+		specGiven := false
+		fs.Visit(func(f *flag.Flag) { specGiven = specGiven || f.Name == "spec" })
+		if !specGiven {
+			*spec = "pisola"
+		}
 	}
 	limit, err := loadtest.RaiseFileLimit()
 	if err != nil {
@@ -72,11 +93,18 @@ func runLoadtest(e *env, args []string) error {
 		}
 		// The server runs in its own process, as in production, so that
 		// the two sides' websockets count against separate file limits.
-		child = exec.Command(exe, "serve", "--addr", addr, "--db", *db, "--log-level", "error", "--stats",
+		args := []string{"serve", "--addr", addr, "--db", *db, "--log-level", "error", "--stats",
 			// Every game comes from this one address: lift the limits
 			// on one address to the test's size.
-			"--create-every", "1ms", "--create-burst", fmt.Sprint(*games*4+100), "--join-every", "1ms", "--join-burst", fmt.Sprint(*games*4+100),
-			"--max-open-games", fmt.Sprint(*games*2+100), "--max-conns-per-ip", fmt.Sprint(*games**clients+100), "--max-conns", fmt.Sprint(*games**clients+100))
+			"--create-every", "1ms", "--create-burst", fmt.Sprint(*games*4 + 100), "--join-every", "1ms", "--join-burst", fmt.Sprint(*games*4 + 100),
+			"--max-open-games", fmt.Sprint(*games*2 + 100), "--max-conns-per-ip", fmt.Sprint(*games**clients + 100), "--max-conns", fmt.Sprint(*games**clients + 100)}
+		if *abuse {
+			// The server's own limits, but for a lower websocket cap
+			// and read timeout, to be reached within the test's bounds.
+			args = []string{"serve", "--addr", addr, "--db", *db, "--log-level", "error", "--stats",
+				"--max-conns", fmt.Sprint(*maxConns), "--read-timeout", "5s"}
+		}
+		child = exec.Command(exe, args...)
 		child.Stdout, child.Stderr = e.stderr, e.stderr
 		if err := child.Start(); err != nil {
 			return fmt.Errorf("starting the server: %w", err)
@@ -92,6 +120,24 @@ func runLoadtest(e *env, args []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "server started: %s, database %s\n", base, *db)
+	}
+	if *abuse {
+		rep, err := loadtest.Abuse(ctx, loadtest.AbuseConfig{
+			URL: base, Idle: *idle, Slow: *slow, Burst: *burst, Computer: *computer,
+			Spec: *spec, Level: *level, Limit: *limitD,
+			Memory:   func() int64 { return residentMemory(child) },
+			Progress: func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
+		})
+		fmt.Fprintf(e.stdout, "stax loadtest --abuse --idle %d --slow %d --burst %d --computer %d --spec %s --level %s --max-conns %d\n%s\n",
+			*idle, *slow, *burst, *computer, *spec, *level, *maxConns, rep)
+		if child != nil {
+			child.Process.Signal(syscall.SIGTERM)
+			child.Wait()
+			if mib := maxRSS(child.ProcessState); mib > 0 {
+				fmt.Fprintf(e.stdout, "server peak memory: %d MiB\n", mib)
+			}
+		}
+		return err
 	}
 	before := loadtest.ProcessCPU()
 	rep, err := loadtest.Run(ctx, loadtest.Config{
@@ -167,4 +213,24 @@ func waitHealthy(ctx context.Context, base string) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return fmt.Errorf("the server at %s did not become healthy", base)
+}
+
+// residentMemory returns the resident memory of a running child process in
+// bytes, from Linux's /proc, or 0.
+func residentMemory(c *exec.Cmd) int64 {
+	if c == nil || c.Process == nil {
+		return 0
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+			return kb << 10
+		}
+	}
+	return 0
 }

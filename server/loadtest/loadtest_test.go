@@ -2,6 +2,7 @@ package loadtest_test
 
 import (
 	"context"
+	"net"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -63,5 +64,50 @@ func TestLoopbackOnly(t *testing.T) {
 		if _, err := loadtest.Run(context.Background(), loadtest.Config{URL: u, Games: 1}); err == nil {
 			t.Errorf("Run(%s) did not refuse", u)
 		}
+	}
+}
+
+// TestAbuse runs a small abuse scenario against an in-process server with
+// lowered caps: the caps and limits hold and /healthz answers throughout.
+func TestAbuse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the abuse scenario takes a few seconds")
+	}
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "abuse.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := server.New(server.Config{Store: st, Games: games.All(), NewPlayer: ai.New, Levels: ai.Levels, DebugStats: true,
+		MaxConns: 40, ReadTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := srv.HTTPServer()
+	go hs.Serve(srv.Listener(ln))
+	defer hs.Close()
+	rep, err := loadtest.Abuse(context.Background(), loadtest.AbuseConfig{
+		URL: "http://" + ln.Addr().String(), Idle: 60, Slow: 5, Burst: 30, Computer: 10, Spec: "pogo", Level: "easy", Limit: 20 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", rep)
+	if rep.IdleRefused < 20 || rep.HealthFailed != 0 {
+		t.Errorf("%d idle websockets refused, %d /healthz failed; want at least 20 refused at a cap of 40 and none failed", rep.IdleRefused, rep.HealthFailed)
+	}
+	if rep.SlowCut != 5 || rep.SlowHeldMax > 5 {
+		t.Errorf("%d slow bodies cut, held at most %.1fs; want all 5 cut after about 1s", rep.SlowCut, rep.SlowHeldMax)
+	}
+	if rep.BurstCreated != server.DefaultCreateBurst || rep.BurstRefused != 30-server.DefaultCreateBurst {
+		t.Errorf("burst: %d created, %d refused; want %d and %d", rep.BurstCreated, rep.BurstRefused, server.DefaultCreateBurst, 30-server.DefaultCreateBurst)
+	}
+	if rep.ComputerGames != 10 || rep.ComputerMoved != 10 || rep.ComputerAnswered != 10 {
+		t.Errorf("computer games: %d created, %d moved, %d answered; want 10 each", rep.ComputerGames, rep.ComputerMoved, rep.ComputerAnswered)
 	}
 }
