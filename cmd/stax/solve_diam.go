@@ -277,8 +277,8 @@ func (b *solveLine) update(p dsolve.Progress) {
 	}
 	b.last = time.Now()
 	rate := float64(p.Nodes) / max(p.Elapsed.Seconds(), 1e-9)
-	line := fmt.Sprintf("%s  nodes %d (%.0f/s)  proven %d  disproven %d  table %d  root pn %s dn %s",
-		p.Elapsed.Round(time.Second), p.Nodes, rate, p.Proven, p.Disproven, p.Entries, pnWords(p.RootPN), pnWords(p.RootDN))
+	line := fmt.Sprintf("%s  nodes %d (%.0f/s)  proven %d  disproven %d  table %d  line %d  root pn %s dn %s",
+		p.Elapsed.Round(time.Second), p.Nodes, rate, p.Proven, p.Disproven, p.Entries, p.Depth, pnWords(p.RootPN), pnWords(p.RootDN))
 	if b.tty {
 		fmt.Fprintf(b.w, "\r%s\x1b[K", line)
 		b.drawn = true

@@ -113,7 +113,8 @@ func pieces(col [4]uint32) int {
 }
 
 // expand fills the kids of the current position (whose question is q) at
-// depth d, sorted by the evaluation. It returns early, with done set, when
+// depth d, one per position reached (symmetric moves lead to one), sorted
+// by the evaluation. It returns early, with done set, when
 // a move settles the node at once: a diam that wins for the side to move.
 func (w *worker) expand(q, d int) (kids []kid, done bool) {
 	for len(w.kids) <= d {
@@ -128,6 +129,11 @@ func (w *worker) expand(q, d int) (kids []kid, done bool) {
 		st.Apply(m)
 		col := st.Colours()
 		k := kid{move: m, id: id(keyOf(col, st.ToMove()), cq)}
+		if slices.ContainsFunc(kids, func(o kid) bool { return o.id == k.id }) {
+			// A move symmetric to an earlier one: the same position.
+			st.Undo()
+			continue
+		}
 		if c, _, _, over := st.Diam(); over {
 			// The child's side to move wins when the diam is in its colour.
 			k.fixed = true

@@ -93,16 +93,25 @@ func (t *table) bucket(id uint64) uint64 {
 	return id & t.mask
 }
 
+// open returns the bucket of id, locked when the table is shared (the
+// caller unlocks the lock returned, if any).
+func (t *table) open(id uint64) ([]entry, *sync.Mutex) {
+	b := t.bucket(id)
+	var l *sync.Mutex
+	if t.shared {
+		l = &t.locks[b&1023]
+		l.Lock()
+	}
+	return t.e[b*bucketSize : b*bucketSize+bucketSize], l
+}
+
 // lookup returns the numbers stored for id (a position and question),
 // with the work spent on it.
 func (t *table) lookup(id uint64) (pn, dn uint32, work uint64, ok bool) {
-	b := t.bucket(id)
-	if t.shared {
-		l := &t.locks[b&1023]
-		l.Lock()
+	es, l := t.open(id)
+	if l != nil {
 		defer l.Unlock()
 	}
-	es := t.e[b*bucketSize : b*bucketSize+bucketSize]
 	for i := range es {
 		if k := es[i].key; k&usedBit != 0 && k&idMask == id {
 			return es[i].pn, es[i].dn, workOf(k >> workShift & workMask), true
@@ -114,13 +123,10 @@ func (t *table) lookup(id uint64) (pn, dn uint32, work uint64, ok bool) {
 // store records the numbers of id, replacing its old entry or else the
 // entry of least work in its bucket.
 func (t *table) store(id uint64, pn, dn uint32, work uint64) {
-	b := t.bucket(id)
-	if t.shared {
-		l := &t.locks[b&1023]
-		l.Lock()
+	es, l := t.open(id)
+	if l != nil {
 		defer l.Unlock()
 	}
-	es := t.e[b*bucketSize : b*bucketSize+bucketSize]
 	victim := -1
 	var least uint64 = 1 << 63
 	for i := range es {
