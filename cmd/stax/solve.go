@@ -18,7 +18,7 @@ import (
 	"stax/games/pogo/solve"
 )
 
-const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet] [--reachable] | diam[(drop=any)] [--pos S] [--checkpoint FILE] [--every D] [--time D] [--table MIB] [--workers N] [--quiet]"
+const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet] [--reachable] | diam[(drop=any)] [--pos S] [--checkpoint FILE] [--every D] [--time D] [--table MIB] [--workers N] [--quiet] [--verify N]"
 
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
@@ -32,6 +32,7 @@ func runSolve(e *env, args []string) error {
 	fs.DurationVar(&df.every, "every", 10*time.Minute, "Diam: how often to save the checkpoint")
 	fs.DurationVar(&df.limit, "time", 0, "Diam: stop after this long (default: when settled, or on interrupt)")
 	fs.Int64Var(&df.tableMiB, "table", 1024, "Diam: the transposition table's size in MiB")
+	fs.IntVar(&df.verify, "verify", 0, "Diam: check a proof found with the rules alone, leaving to plain minimax the positions within N-1 plies of the end (0: no check)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -54,7 +55,7 @@ func runSolve(e *env, args []string) error {
 		df.workers, df.quiet = *workers, *quiet
 		return solveDiam(e, dg, df)
 	}
-	for _, name := range []string{"pos", "checkpoint", "every", "time", "table"} {
+	for _, name := range []string{"pos", "checkpoint", "every", "time", "table", "verify"} {
 		if set[name] {
 			return &usageError{fmt.Sprintf("--%s applies to Diam only", name)}
 		}

@@ -67,41 +67,6 @@ func playouts(g *diam.Game, seed uint64, n, from, to int) []*diam.State {
 	return out
 }
 
-// exhaustive is a plain minimax over the rules' interface, independent of
-// the solver: +1 if the side to move wins within depth plies against
-// every defence, -1 if it loses within depth plies whatever it does, 0 if
-// neither.
-func exhaustive(s *diam.State, depth int) int {
-	if depth == 0 {
-		return 0
-	}
-	me := s.ToMove()
-	best := -1
-	for _, m := range s.Legal(nil) {
-		s.Apply(m)
-		v := 0
-		if s.Terminal() {
-			o := s.Outcome()
-			switch {
-			case o.Value(me) > 0:
-				v = 1
-			case o.Value(me) < 0:
-				v = -1
-			}
-		} else {
-			v = -exhaustive(s, depth-1)
-		}
-		s.Undo()
-		if v > best {
-			best = v
-		}
-		if best == 1 {
-			break
-		}
-	}
-	return best
-}
-
 func prove(t *testing.T, s *Solver, st *diam.State, goal Goal) Answer {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -114,7 +79,8 @@ func prove(t *testing.T, s *Solver, st *diam.State, goal Goal) Answer {
 }
 
 // TestAgainstExhaustive compares the solver's answers on positions late
-// in random games with a plain minimax to a few plies: every win or loss
+// in random games with a plain minimax to a few plies (Minimax, which
+// knows only the rules): every win or loss
 // the minimax finds is proven, and every proof short enough to check is
 // confirmed by it.
 func TestAgainstExhaustive(t *testing.T) {
@@ -131,7 +97,7 @@ func TestAgainstExhaustive(t *testing.T) {
 			}
 			var wins, losses, proofsChecked int
 			for _, st := range playouts(g, 11, n, 10, 40) {
-				ex := exhaustive(st.Copy(), depth)
+				ex := Minimax(st.Copy(), depth)
 				win := prove(t, s, st, Win)
 				loss := prove(t, s, st, Loss)
 				if win.Proven && loss.Proven {
@@ -155,7 +121,7 @@ func TestAgainstExhaustive(t *testing.T) {
 				}{{win, 1}, {loss, -1}} {
 					if x.a.Proven && x.a.Plies <= depth {
 						proofsChecked++
-						if got := exhaustive(st.Copy(), x.a.Plies); got != x.want {
+						if got := Minimax(st.Copy(), x.a.Plies); got != x.want {
 							t.Errorf("%s: proof of %d plies (%+v), but minimax to that depth says %d", st, x.a.Plies, x.a, got)
 						}
 					}
@@ -227,7 +193,7 @@ func TestSymmetry(t *testing.T) {
 			for _, st := range playouts(g, 5, n, 6, 30) {
 				key := keyOf(st.Colours(), st.ToMove())
 				perft := st.Perft(3)
-				value := exhaustive(st.Copy(), 3)
+				value := Minimax(st.Copy(), 3)
 				s0, _ := New(g, Options{TableBytes: 1 << 20, Workers: 1, NodeLimit: 5000})
 				win0, loss0 := prove(t, s0, st, Win), prove(t, s0, st, Loss)
 				for i, img := range images(st.Colours(), st.ToMove()) {
@@ -242,7 +208,7 @@ func TestSymmetry(t *testing.T) {
 					if p := im.Perft(3); p != perft {
 						t.Fatalf("image %s of %s: perft 3 %d, want %d", im, st, p, perft)
 					}
-					if v := exhaustive(im, 3); v != value {
+					if v := Minimax(im, 3); v != value {
 						t.Fatalf("image %s of %s: minimax value %d, want %d", im, st, v, value)
 					}
 					if i%16 != 5 {
@@ -277,5 +243,47 @@ func TestEncode(t *testing.T) {
 		if _, ok := decode(k); ok {
 			t.Errorf("decode(%#x) accepted", k)
 		}
+	}
+}
+
+// TestVerify checks proofs with the rules alone, and that a false proof
+// planted in the table is caught.
+func TestVerify(t *testing.T) {
+	for spec, pos := range map[string]string{"diam": "gr/-/-/r/g/-/-/- 2", "diam(drop=any)": "gry/b/r/-/g/-/-/- 2"} {
+		t.Run(spec, func(t *testing.T) {
+			g := load(t, spec)
+			st, err := g.Parse(pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ := New(g, Options{TableBytes: 16 << 20, Workers: 1})
+			if a := prove(t, s, st, Loss); !a.Proven {
+				t.Fatalf("%s: %+v; want a proven loss", st, a)
+			}
+			for _, below := range []int{0, 3} {
+				stats, err := s.Verify(t.Context(), st, Loss, below)
+				if err != nil {
+					t.Fatalf("below %d: %v", below, err)
+				}
+				if stats.Positions == 0 || (below > 0) != (stats.Minimax > 0) {
+					t.Errorf("below %d: %+v", below, stats)
+				}
+			}
+			// Plant a false proof: a position after a losing move, whose
+			// side to move does not win, marked won.
+			c := st.Copy()
+			c.Apply(c.Legal(nil)[0])
+			for _, m := range c.Legal(nil) {
+				c.Apply(m)
+				if !c.Terminal() && Minimax(c, 3) != 1 {
+					s.tt.store(id(keyOf(c.Colours(), c.ToMove()), askWin), 0, 9, 1)
+					if _, err := s.Verify(t.Context(), c, Win, 0); err == nil {
+						t.Errorf("%s: a planted proof of a win checks", c)
+					}
+					break
+				}
+				c.Undo()
+			}
+		})
 	}
 }
