@@ -128,6 +128,11 @@ func (c Config) NewSeeded(g game.Game, level string, seed uint64) (search.Player
 	if pg, ok := g.(*pogo.Game); ok && level == perfectLevel && c.Tables != nil {
 		return newPerfect(pg, c.Tables, ev, seed), nil
 	}
+	if dg, ok := g.(*diam.Game); ok && level == perfectLevel && c.Tables != nil && offersPerfect(dg) {
+		p := newLevel(g, "strongest", ev, seed).(*diamProver)
+		p.perfect = true
+		return p, nil
+	}
 	for _, name := range levelNames {
 		if name == level {
 			return newLevel(g, level, ev, seed), nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"stax/game"
+	"stax/games/diam"
 	"stax/games/pogo"
 	"stax/games/pogo/solve"
 	"stax/search"
@@ -16,9 +17,13 @@ import (
 const perfectLevel = "perfect"
 
 // extraLevels returns the levels g offers beyond the searching ones:
-// "perfect" for Pogo when c has tables.
+// "perfect" for Pogo and for diam(drop=any) when c has tables (Config's
+// sign that the perfect levels are wanted; Diam's needs no table file).
 func (c Config) extraLevels(g game.Game) []string {
 	if _, ok := g.(*pogo.Game); ok && c.Tables != nil {
+		return []string{perfectLevel}
+	}
+	if dg, ok := g.(*diam.Game); ok && offersPerfect(dg) && c.Tables != nil {
 		return []string{perfectLevel}
 	}
 	return nil

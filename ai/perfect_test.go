@@ -9,8 +9,8 @@ import (
 	"stax/search"
 )
 
-// TestPerfectLevel checks that only Pogo offers the perfect level, and
-// only with tables; and that without a table a perfect player still plays
+// TestPerfectLevel checks that only Pogo and diam(drop=any) offer the
+// perfect level, and only with tables; and that without a table a perfect player still plays
 // a legal move (by search) rather than building the table.
 func TestPerfectLevel(t *testing.T) {
 	tables := NewTables(TablesConfig{Dir: t.TempDir()})
@@ -20,7 +20,7 @@ func TestPerfectLevel(t *testing.T) {
 		cfg  Config
 		spec string
 		want bool
-	}{{cfg, "pogo", true}, {cfg, "pogo(u=false)", true}, {cfg, "diam", false}, {Config{}, "pogo", false}} {
+	}{{cfg, "pogo", true}, {cfg, "pogo(u=false)", true}, {cfg, "diam", false}, {cfg, "diam(drop=any)", true}, {Config{}, "diam(drop=any)", false}, {Config{}, "pogo", false}} {
 		g := load(t, tc.spec)
 		if got := slices.Contains(tc.cfg.Levels(g), "perfect"); got != tc.want {
 			t.Errorf("Levels(%s) = %v; perfect listed %v, want %v", tc.spec, tc.cfg.Levels(g), got, tc.want)

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"cmp"
 	"context"
 	"sync"
 	"time"
@@ -56,10 +57,44 @@ func giveBackDiamSolver(s *dsolve.Solver) {
 // shortest proof found), and when every move is proven to lose plays the
 // one whose loss is the longest; otherwise it searches as the level does,
 // avoiding a move the solver proved losing.
+//
+// As the perfect level of diam(drop=any), the variant whose start is
+// proven, it gives the solver all its time (perfectDiamBudget when given
+// none) and keeps one solver for the whole process, so that the proof of
+// the start, found on the first move, serves every later move and game.
 type diamProver struct {
 	*capped
-	g *diam.Game
+	g       *diam.Game
+	perfect bool
 }
+
+// perfectDiamBudget is the perfect level's time for the solver on a move
+// when it is given no time: enough to prove the start of diam(drop=any)
+// on a loaded machine.
+const perfectDiamBudget = 2 * time.Minute
+
+// perfectDiam is the perfect level's solver, one per process, with a table
+// that holds the start's proof many times over.
+var perfectDiam struct {
+	sync.Mutex
+	s *dsolve.Solver
+}
+
+// lockPerfectSolver locks and returns the perfect level's solver.
+func lockPerfectSolver(g *diam.Game) *dsolve.Solver {
+	perfectDiam.Lock()
+	if perfectDiam.s == nil {
+		s, err := dsolve.New(g, dsolve.Options{TableBytes: 64 << 20, Evaluate: diamEval{}.Evaluate})
+		if err != nil {
+			panic(err) // only diam(drop=any) with two players gets here
+		}
+		perfectDiam.s = s
+	}
+	return perfectDiam.s
+}
+
+// offersPerfect reports whether g is the variant whose start is proven.
+func offersPerfect(g *diam.Game) bool { return g.Players() == 2 && g.DropAny() }
 
 // Play implements search.Player.
 func (p *diamProver) Play(ctx context.Context, pos search.Position, lim search.Limits, report func(search.Progress)) (search.Result, error) {
@@ -68,6 +103,7 @@ func (p *diamProver) Play(ctx context.Context, pos search.Position, lim search.L
 		return p.capped.Play(ctx, pos, lim, report)
 	}
 	start := time.Now()
+	given := lim.Budgeted().Time
 	if !p.open || lim.IsZero() {
 		lim = tighter(lim, p.lim)
 	}
@@ -76,9 +112,16 @@ func (p *diamProver) Play(ctx context.Context, pos search.Position, lim search.L
 	if lim.Time > 0 {
 		share = lim.Time / 3
 	}
-	// Half the share for each question; the loss gets what the win left.
-	s := takeDiamSolver(p.g)
-	defer giveBackDiamSolver(s)
+	var s *dsolve.Solver
+	if p.perfect {
+		share = cmp.Or(given, perfectDiamBudget)
+		s = lockPerfectSolver(p.g)
+		defer perfectDiam.Unlock()
+	} else {
+		s = takeDiamSolver(p.g)
+		defer giveBackDiamSolver(s)
+	}
+	// Half the share for the win; the loss gets what the win left.
 	wctx, cancel := context.WithTimeout(ctx, share/2)
 	win, err := s.Prove(wctx, st, dsolve.Win)
 	cancel()

@@ -82,3 +82,37 @@ func TestProveDiamMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestPerfectDiam checks the perfect level of diam(drop=any) from the
+// proof of the start: player 2 answers player 1's first piece by winning,
+// and player 1 at the start knows it is lost. It proves the start, which
+// takes some tens of seconds, so -short skips it.
+func TestPerfectDiam(t *testing.T) {
+	if testing.Short() {
+		t.Skip("proves the start of diam(drop=any); run without -short")
+	}
+	g := load(t, "diam(drop=any)").(*diam.Game)
+	tables := NewTables(TablesConfig{Dir: t.TempDir()})
+	defer tables.Close()
+	cfg := Config{Tables: tables}
+	p, err := cfg.NewSeeded(g, "perfect", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.NewStart()
+	s.Apply(diam.Place(diam.Red, 0))
+	res, err := p.Play(context.Background(), search.Position{State: s}, search.Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Score.Proven != game.Win || (res.Move != diam.Place(diam.Green, 0) && res.Move != diam.Place(diam.Blue, 0)) {
+		t.Errorf("%s: perfect plays %s, %v; want g@1 or b@1, a proven win", s, s.FormatMove(res.Move), res.Score)
+	}
+	res, err = p.Play(context.Background(), search.Position{State: g.NewStart()}, search.Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Score.Proven != game.Loss {
+		t.Errorf("start: perfect scores %v; want a proven loss", res.Score)
+	}
+}
