@@ -16,6 +16,7 @@ import (
 	"stax/game"
 	"stax/game/record"
 	"stax/games"
+	"stax/games/pogo"
 	"stax/search"
 )
 
@@ -477,7 +478,7 @@ func (p *session) help() {
   history    list the moves played so far
   level L    let the computer seats play at level L (level alone: show them)
   swap       exchange the seats: you take the next seat's pieces
-  hint       ask the `+p.hintLevel+` level for a move
+  hint       every move ranked with its verdict (exact in Pogo, else by the `+p.hintLevel+` level's search)
   board      draw the board again
   save FILE  save the game as a record; stax play --load FILE resumes it
   resign     give up the game
@@ -663,26 +664,36 @@ func readLines(r io.Reader, done <-chan struct{}) <-chan inputLine {
 	return ch
 }
 
+// giveHint lists every legal move ranked with its verdict: exact from the
+// table in Pogo, else from a search within the hint level's budget.
 func (p *session) giveHint() {
 	out := p.e.stdout
-	if p.hint == nil {
-		pl, err := p.newAI(p.hintLevel, 99)
-		if err != nil {
-			fmt.Fprintf(out, "no hint: %v\n", err)
-			return
-		}
-		p.hint = pl
-	}
 	pos := search.PositionOf(p.h)
 	ctx, stop := thinking()
-	res, err := search.Ask(ctx, p.hint, pos, p.limits, nil)
-	stop()
-	p.drainInterrupt()
+	defer func() { stop(); p.drainInterrupt() }()
+	if pg, ok := p.g.(*pogo.Game); ok && p.ai.Tables != nil {
+		if _, err := p.ai.Tables.Wait(ctx, pg.U()); err != nil {
+			fmt.Fprintf(out, "no exact hint: %v\n", err)
+		}
+	}
+	lim := ai.Budget(p.g, p.hintLevel)
+	if lim.Time == 0 && lim.Depth == 0 {
+		lim.Time = max(p.limits.Time, time.Second)
+	}
+	a, err := p.ai.Analyze(ctx, pos, ai.AnalyzeOptions{Time: lim.Time, Depth: lim.Depth, Prove: true})
 	if err != nil {
 		fmt.Fprintf(out, "no hint: %v\n", err)
 		return
 	}
-	fmt.Fprintf(out, "hint: %s (score %s, by stax:%s)\n", pos.State.FormatMove(res.Move), res.Score, p.hintLevel)
+	s := pos.State
+	how := "exact, from the table"
+	if !a.Exact {
+		how = fmt.Sprintf("by the %s level's search: the evaluation (depth), or win N, loss N, draw when proven", p.hintLevel)
+	}
+	fmt.Fprintf(out, "hint: %s (%s; %s)\n", s.FormatMove(a.Best().Move), a.Best().Describe(), how)
+	for i, v := range a.Moves {
+		fmt.Fprintf(out, "%3d. %-10s %s\n", i+1, s.FormatMove(v.Move), v.Describe())
+	}
 }
 
 // record returns the game's record with the date and the seats.
