@@ -44,10 +44,11 @@ func TestClockBudget(t *testing.T) {
 		c    Clock
 		want time.Duration
 	}{
-		{Clock{Remaining: 60 * time.Second}, (60*time.Second - 100*ms) / 25},
-		{Clock{Remaining: 60 * time.Second, Increment: time.Second}, (60*time.Second-100*ms)/25 + 750*ms},
-		{Clock{Remaining: 10 * time.Second, MovesToGo: 1}, 10*time.Second - 100*ms},
-		{Clock{Remaining: 10 * time.Second, MovesToGo: 2}, (10*time.Second - 100*ms) / 2},
+		{Clock{Remaining: 60 * time.Second}, (60*time.Second - 300*ms) / 25},
+		{Clock{Remaining: 60 * time.Second, Increment: time.Second}, (60*time.Second-300*ms)/25 + 750*ms},
+		{Clock{Remaining: 10 * time.Second, MovesToGo: 1}, 10*time.Second - 300*ms},
+		{Clock{Remaining: 10 * time.Second, MovesToGo: 2}, (10*time.Second - 300*ms) / 2},
+		{Clock{Remaining: time.Second}, 900 * ms / 25},
 		// Little time and a large increment: never more than half the clock.
 		{Clock{Remaining: 200 * ms, Increment: time.Second}, 90 * ms},
 		{Clock{Remaining: 50 * ms}, 45 * ms / 25},

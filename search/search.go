@@ -72,10 +72,10 @@ const clockMoves = 25
 // remaining time over the moves to go (or clockMoves), plus most of the
 // increment, never more than half the remaining time (all of it, less the
 // safety margin, for the last move before a time control), and always
-// leaving a safety margin of a tenth of the clock, at most 100 ms, for the
-// moves' transmission and the search's reaction time.
+// leaving a safety margin of a tenth of the clock, at most 300 ms, for the
+// moves' transmission and the search's reaction time on a loaded machine.
 func (c Clock) Budget() time.Duration {
-	margin := min(c.Remaining/10, 100*time.Millisecond)
+	margin := min(c.Remaining/10, 300*time.Millisecond)
 	left := c.Remaining - margin
 	if left <= 0 {
 		return time.Millisecond
