@@ -144,9 +144,10 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
-// TestOnlyLiveGamesResumed checks that a restarted server holds in memory
-// only the games whose computer is to move, loads the others when asked,
-// and expires at start the games abandoned while it was down.
+// TestOnlyLiveGamesResumed checks that a restarted server holds no game in
+// memory but queues the move of each game whose computer is to move, loads
+// the games when asked, and expires at start the games abandoned while it
+// was down.
 func TestOnlyLiveGamesResumed(t *testing.T) {
 	db := newDB(t)
 	ts := startServer(t, db, server.Config{NewPlayer: blockingPlayers})
@@ -155,8 +156,11 @@ func TestOnlyLiveGamesResumed(t *testing.T) {
 	ts.stop()
 
 	ts = startServer(t, db, server.Config{NewPlayer: blockingPlayers})
-	if games, _ := ts.srv.Live(); games != 1 {
-		t.Errorf("%d games in memory after a restart; want 1 (the one whose computer is to move)", games)
+	if games, _ := ts.srv.Live(); games != 0 {
+		t.Errorf("%d games in memory after a restart; want none", games)
+	}
+	if jobs, err := ts.store.Jobs(context.Background(), ai.ID); err != nil || len(jobs) != 1 || jobs[0].Ply != 0 {
+		t.Errorf("computer moves queued after a restart: %+v, %v; want the first move", jobs, err)
 	}
 	var st stateOf
 	ts.call("GET", "/api/games/"+human.ID, nil, http.StatusOK, &st)

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"context"
-	"errors"
 	"time"
 
 	"stax/game"
@@ -107,24 +105,10 @@ func (l *room) flagged(now time.Time) (int, bool) {
 // servers holding the game, the first to commit the ending wins; the
 // others read it back. The caller holds l.mu.
 func (s *Server) flag(l *room, p int) {
-	err := s.finish(s.ctx, l, p, game.ByTime, l.g.PlayerName(p)+" ran out of time")
-	if err == nil {
-		return
+	// When another server ended the game first, finish rereads it.
+	if err := s.finish(s.ctx, l, p, game.ByTime, l.g.PlayerName(p)+" ran out of time"); err != nil {
+		s.log.Debug("flag", "game", l.id, "seat", p, "err", err)
 	}
-	// Another server may have ended the game (on time, or by a move):
-	// take the store's version.
-	sg, gerr := s.store.Get(context.WithoutCancel(s.ctx), l.id)
-	if gerr != nil {
-		s.log.Error("flag: reload game", "game", l.id, "err", errors.Join(err, gerr))
-		return
-	}
-	nl, berr := s.build(sg)
-	if berr != nil {
-		s.log.Error("flag: rebuild game", "game", l.id, "err", berr)
-		return
-	}
-	l.adopt(nl)
-	l.broadcast()
 }
 
 // adopt takes the game as another live copy holds it (read back from the

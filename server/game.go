@@ -31,8 +31,6 @@ type room struct {
 	lastAt  time.Time // when the last move was played (or the game created)
 	// resigned is the seat that resigned or forfeited, or -1.
 	resigned int
-	// aiBusy is set while an AI move is scheduled or being chosen.
-	aiBusy bool
 	// The JSON arrays of the moves and positions so far, without the
 	// closing bracket, grown one element per move.
 	movesJSON, positionsJSON []byte
@@ -59,8 +57,7 @@ type room struct {
 // seat is one seat of a room.
 type seat struct {
 	store.Seat
-	connected int  // open connections holding the seat
-	thinking  bool // the seat's AI is choosing a move
+	connected int // open connections holding the seat
 }
 
 // moveError is a rejected move or message, sent to the client as an error
@@ -122,18 +119,28 @@ func newRoom(sg *store.Game, g game.Game) (*room, error) {
 	if n := len(sg.MoveTimes); n > 0 && sg.MoveTimes[n-1].After(l.lastAt) {
 		l.lastAt = sg.MoveTimes[n-1]
 	}
-	if sg.Status == store.Finished && !l.h.Over() {
-		// A resignation, forfeit or loss on time, which the moves do not
-		// show: the stored outcome restores it exactly.
-		o, err := game.ParseOutcome(sg.End.Outcome)
-		if err != nil || !o.Over() || o.Players != g.Players() {
-			return nil, fmt.Errorf("game %s is finished but its stored outcome %q is not one of %s: %v", sg.ID, sg.End.Outcome, sg.Spec, err)
-		}
-		l.h.End(o)
-		l.resigned = sg.End.Resigned
+	if _, err := l.restoreEnd(sg); err != nil {
+		return nil, err
 	}
 	l.sentPly = l.h.Ply()
 	return l, nil
+}
+
+// restoreEnd ends the game as the stored one ended when its moves do not
+// show it (a resignation, forfeit or loss on time): the stored outcome
+// restores it exactly. It reports whether it did.
+func (l *room) restoreEnd(sg *store.Game) (bool, error) {
+	if sg.Status != store.Finished || l.h.Over() {
+		return false, nil
+	}
+	o, err := game.ParseOutcome(sg.End.Outcome)
+	if err != nil || !o.Over() || o.Players != l.g.Players() {
+		return false, fmt.Errorf("game %s is finished but its stored outcome %q is not one of %s: %v", sg.ID, sg.End.Outcome, sg.Spec, err)
+	}
+	l.h.End(o)
+	l.resigned = sg.End.Resigned
+	l.changed()
+	return true, nil
 }
 
 // lastActive returns when the game last changed: a move, a join, its
@@ -280,7 +287,7 @@ func (l *room) seatJSON(i int) Seat {
 		Joined:    st.Joined,
 		Connected: st.connected > 0,
 		Account:   st.User != "",
-		Thinking:  st.thinking,
+		Thinking:  st.Kind == "ai" && !l.h.Over() && l.h.State().ToMove() == i,
 	}
 }
 
@@ -413,6 +420,12 @@ func (s *Server) play(ctx context.Context, l *room, seats []int, text string, pl
 	// shutting down meanwhile.
 	if err := s.store.AppendMove(context.WithoutCancel(ctx), l.id, l.h.Ply()-1, note, now, l.end()); err != nil {
 		l.undoLast()
+		if errors.Is(err, store.ErrConflict) {
+			// Another server stored a move at this ply first: catch up
+			// with it, and tell the sender, who sees the new state.
+			s.refresh(l)
+			return &moveError{code: CodeStale, msg: "another move was played first; it was not played", move: text}
+		}
 		s.log.Error("store move", "game", l.id, "move", note, "err", err)
 		return &moveError{code: CodeServer, msg: "the server could not save the move; it was not played", move: text}
 	}
@@ -472,6 +485,11 @@ func (s *Server) conclude(ctx context.Context, l *room, end func(), resigned int
 		l.h.Undo()
 		l.resigned = -1
 		l.changed()
+		if errors.Is(err, store.ErrConflict) {
+			// The game ended on another server meanwhile.
+			s.refresh(l)
+			return &moveError{code: CodeGameOver, msg: "the game ended before the resignation arrived"}
+		}
 		s.log.Error("store finish", "game", l.id, "err", err)
 		return &moveError{code: CodeServer, msg: "the server could not save " + what}
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -323,3 +324,20 @@ func (m *memStore) TakeBack(ctx context.Context, id string, ply int) error {
 	g.Ply = ply
 	return nil
 }
+
+// The memStore is one process's store for human games: it reports no
+// changes (the server knows its own) and queues no computer moves.
+func (m *memStore) Watch(ctx context.Context, fn func(store.Event)) error { return nil }
+func (m *memStore) AddJob(ctx context.Context, id string, ply int, delay time.Duration) error {
+	return errors.New("memStore: no computer moves")
+}
+func (m *memStore) ClaimJob(ctx context.Context, owner string, lease time.Duration) (*store.Job, time.Duration, error) {
+	return nil, 0, nil
+}
+func (m *memStore) DoneJob(ctx context.Context, id int64, owner string) error {
+	return store.ErrConflict
+}
+func (m *memStore) ReleaseJob(ctx context.Context, id int64, owner string) error {
+	return store.ErrConflict
+}
+func (m *memStore) Jobs(ctx context.Context, id string) ([]store.Job, error) { return nil, nil }

@@ -92,8 +92,7 @@ func TestFairQueue(t *testing.T) {
 	if d := busyAfter.Ply - busyBefore.Ply; d > 3 {
 		t.Errorf("the busy game played %d moves while 5 waiting games got one each; want the queue to take turns", d)
 	}
-	st := ts.srv.Stats()
-	if st.AIQueueMax < 5 || st.AIWaitMax == 0 {
-		t.Errorf("stats: queue at most %d, wait at most %dus; want at least 5 queued and a wait", st.AIQueueMax, st.AIWaitMax)
+	if st := ts.srv.Stats(); st.AIWaitMax == 0 {
+		t.Errorf("stats: wait at most %dus; want a wait", st.AIWaitMax)
 	}
 }

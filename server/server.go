@@ -5,8 +5,16 @@
 // A [Server] holds every unfinished game in memory and each change to a game
 // is serialised by that game's lock: a move is checked with the rules
 // engine, committed to the [store.Store], and only then broadcast to the
-// game's connections. AI moves run in a bounded pool of workers. On start
-// the server loads the unfinished games from the store and resumes them.
+// game's connections. On start the server loads the unfinished games from
+// the store and resumes them.
+//
+// Several servers may share one store (PostgreSQL): any of them may hold
+// any game's connections. The store orders each game's moves (of two
+// servers writing one ply, one wins and the other rereads the game), and
+// its feed (Store.Watch) brings every committed change to the servers
+// holding the game, which pass it on to their connections. Computer moves
+// are jobs in the store that a [Worker] claims, in this process or in
+// another (stax worker), so that each is computed once.
 //
 // The server knows no concrete game and no computer player: its caller
 // passes the games it offers (Config.Games) and the players of its AI
@@ -46,8 +54,9 @@ type Config struct {
 	Assets fs.FS
 	// Log receives the server's logs; nil discards them.
 	Log *slog.Logger
-	// Workers bounds the AI moves computed at once (default: the number
-	// of CPUs).
+	// Workers is the number of computer moves this process computes at
+	// once (default: the number of CPUs); negative computes none, leaving
+	// them to other processes sharing the store (stax worker).
 	Workers int
 	// AIDelay is the least time between a move and the AI's answer, so
 	// that people can follow.
@@ -147,8 +156,8 @@ type Server struct {
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // AI moves, connections and the janitor
-	queue  *aiQueue       // games waiting for a worker
+	wg     sync.WaitGroup // workers, connections and the janitor
+	worker *Worker        // nil when this process computes no moves
 
 	mu    sync.Mutex // guards games
 	games map[string]*room
@@ -160,7 +169,7 @@ type Server struct {
 	expired        atomic.Int64 // games expired since the start
 	broken         brokenGames  // games that could not be loaded
 
-	aiWait      latency      // from a game queued for its computer's move to a worker taking it
+	aiWait      latency      // from a computer's move being due to a worker of this process taking it
 	playersMade atomic.Int64 // computer players made by the workers
 
 	wsConns    connCount    // open websockets
@@ -180,7 +189,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Workers <= 0 {
+	if cfg.Workers == 0 {
 		cfg.Workers = runtime.NumCPU()
 	}
 	if cfg.AITimeout <= 0 {
@@ -222,14 +231,19 @@ func New(cfg Config) (*Server, error) {
 		cfg:   cfg,
 		store: cfg.Store,
 		log:   cfg.Log,
-		queue: newAIQueue(),
 		games: map[string]*room{},
 
 		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:   newRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
 		lobby:   newLobby(),
 	}
-	s.acct = accounts{params: cfg.PasswordParams, ttl: cfg.SessionTTL, hashes: make(chan struct{}, cfg.Workers),
+	// Password hashes take the computer moves' share of the CPUs, or all
+	// of them on a server that leaves the moves to stax worker.
+	hashers := cfg.Workers
+	if hashers < 1 {
+		hashers = runtime.NumCPU()
+	}
+	s.acct = accounts{params: cfg.PasswordParams, ttl: cfg.SessionTTL, hashes: make(chan struct{}, hashers),
 		loginsByName: newRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: newRateLimiter(loginIPEvery, loginIPBurst),
 		signups: newRateLimiter(signupEvery, signupBurst)}
 	if s.acct.params == (PasswordParams{}) {
@@ -242,24 +256,43 @@ func New(cfg Config) (*Server, error) {
 		s.acct.store = a
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if cfg.Workers > 0 {
+		s.worker = NewWorker(WorkerConfig{Store: cfg.Store, Games: cfg.Games, NewPlayer: cfg.NewPlayer, Log: cfg.Log,
+			AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout,
+			Claimed: s.aiWait.add, PlayerMade: func() { s.playersMade.Add(1) }})
+	}
+	// Follow the feed before reading the games, so that no change falls
+	// between the two.
+	if err := s.store.Watch(s.ctx, s.follow); err != nil {
+		s.cancel()
+		return nil, fmt.Errorf("server: follow the store's changes: %w", err)
+	}
 	if err := s.resume(); err != nil {
 		s.cancel()
 		return nil, err
 	}
 	s.routes()
-	s.startWorkers()
 	s.wg.Add(1)
 	go s.janitor()
 	if cfg.Now == nil {
 		s.wg.Add(1)
 		go s.clockLoop()
 	}
+	if s.worker != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.worker.Run(s.ctx, cfg.Workers)
+		}()
+	}
 	return s, nil
 }
 
 // resume looks at the unfinished games: it expires the abandoned ones and
-// keeps in memory those whose computer is to move, resuming them, and
-// those with a clock, whose flag it watches; the others are loaded when
+// queues the computer moves of those whose computer is to move (a server
+// that died between committing a move and queuing the answer left none;
+// queuing a move twice does nothing), and keeps in memory those with a
+// clock, whose flag it watches; the others are loaded when
 // someone asks for them.
 func (s *Server) resume() error {
 	gs, err := s.store.Unfinished(s.ctx)
@@ -272,7 +305,7 @@ func (s *Server) resume() error {
 		}
 	}
 	cutoff := s.now().Add(-s.cfg.Expiry)
-	kept := 0
+	kept, queued := 0, 0
 	for _, sg := range gs {
 		l, err := s.build(sg)
 		if err != nil {
@@ -291,18 +324,20 @@ func (s *Server) resume() error {
 			}
 		case l.lastActive().Before(cutoff):
 			s.expire(l)
-		case l.seats[l.h.State().ToMove()].Kind == "ai":
-			s.scheduleAI(l)
-			s.games[l.id] = l
-			kept++
-		case l.clk != nil:
-			// Its clock runs: the server watches for the flag.
-			s.games[l.id] = l
-			kept++
+		default:
+			if l.seats[l.h.State().ToMove()].Kind == "ai" {
+				s.scheduleAI(l)
+				queued++
+			}
+			if l.clk != nil {
+				// Its clock runs: the server watches for the flag.
+				s.games[l.id] = l
+				kept++
+			}
 		}
 		l.mu.Unlock()
 	}
-	s.log.Info("resumed games", "unfinished", len(gs), "in memory", kept)
+	s.log.Info("resumed games", "unfinished", len(gs), "in memory", kept, "computer moves queued", queued)
 	return nil
 }
 
@@ -399,11 +434,11 @@ func (s *Server) sweep(now time.Time) {
 	s.mu.Lock()
 	for id, l := range s.games {
 		l.mu.Lock()
-		if !l.aiBusy && !l.h.Over() && l.lastActive().Before(expiry) {
+		if !l.h.Over() && l.lastActive().Before(expiry) && l.seats[l.h.State().ToMove()].Kind != "ai" {
 			s.expire(l)
 		}
 		switch {
-		case len(l.subs) > 0 || l.aiBusy:
+		case len(l.subs) > 0:
 		case l.h.Over() && l.idle.Before(finished) && l.updated.Before(finished):
 			l.dropped = true
 		case !l.h.Over() && l.idle.Before(idle) && l.seats[l.h.State().ToMove()].Kind != "ai" && l.clk == nil:
@@ -429,7 +464,7 @@ func (s *Server) sweep(now time.Time) {
 				s.log.Error("load idle game", "game", id, "err", err)
 				continue
 			}
-			if !l.h.Over() && l.lastActive().Before(expiry) && !l.aiBusy {
+			if !l.h.Over() && l.lastActive().Before(expiry) && l.seats[l.h.State().ToMove()].Kind != "ai" {
 				s.expire(l)
 				n++
 			}
@@ -496,6 +531,19 @@ func (s *Server) Live() (games, conns int) {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
+}
+
+// scheduleAI queues the computer move of the seat to move, if it is a
+// computer's, no sooner than AIDelay after the last move; whichever worker
+// claims it makes it. The caller holds l.mu.
+func (s *Server) scheduleAI(l *room) {
+	if l.h.Over() || l.seats[l.h.State().ToMove()].Kind != "ai" {
+		return
+	}
+	delay := time.Until(l.lastAt.Add(s.cfg.AIDelay))
+	if err := s.store.AddJob(context.WithoutCancel(s.ctx), l.id, l.h.Ply(), max(delay, 0)); err != nil {
+		s.log.Error("queue a computer move", "game", l.id, "ply", l.h.Ply(), "err", err)
+	}
 }
 
 // noPlayers is the NewPlayer of a server configured without computer

@@ -67,15 +67,12 @@ type Stats struct {
 	// the server started.
 	Refused    int64 `json:"refused"`
 	PingClosed int64 `json:"pingClosed"`
-	// The computer players' queue: the wait from a game queued for its
-	// computer's move to a worker taking it (upper bounds, µs), the games
-	// waiting now and the most that ever waited, and the players the
-	// workers have made (each worker keeps at most two).
+	// The computer moves made by this process's workers: the wait from a
+	// move being due to a worker taking its job (upper bounds, µs), and
+	// the players the workers have made (each worker keeps at most two).
 	AIWaitP50  int64 `json:"aiWaitP50us"`
 	AIWaitP99  int64 `json:"aiWaitP99us"`
 	AIWaitMax  int64 `json:"aiWaitMaxus"`
-	AIQueue    int   `json:"aiQueue"`
-	AIQueueMax int   `json:"aiQueueMax"`
 	Players    int64 `json:"playersMade"`
 	// Expired counts the games adjudicated as abandoned since the start.
 	Expired int64 `json:"expired"`
@@ -135,7 +132,6 @@ func (s *Server) Stats() Stats {
 	n := s.moveLat.n
 	s.moveLat.mu.Unlock()
 	broken, nbroken := s.broken.report()
-	queued, most := s.queue.waiting()
 	return Stats{
 		Games: games, Conns: conns, Moves: n,
 		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
@@ -143,7 +139,7 @@ func (s *Server) Stats() Stats {
 		Refused: s.refused.Load(), PingClosed: s.idleClosed.Load(),
 		Expired:   s.expired.Load(),
 		AIWaitP50: us(s.aiWait.quantile(0.5)), AIWaitP99: us(s.aiWait.quantile(0.99)), AIWaitMax: us(s.aiWait.quantile(1)),
-		AIQueue: queued, AIQueueMax: most, Players: s.playersMade.Load(),
+		Players: s.playersMade.Load(),
 		Broken: broken, BrokenCount: nbroken,
 	}
 }

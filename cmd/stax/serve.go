@@ -12,6 +12,7 @@ import (
 	neturl "net/url"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -31,7 +32,7 @@ func runServe(e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
 	db := fs.String("db", "stax.db", "the database: a SQLite file (created if missing) or a postgres:// URL")
 	assets := fs.String("assets", "", "serve the UI's static files from this directory instead of the embedded ones")
-	workers := fs.Int("workers", 0, "AI moves computed at once (default: the number of CPUs)")
+	workers := fs.Int("workers", runtime.NumCPU(), "computer moves computed at once in this process; 0 leaves them to stax worker processes sharing the database")
 	aiDelay := fs.Duration("ai-delay", 300*time.Millisecond, "the least time an AI takes to answer a move")
 	sync := fs.String("sync", "normal", "SQLite's synchronous mode: normal or full (see docs/server.md)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
@@ -76,17 +77,24 @@ func runServe(e *env, args []string) error {
 	if c.allowedHosts, err = allowedHosts(*addr, *hosts); err != nil {
 		return err
 	}
+	var closeAI func()
+	c.ai, closeAI = computerPlayers(log)
+	defer closeAI()
+	return serve(ctx, e, log, c)
+}
+
+// computerPlayers returns the configuration of the computer players of a
+// server or worker, and a function that releases it.
+func computerPlayers(log *slog.Logger) (ai.Config, func()) {
 	dir, err := tablesDir()
 	if err != nil {
 		log.Warn("the solved tables are kept in memory only", "err", err)
 	}
 	tables := ai.NewTables(ai.TablesConfig{Dir: dir, Build: true, Notify: tableNews(log)})
-	defer tables.Close()
 	// Pogo's default variant is solved in the background at once when
 	// its table is missing; until then "perfect" plays as "strongest".
 	tables.Prepare(true)
-	c.ai = ai.Config{Tables: tables}
-	return serve(ctx, e, log, c)
+	return ai.Config{Tables: tables}, func() { tables.Close() }
 }
 
 // tableNews returns the notifier of the server's tables: each piece of
@@ -140,6 +148,15 @@ func openStore(ctx context.Context, db, sync string) (store.Store, error) {
 	return sqlite.Open(db, sqlite.Options{Sync: sync})
 }
 
+// serverWorkers turns --workers into server.Config.Workers, where 0 means
+// the default and a negative number none.
+func serverWorkers(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
+
 // redactDB returns a --db value fit for logs: a URL's password is hidden.
 func redactDB(db string) string {
 	if u, err := neturl.Parse(db); err == nil && postgres.IsURL(db) {
@@ -170,7 +187,7 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		LevelReady: c.ai.Ready,
 		Assets:     assets,
 		Log:        log,
-		Workers:    c.workers,
+		Workers:    serverWorkers(c.workers),
 		AIDelay:    c.aiDelay,
 
 		AllowedHosts: c.allowedHosts,

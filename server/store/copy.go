@@ -16,6 +16,10 @@ func Diff(a, b *Game) string {
 		return fmt.Sprintf("id, spec, start %q %q %q; want %q %q %q", a.ID, a.Spec, a.Start, b.ID, b.Spec, b.Start)
 	case a.Status != b.Status || a.Ply != b.Ply:
 		return fmt.Sprintf("status %q ply %d; want %q ply %d", a.Status, a.Ply, b.Status, b.Ply)
+	case a.Rated != b.Rated:
+		return fmt.Sprintf("rated %v; want %v", a.Rated, b.Rated)
+	case (a.Clock == nil) != (b.Clock == nil) || a.Clock != nil && *a.Clock != *b.Clock:
+		return fmt.Sprintf("clock %+v; want %+v", a.Clock, b.Clock)
 	case a.End != b.End:
 		return fmt.Sprintf("end %+v; want %+v", a.End, b.End)
 	case !a.Created.Equal(b.Created) || !a.Updated.Equal(b.Updated):

@@ -95,6 +95,50 @@ type Game struct {
 	Updated time.Time
 }
 
+// The kinds of Event.
+const (
+	// EventMove is a move committed at Event.Ply, Event.Move in notation.
+	EventMove = "move"
+	// EventJoin is a seat (Event.Ply) joined.
+	EventJoin = "join"
+	// EventFinish is a game ended by Finish (resignation, forfeit).
+	EventFinish = "finish"
+	// EventTakeBack is the move at Event.Ply taken back.
+	EventTakeBack = "takeback"
+	// EventJob is a computer move queued for the game at Event.Ply.
+	EventJob = "job"
+	// EventResync says that events may have been lost (the feed's
+	// connection dropped): a watcher must reread the games it holds.
+	EventResync = "resync"
+)
+
+// Event is a change committed to a store, as Watch reports it.
+type Event struct {
+	Kind string
+	Game string
+	// Ply is the ply of a move or job, the seat of a join.
+	Ply  int
+	Move string
+}
+
+// Job is a computer move to make: the move of game Game at ply Ply. Jobs
+// are shared by every process using the store: one claims a job for a
+// lease, makes the move and marks the job done; a job whose lease expires
+// before it is done (the process died) can be claimed again.
+type Job struct {
+	ID   int64
+	Game string
+	Ply  int
+	// Owner is who holds the job's lease, empty when nobody has claimed it.
+	Owner string
+	// Attempts counts the claims of the job.
+	Attempts int
+	// Done reports that the job's move was made (or was no longer needed).
+	Done bool
+	// Due is when the job became ready to claim (ClaimJob fills it in).
+	Due time.Time
+}
+
 // Store keeps games. Its methods are safe for concurrent use. A method that
 // writes returns only once the write is committed.
 type Store interface {
@@ -132,6 +176,32 @@ type Store interface {
 	// (byte order), in id order, with seats, moves and move times: a
 	// walk over every game, a page at a time.
 	List(ctx context.Context, after string, limit int) ([]*Game, error)
+	// Watch calls fn for every change committed to the store from now on,
+	// by this process or by any other sharing the database, until ctx is
+	// done. It returns once the feed is listening. fn runs on one
+	// goroutine, in commit order; when events may have been lost it gets
+	// an EventResync.
+	Watch(ctx context.Context, fn func(Event)) error
+	// AddJob queues the computer move of game id at ply, to be made no
+	// sooner than after delay. Queuing a job that is queued or claimed
+	// does nothing; queuing one that is done queues it again (the move
+	// was taken back).
+	AddJob(ctx context.Context, id string, ply int, delay time.Duration) error
+	// ClaimJob gives owner the oldest job that is ready (queued and past
+	// its delay, or whose lease expired) for lease, or nil when none is;
+	// then wait is how long until the next one will be (0 for none
+	// known). Of several processes claiming at once, each gets a
+	// different job.
+	ClaimJob(ctx context.Context, owner string, lease time.Duration) (job *Job, wait time.Duration, err error)
+	// DoneJob marks a job done. It is ErrConflict when owner no longer
+	// holds the job's lease.
+	DoneJob(ctx context.Context, id int64, owner string) error
+	// ReleaseJob gives a job back, ready to be claimed at once (its
+	// worker is stopping). It is ErrConflict when owner no longer holds
+	// the job's lease.
+	ReleaseJob(ctx context.Context, id int64, owner string) error
+	// Jobs returns the jobs of a game, in ply order.
+	Jobs(ctx context.Context, id string) ([]Job, error)
 	// Ping checks that the store answers and accepts writes: it commits
 	// a write that changes nothing, so that a read-only or full database
 	// fails it.

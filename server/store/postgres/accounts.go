@@ -249,9 +249,12 @@ func (s *Store) Rate(ctx context.Context, gameID string, at time.Time, ratings [
 
 // TakeBack implements store.Store.
 func (s *Store) TakeBack(ctx context.Context, id string, ply int) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM moves WHERE game_id = $1 AND ply = $2
+	// The deletion and its notification are one statement; the rows
+	// selected count the moves deleted.
+	tag, err := s.pool.Exec(ctx, `WITH d AS (DELETE FROM moves WHERE game_id = $1 AND ply = $2
 		AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = $1 AND ply > $2)
-		AND EXISTS (SELECT 1 FROM games WHERE id = $1 AND status = $3)`, id, ply, store.Playing)
+		AND EXISTS (SELECT 1 FROM games WHERE id = $1 AND status = $3) RETURNING 1)
+		SELECT pg_notify($4, $5) FROM d`, id, ply, store.Playing, channel, payload(store.Event{Kind: store.EventTakeBack, Game: id, Ply: ply}))
 	if err != nil {
 		return fmt.Errorf("game %s take back ply %d: %w", id, ply, err)
 	}

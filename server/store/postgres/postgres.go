@@ -181,16 +181,20 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 	return nil
 }
 
-// AppendMove implements store.Store.
+// AppendMove implements store.Store. The move's row and its notification
+// are one statement, or one transaction with the game's ending.
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
+	const insert = `WITH m AS (INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4) RETURNING 1)
+		SELECT pg_notify($5, $6) FROM m`
+	note := payload(store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move})
 	var err error
 	if end == nil {
 		// A move writes only its row, as in the SQLite store; the game's
 		// ply and update time are written when it ends.
-		_, err = s.pool.Exec(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, id, ply, move, at)
+		_, err = s.pool.Exec(ctx, insert, id, ply, move, at, channel, note)
 	} else {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, id, ply, move, at); err != nil {
+			if _, err := tx.Exec(ctx, insert, id, ply, move, at, channel, note); err != nil {
 				return err
 			}
 			_, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
@@ -221,21 +225,29 @@ func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, 
 		if _, err := tx.Exec(ctx, `UPDATE games SET updated = $1 WHERE id = $2`, at, id); err != nil {
 			return fmt.Errorf("game %s join seat %d: %w", id, seat, err)
 		}
-		return nil
+		return notify(ctx, tx, store.Event{Kind: store.EventJoin, Game: id, Ply: seat})
 	})
 }
 
 // Finish implements store.Store.
 func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE games SET updated = $1, status = $2, outcome = $3, resigned = $4
-		WHERE id = $5 AND status <> $2`, at, store.Finished, end.Outcome, end.Resigned, id)
-	if err != nil {
-		return fmt.Errorf("game %s finish: %w", id, err)
-	}
-	if tag.RowsAffected() != 1 {
-		return fmt.Errorf("game %s: %w: it is finished or does not exist", id, store.ErrConflict)
-	}
-	return nil
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE games SET updated = $1, status = $2, outcome = $3, resigned = $4
+			WHERE id = $5 AND status <> $2`, at, store.Finished, end.Outcome, end.Resigned, id)
+		if err != nil {
+			return fmt.Errorf("game %s finish: %w", id, err)
+		}
+		if tag.RowsAffected() != 1 {
+			return fmt.Errorf("game %s: %w: it is finished or does not exist", id, store.ErrConflict)
+		}
+		return notify(ctx, tx, store.Event{Kind: store.EventFinish, Game: id})
+	})
+}
+
+// notify sends ev to the watchers when tx commits.
+func notify(ctx context.Context, tx pgx.Tx, ev store.Event) error {
+	_, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", channel, payload(ev))
+	return err
 }
 
 // gameCols are the columns scanGame reads; the ply is counted from the

@@ -241,7 +241,7 @@ func (s *Store) Rate(ctx context.Context, gameID string, at time.Time, ratings [
 
 // TakeBack implements store.Store.
 func (s *Store) TakeBack(ctx context.Context, id string, ply int) error {
-	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return s.writeEvent(ctx, &store.Event{Kind: store.EventTakeBack, Game: id, Ply: ply}, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ? AND ply = ?
 			AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = ? AND ply > ?)
 			AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = ?)`, id, ply, id, ply, id, store.Playing)

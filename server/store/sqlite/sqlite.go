@@ -62,6 +62,10 @@ type Store struct {
 	shut   bool
 	done   chan struct{}
 	closed chan struct{}
+
+	// feed reports committed changes to the watchers of every Store of
+	// this process on the same file.
+	feed *feed
 }
 
 // op is one write waiting for the writer.
@@ -72,6 +76,9 @@ type op struct {
 	// single is set when fn runs one statement: SQLite undoes a failed
 	// statement by itself, so the op needs no savepoint.
 	single bool
+	// ev, when not nil, is reported to the watchers once the op is
+	// committed.
+	ev *store.Event
 }
 
 // Open opens (creating it if needed) and migrates the database at path.
@@ -107,7 +114,7 @@ func Open(path string, opt Options) (*Store, error) {
 	w.SetConnMaxIdleTime(0)
 	if opt.ReadOnly {
 		// Nothing to set up or migrate: the database must be ready.
-	} else if err := setup(w); err != nil {
+	} else if err = setupRetrying(w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	} else if err := migrate(w, 0); err != nil {
@@ -121,7 +128,7 @@ func Open(path string, opt Options) (*Store, error) {
 	}
 	r.SetMaxOpenConns(opt.Readers)
 	r.SetMaxIdleConns(opt.Readers)
-	s := &Store{r: r, w: w, ops: make(chan *op, maxBatch), done: make(chan struct{}), closed: make(chan struct{})}
+	s := &Store{r: r, w: w, ops: make(chan *op, maxBatch), done: make(chan struct{}), closed: make(chan struct{}), feed: feedOf(path)}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string
@@ -139,6 +146,17 @@ func Open(path string, opt Options) (*Store, error) {
 	}
 	go s.writer()
 	return s, nil
+}
+
+// setupRetrying runs setup, again for a while if another process setting
+// up the same new database holds it (SQLite does not wait on its own for a
+// journal mode change).
+func setupRetrying(db *sql.DB) error {
+	err := setup(db)
+	for deadline := time.Now().Add(10 * time.Second); isBusy(err) && time.Now().Before(deadline); err = setup(db) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return err
 }
 
 // setup gives a new database small pages, and puts the database in WAL
@@ -285,6 +303,9 @@ func (s *Store) commit(batch []*op) {
 		}
 	}
 	for i, o := range batch {
+		if errs[i] == nil && o.ev != nil {
+			s.feed.emit(*o.ev)
+		}
 		o.err <- errs[i]
 	}
 }
@@ -292,6 +313,11 @@ func (s *Store) commit(batch []*op) {
 // write queues fn for the writer and waits until it is committed.
 func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return s.queue(&op{fn: fn, ctx: ctx, err: make(chan error, 1)})
+}
+
+// writeEvent is write for an op that reports ev once committed.
+func (s *Store) writeEvent(ctx context.Context, ev *store.Event, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	return s.queue(&op{fn: fn, ctx: ctx, err: make(chan error, 1), ev: ev})
 }
 
 // queue hands an op to the writer and waits for its answer.
@@ -313,6 +339,12 @@ func (s *Store) queue(o *op) error {
 	// when closing), and it must be awaited: returning early would hide
 	// whether it committed.
 	return <-o.err
+}
+
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // isConstraint reports whether err is a SQLite constraint violation.
@@ -378,7 +410,7 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
-	o := &op{ctx: ctx, err: make(chan error, 1), single: end == nil}
+	o := &op{ctx: ctx, err: make(chan error, 1), single: end == nil, ev: &store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move}}
 	o.fn = func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.StmtContext(ctx, s.insertMove).ExecContext(ctx, id, ply, move, ms(at)); err != nil {
 			if isConstraint(err) {
@@ -404,7 +436,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 
 // Join implements store.Store.
 func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, user string, at time.Time) error {
-	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return s.writeEvent(ctx, &store.Event{Kind: store.EventJoin, Game: id, Ply: seat}, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE seats SET token_hash = ?, name = ?, user_id = ?, joined = 1
 			WHERE game_id = ? AND seat = ? AND joined = 0`, tokenHash, name, user, id, seat)
 		if err != nil {
@@ -420,7 +452,7 @@ func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, 
 
 // Finish implements store.Store.
 func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
-	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return s.writeEvent(ctx, &store.Event{Kind: store.EventFinish, Game: id}, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE games SET updated = ?, status = ?, outcome = ?, resigned = ?
 			WHERE id = ? AND status != ?`, ms(at), store.Finished, end.Outcome, end.Resigned, id, store.Finished)
 		if err != nil {

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"stax/server/store"
+)
+
+// follow handles one event of the store's feed: a change committed by this
+// process or by another instance sharing the store reaches the games this
+// instance holds and their connections.
+func (s *Server) follow(ev store.Event) {
+	switch ev.Kind {
+	case store.EventJob:
+		if s.worker != nil {
+			s.worker.Wake()
+		}
+		return
+	case store.EventResync:
+		if s.worker != nil {
+			s.worker.Wake()
+		}
+		s.mu.Lock()
+		held := make([]*room, 0, len(s.games))
+		for _, l := range s.games {
+			held = append(held, l)
+		}
+		s.mu.Unlock()
+		for _, l := range held {
+			l.mu.Lock()
+			s.refresh(l)
+			l.mu.Unlock()
+		}
+		return
+	}
+	s.mu.Lock()
+	l := s.games[ev.Game]
+	s.mu.Unlock()
+	if l == nil {
+		return // loaded from the store when someone asks for it
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch ev.Kind {
+	case store.EventMove:
+		switch {
+		case ev.Ply < l.h.Ply():
+			return // this instance's own move, or one it has read
+		case ev.Ply == l.h.Ply() && !l.h.Over() && l.clk == nil:
+			// The usual case: the next move, played here as it comes. (A
+			// game with a clock is reread, for the move's exact time.)
+			if _, err := l.applyText(ev.Move); err == nil {
+				now := time.Now().UTC().Truncate(time.Millisecond)
+				l.updated, l.lastAt = now, now
+				l.broadcast()
+				if l.h.Over() {
+					s.open.done(l.id)
+				}
+				return
+			}
+		}
+		s.refresh(l) // a gap, or a move this instance cannot play
+	case store.EventTakeBack:
+		if ev.Ply < l.h.Ply() {
+			s.refresh(l)
+		}
+	case store.EventJoin:
+		if ev.Ply >= 0 && ev.Ply < len(l.seats) && !l.seats[ev.Ply].Joined {
+			s.refresh(l)
+		}
+	case store.EventFinish:
+		if !l.h.Over() {
+			s.refresh(l)
+		}
+	}
+}
+
+// refresh rereads a game from the store and takes it as stored: the moves
+// it lacks (with their times, which its clock is charged from), the seats
+// joined, an ending by resignation, forfeit or time. The caller holds
+// l.mu.
+func (s *Server) refresh(l *room) {
+	sg, err := s.store.Get(context.WithoutCancel(s.ctx), l.id)
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			s.log.Error("refresh game", "game", l.id, "err", err)
+		}
+		return
+	}
+	nl, err := s.build(sg)
+	if err != nil {
+		s.log.Error("refresh game", "game", l.id, "err", err)
+		return
+	}
+	l.adopt(nl)
+	l.broadcast()
+	if l.h.Over() {
+		s.open.done(l.id)
+	}
+}
