@@ -53,7 +53,7 @@ func runWorker(e *env, args []string) error {
 	players, closeAI := computerPlayers(log)
 	defer closeAI()
 	w := server.NewWorker(server.WorkerConfig{
-		Store: st, Games: games.Registry(), NewPlayer: players.New, Log: log,
+		Store: st, Games: games.All(), NewPlayer: players.New, Log: log,
 		AIDelay: *aiDelay, AITimeout: *aiTimeout,
 	})
 	if err := w.Watch(ctx); err != nil {
