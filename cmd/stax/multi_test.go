@@ -83,11 +83,12 @@ func postJSON(t *testing.T, url string, req, resp any) {
 
 // gameState is the part of a state message the test reads.
 type gameState struct {
-	Ply    int
-	ToMove int
-	Legal  []string
-	Moves  []string
-	Status string
+	Ply      int
+	ToMove   int
+	Legal    []string
+	Moves    []string
+	LastMove string
+	Status   string
 }
 
 // player is one websocket to a game on one instance.
@@ -145,6 +146,19 @@ func connect(t *testing.T, name string, in *instance, id, token string) *wsPlaye
 					p.errs = append(p.errs, fmt.Sprintf("state went back from ply %d to %d", p.last.Ply, m.State.Ply))
 				}
 				p.last = *m.State
+			case "update":
+				// A state without the moves so far: one more move, or
+				// other fields changed.
+				st := *m.State
+				switch st.Ply {
+				case p.last.Ply + 1:
+					st.Moves = append(append([]string(nil), p.last.Moves...), st.LastMove)
+				case p.last.Ply:
+					st.Moves = p.last.Moves
+				default:
+					p.errs = append(p.errs, fmt.Sprintf("update to ply %d at ply %d", st.Ply, p.last.Ply))
+				}
+				p.last = st
 			case "error":
 				p.errs = append(p.errs, m.Message)
 			}
