@@ -50,4 +50,3 @@ func (w *aiWorker) player(cfg *WorkerConfig, g game.Game, spec, level string) (s
 	}
 	return p, nil
 }
-

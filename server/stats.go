@@ -70,10 +70,10 @@ type Stats struct {
 	// The computer moves made by this process's workers: the wait from a
 	// move being due to a worker taking its job (upper bounds, µs), and
 	// the players the workers have made (each worker keeps at most two).
-	AIWaitP50  int64 `json:"aiWaitP50us"`
-	AIWaitP99  int64 `json:"aiWaitP99us"`
-	AIWaitMax  int64 `json:"aiWaitMaxus"`
-	Players    int64 `json:"playersMade"`
+	AIWaitP50 int64 `json:"aiWaitP50us"`
+	AIWaitP99 int64 `json:"aiWaitP99us"`
+	AIWaitMax int64 `json:"aiWaitMaxus"`
+	Players   int64 `json:"playersMade"`
 	// Expired counts the games adjudicated as abandoned since the start.
 	Expired int64 `json:"expired"`
 	// Broken lists the games that could not be loaded (their stored
@@ -140,7 +140,7 @@ func (s *Server) Stats() Stats {
 		Expired:   s.expired.Load(),
 		AIWaitP50: us(s.aiWait.quantile(0.5)), AIWaitP99: us(s.aiWait.quantile(0.99)), AIWaitMax: us(s.aiWait.quantile(1)),
 		Players: s.playersMade.Load(),
-		Broken: broken, BrokenCount: nbroken,
+		Broken:  broken, BrokenCount: nbroken,
 	}
 }
 

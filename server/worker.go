@@ -251,4 +251,3 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 	}
 	done()
 }
-
