@@ -18,7 +18,7 @@ import (
 	"stax/server/loadtest"
 )
 
-const loadtestUsage = "[--games N] [--clients 1|2] [--duration D] [--think D] [--spec S] [--url URL] [--db FILE] [--abuse [--idle N] [--slow N] [--burst N] [--computer N] [--level L] [--max-conns N] [--limit D]]"
+const loadtestUsage = "[--games N] [--clients 1|2] [--duration D] [--think D] [--spec S] [--url URL[,URL...]] [--db FILE] [--abuse [--idle N] [--slow N] [--burst N] [--computer N] [--level L] [--max-conns N] [--limit D]]"
 
 func runLoadtest(e *env, args []string) error {
 	fs := newFlags(e, "loadtest")
@@ -27,7 +27,7 @@ func runLoadtest(e *env, args []string) error {
 	duration := fs.Duration("duration", 30*time.Second, "how long to play once every game is connected")
 	think := fs.Duration("think", time.Second, "mean pause of a player before each move")
 	spec := fs.String("spec", "pogo", "the two-player game to play")
-	url := fs.String("url", "", "a running server on this machine to test, e.g. http://127.0.0.1:8080 (default: start one)")
+	url := fs.String("url", "", "a running server on this machine to test, e.g. http://127.0.0.1:8080, or several instances of one installation separated by commas (default: start one)")
 	db := fs.String("db", "", "the database of the server started for the test (default: a temporary file)")
 	abuse := fs.Bool("abuse", false, "run the abuse scenario instead: idle websockets, slow bodies, a creation burst and computer games (Linux loopback)")
 	idle := fs.Int("idle", 1500, "--abuse: idle websockets opened")

@@ -38,8 +38,12 @@ import (
 
 // Config describes a load test.
 type Config struct {
-	// URL is the server's base URL, e.g. http://127.0.0.1:8080. Only
-	// loopback addresses are accepted.
+	// URL is the server's base URL, e.g. http://127.0.0.1:8080, or
+	// several instances' base URLs separated by commas. Only loopback
+	// addresses are accepted. With several, game i is created on instance
+	// i mod n; in even games both players are on that instance, in odd
+	// games the second player is on the next one, so that the report
+	// compares the relay within an instance and across two in one run.
 	URL string
 	// Games is the number of concurrent games.
 	Games int
@@ -72,16 +76,43 @@ type Report struct {
 	P50, P90    time.Duration
 	P99, Max    time.Duration
 	Samples     int
+	// With several instances: the relay between players on the same
+	// instance and on different ones.
+	Same, Cross Percentiles
 	FirstError  string
 	// Server is the server's own account (GET /debug/stats) at the end
 	// of the measurement, when it has one.
 	Server string
 }
 
+// Percentiles summarises a set of relay latencies.
+type Percentiles struct {
+	Samples       int
+	P50, P99, Max time.Duration
+}
+
+func percentiles(d []time.Duration) Percentiles {
+	slices.Sort(d)
+	n := len(d)
+	if n == 0 {
+		return Percentiles{}
+	}
+	q := func(p float64) time.Duration { return d[min(n-1, int(p*float64(n)))] }
+	return Percentiles{Samples: n, P50: q(0.5), P99: q(0.99), Max: d[n-1]}
+}
+
+func (p Percentiles) String() string {
+	return fmt.Sprintf("over %d moves: p50 %s, p99 %s, max %s", p.Samples, ms(p.P50), ms(p.P99), ms(p.Max))
+}
+
 func (r Report) String() string {
 	s := fmt.Sprintf("games %d, websockets %d, setup %.1fs, measured %.1fs\nmoves %d (%.0f/s), games finished and replaced %d, errors %d\nrelay latency over %d moves: p50 %s, p90 %s, p99 %s, max %s",
 		r.Games, r.Conns, r.SetupTime.Seconds(), r.Elapsed.Seconds(), r.Moves, r.MovesPerSec, r.Finished, r.Errors,
 		r.Samples, ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max))
+	if r.Cross.Samples > 0 {
+		s += "\nsame instance " + r.Same.String() + "\nacross instances " + r.Cross.String() +
+			fmt.Sprintf("\ncross-instance hop: p50 %+.2fms", float64(r.Cross.P50-r.Same.P50)/1e6)
+	}
 	if r.Server != "" {
 		s += "\nserver: " + r.Server
 	}
@@ -95,11 +126,10 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/1e6) }
 
 // run is the state of one load test.
 type run struct {
-	cfg    Config
-	base   string
-	wsBase string
-	http   *http.Client
-	ws     *websocket.DialOptions
+	cfg   Config
+	bases []string // the instances' base URLs
+	http  *http.Client
+	ws    *websocket.DialOptions
 
 	measuring atomic.Bool
 	moves     atomic.Int64
@@ -108,8 +138,9 @@ type run struct {
 	conns     atomic.Int64
 	firstErr  atomic.Value
 
-	mu      sync.Mutex // guards samples
-	samples []time.Duration
+	mu          sync.Mutex // guards the samples
+	samples     []time.Duration
+	same, cross []time.Duration
 }
 
 // Run runs a load test and reports its figures. It returns when
@@ -139,17 +170,20 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Progress == nil {
 		cfg.Progress = func(string, ...any) {}
 	}
-	u, err := url.Parse(cfg.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return Report{}, fmt.Errorf("loadtest: URL %q: want http://host:port", cfg.URL)
+	r := &run{cfg: cfg}
+	var ip net.IP
+	for _, raw := range strings.Split(cfg.URL, ",") {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return Report{}, fmt.Errorf("loadtest: URL %q: want http://host:port", raw)
+		}
+		host := u.Hostname()
+		ip = net.ParseIP(host)
+		if !(host == "localhost" || (ip != nil && ip.IsLoopback())) {
+			return Report{}, fmt.Errorf("loadtest: URL %q: only loopback servers may be load tested", raw)
+		}
+		r.bases = append(r.bases, strings.TrimSuffix(strings.TrimSpace(raw), "/"))
 	}
-	host := u.Hostname()
-	ip := net.ParseIP(host)
-	if !(host == "localhost" || (ip != nil && ip.IsLoopback())) {
-		return Report{}, fmt.Errorf("loadtest: URL %q: only loopback servers may be load tested", cfg.URL)
-	}
-	r := &run{cfg: cfg, base: strings.TrimSuffix(cfg.URL, "/")}
-	r.wsBase = "ws" + strings.TrimPrefix(r.base, "http")
 	// Spread the connections over several loopback source addresses so
 	// that one address's ephemeral ports do not run out.
 	var next atomic.Uint32
@@ -233,6 +267,9 @@ wait:
 		Server:    serverStats,
 	}
 	rep.MovesPerSec = float64(rep.Moves) / elapsed.Seconds()
+	if len(r.bases) > 1 {
+		rep.Same, rep.Cross = percentiles(r.same), percentiles(r.cross)
+	}
 	if e, ok := r.firstErr.Load().(string); ok {
 		rep.FirstError = e
 	}
@@ -244,18 +281,21 @@ wait:
 	return rep, nil
 }
 
-// stats returns the server's GET /debug/stats, or "".
+// stats returns the servers' GET /debug/stats, one line each, or "".
 func (r *run) stats() string {
-	res, err := r.http.Get(r.base + "/debug/stats")
-	if err != nil {
-		return ""
+	var out []string
+	for _, base := range r.bases {
+		res, err := r.http.Get(base + "/debug/stats")
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == http.StatusOK {
+			out = append(out, string(bytes.TrimSpace(b)))
+		}
 	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusOK {
-		return ""
-	}
-	return string(bytes.TrimSpace(b))
+	return strings.Join(out, "\nserver: ")
 }
 
 func (r *run) fail(err error) {
@@ -269,7 +309,7 @@ func (r *run) gameLoop(ctx context.Context, slot int, sem chan struct{}, ready c
 	rng := rand.New(rand.NewPCG(uint64(slot), 0x57a8))
 	first := true
 	for ctx.Err() == nil {
-		err := r.playGame(ctx, rng, func() {
+		err := r.playGame(ctx, slot, rng, func() {
 			if first {
 				first = false
 				<-sem
@@ -292,9 +332,9 @@ func (r *run) gameLoop(ctx context.Context, slot int, sem chan struct{}, ready c
 	}
 }
 
-func (r *run) post(ctx context.Context, path string, body, out any) error {
+func (r *run) post(ctx context.Context, base, path string, body, out any) error {
 	b, _ := json.Marshal(body)
-	req, err := http.NewRequestWithContext(ctx, "POST", r.base+path, bytes.NewReader(b))
+	req, err := http.NewRequestWithContext(ctx, "POST", base+path, bytes.NewReader(b))
 	if err != nil {
 		return err
 	}
@@ -316,16 +356,25 @@ func (r *run) post(ctx context.Context, path string, body, out any) error {
 type game struct {
 	mu      sync.Mutex // guards the fields below
 	sentAt  time.Time
-	sentPly int // the ply the last move was sent at; -1 when none is pending
-	sentBy  int // the client that sent it
+	sentPly int  // the ply the last move was sent at; -1 when none is pending
+	sentBy  int  // the client that sent it
+	cross   bool // the players are on different instances
 }
 
 // playGame creates a game, connects its players and plays it until it ends
 // or ctx ends. connected is called once every player is connected.
-func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) error {
+func (r *run) playGame(ctx context.Context, slot int, rng *rand.Rand, connected func()) error {
 	seats := []server.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: r.cfg.Clients == 2}}
+	// The instance of each client: with several instances, every other
+	// game has its second player on the next instance.
+	n := len(r.bases)
+	at := []string{r.bases[slot%n], r.bases[slot%n]}
+	cross := n > 1 && r.cfg.Clients == 2 && slot%2 == 1
+	if cross {
+		at[1] = r.bases[(slot+1)%n]
+	}
 	var cr server.CreateResponse
-	if err := r.post(ctx, "/api/games", server.CreateRequest{Spec: r.cfg.Spec, Seats: seats, Name: "load"}, &cr); err != nil {
+	if err := r.post(ctx, at[0], "/api/games", server.CreateRequest{Spec: r.cfg.Spec, Seats: seats, Name: "load"}, &cr); err != nil {
 		return err
 	}
 	tokens := []string{cr.Token}
@@ -334,7 +383,7 @@ func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) er
 			return fmt.Errorf("game %s: %d invites; want 1 (is %s a two-player game?)", cr.ID, len(cr.Invites), r.cfg.Spec)
 		}
 		var jr server.JoinResponse
-		if err := r.post(ctx, "/api/games/"+cr.ID+"/join", server.JoinRequest{Invite: cr.Invites[0].Invite}, &jr); err != nil {
+		if err := r.post(ctx, at[1], "/api/games/"+cr.ID+"/join", server.JoinRequest{Invite: cr.Invites[0].Invite}, &jr); err != nil {
 			return err
 		}
 		tokens = append(tokens, jr.Token)
@@ -357,9 +406,9 @@ func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) er
 			r.conns.Add(-1)
 		}
 	}()
-	for _, tok := range tokens {
+	for i, tok := range tokens {
 		dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		c, _, err := websocket.Dial(dctx, r.wsBase+"/ws/games/"+cr.ID+"?token="+tok, r.ws)
+		c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(at[i], "http")+"/ws/games/"+cr.ID+"?token="+tok, r.ws)
 		cancel()
 		if err != nil {
 			return fmt.Errorf("game %s: dial: %w", cr.ID, err)
@@ -369,7 +418,7 @@ func (r *run) playGame(ctx context.Context, rng *rand.Rand, connected func()) er
 		r.conns.Add(1)
 	}
 	connected()
-	g := &game{sentPly: -1}
+	g := &game{sentPly: -1, cross: cross}
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, len(conns))
@@ -487,6 +536,13 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 						r.moves.Add(1)
 						r.mu.Lock()
 						r.samples = append(r.samples, lat)
+						if len(r.bases) > 1 {
+							if g.cross {
+								r.cross = append(r.cross, lat)
+							} else {
+								r.same = append(r.same, lat)
+							}
+						}
 						r.mu.Unlock()
 					}
 				} else {

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,9 +59,50 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestLoadInstances plays games over two server instances sharing one
+// database (two stores of one SQLite file in this process, whose change
+// feed they share): every other game's players are on different instances,
+// and the report compares the relay within and across instances.
+func TestLoadInstances(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the load test takes a few seconds")
+	}
+	path := filepath.Join(t.TempDir(), "load.db")
+	var urls []string
+	for range 2 {
+		st, err := sqlite.Open(path, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		srv, err := server.New(server.Config{Store: st, Games: games.All(), NewPlayer: ai.New, Levels: ai.Levels,
+			CreateEvery: time.Millisecond, CreateBurst: 10000, JoinEvery: time.Millisecond, JoinBurst: 10000, MaxOpenGames: 10000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		hs := httptest.NewServer(srv)
+		defer hs.Close()
+		urls = append(urls, hs.URL)
+	}
+	rep, err := loadtest.Run(context.Background(), loadtest.Config{
+		URL:      strings.Join(urls, ","),
+		Games:    20,
+		Duration: 2 * time.Second,
+		Think:    50 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("two instances:\n%s", rep)
+	if rep.Errors != 0 || rep.Same.Samples < 20 || rep.Cross.Samples < 20 {
+		t.Errorf("%d errors (first: %s), %d moves within an instance and %d across; want none, and at least 20 of each", rep.Errors, rep.FirstError, rep.Same.Samples, rep.Cross.Samples)
+	}
+}
+
 // TestLoopbackOnly checks that only loopback servers are load tested.
 func TestLoopbackOnly(t *testing.T) {
-	for _, u := range []string{"http://192.168.1.1:8080", "http://example.com", "ftp://127.0.0.1"} {
+	for _, u := range []string{"http://192.168.1.1:8080", "http://example.com", "ftp://127.0.0.1", "http://127.0.0.1:8080,http://192.168.1.1:8080"} {
 		if _, err := loadtest.Run(context.Background(), loadtest.Config{URL: u, Games: 1}); err == nil {
 			t.Errorf("Run(%s) did not refuse", u)
 		}
