@@ -197,16 +197,22 @@ var levelTable = map[string]map[string]levelSpec{
 
 // spec returns the recipe of level for g.
 func spec(g game.Game, level string) levelSpec {
-	key := g.Info().Name
-	if g.Players() > 2 {
-		key += "/" + strconv.Itoa(g.Players())
-	}
-	if t, ok := levelTable[key]; ok {
+	if t, ok := levelTable[levelKey(g)]; ok {
 		if sp, ok := t[level]; ok {
 			return sp
 		}
 	}
 	return levelTable["default"][level]
+}
+
+// levelKey returns the key of g's levels in levelTable: the game's name,
+// with the number of players when above two.
+func levelKey(g game.Game) string {
+	key := g.Info().Name
+	if g.Players() > 2 {
+		key += "/" + strconv.Itoa(g.Players())
+	}
+	return key
 }
 
 // Budget returns the search limits the named level uses for g (zero for

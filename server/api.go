@@ -102,6 +102,16 @@ func (s *Server) variant(g game.Game) Variant {
 			v.Preparing = append(v.Preparing, l)
 		}
 	}
+	if s.cfg.LevelElo != nil {
+		for _, l := range append(slices.Clone(v.Levels), "random") {
+			if elo, ok := s.cfg.LevelElo(g, l); ok {
+				if v.Elo == nil {
+					v.Elo = map[string]int{}
+				}
+				v.Elo[l] = elo
+			}
+		}
+	}
 	return v
 }
 

@@ -77,6 +77,10 @@ type Config struct {
 	// prepared, and a game with it is refused with 503 and Retry-After;
 	// nil: every level is ready.
 	LevelReady func(g game.Game, level string) bool
+	// LevelElo, when set, gives a level's measured rating in Elo (random
+	// = 0), shown next to the level in the game picker; ok is false for a
+	// level not measured.
+	LevelElo func(g game.Game, level string) (elo int, ok bool)
 	// OriginPatterns lists the other origins allowed to open websockets
 	// (see websocket.AcceptOptions); the server's own origin always is.
 	OriginPatterns []string

@@ -838,3 +838,20 @@ func TestLevelBeingPrepared(t *testing.T) {
 	}
 	ts.create(server.CreateRequest{Spec: "pogo", Seats: seats})
 }
+
+// TestLevelElo checks that the variant lists the measured rating of each
+// level that has one, for the game picker.
+func TestLevelElo(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{
+		Levels: func(g game.Game) []string { return []string{"easy", "hard"} },
+		LevelElo: func(g game.Game, level string) (int, bool) {
+			elo := map[string]int{"random": 0, "easy": 900}[level]
+			return elo, level != "hard"
+		},
+	})
+	var v server.Variant
+	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
+	if len(v.Elo) != 2 || v.Elo["easy"] != 900 || v.Elo["random"] != 0 {
+		t.Errorf("variant's Elo %v; want easy 900 and random 0, hard unmeasured", v.Elo)
+	}
+}

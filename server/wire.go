@@ -119,6 +119,9 @@ type Variant struct {
 	// Preparing lists the levels of Levels that cannot be chosen yet: they
 	// are being prepared (the perfect level while its table is built).
 	Preparing []string `json:"preparing,omitempty"`
+	// Elo gives the measured rating of the levels that have one, in Elo
+	// with the random baseline at 0 (docs/strength.md).
+	Elo map[string]int `json:"elo,omitempty"`
 }
 
 // CreateRequest is the body of POST /api/games.

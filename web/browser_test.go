@@ -53,6 +53,7 @@ func startStoppableServer(t *testing.T, reg game.Registry) (string, func()) {
 		NewPlayer:  levels.New,
 		Levels:     levels.Levels,
 		LevelReady: levels.Ready,
+		LevelElo:   ai.Elo,
 		Assets:     web.FS(),
 		AIDelay:    50 * time.Millisecond,
 	})
@@ -562,6 +563,11 @@ func TestBrowser(t *testing.T) {
 		if v := eval[string](t, ctx, `document.querySelector('[data-testid=seat-1]').value`); v == "ai:perfect" {
 			t.Errorf("seat 2 defaults to %s, a level being prepared", v)
 		}
+		// Each measured level shows its rating (docs/strength.md).
+		hard := `document.querySelector('[data-testid=seat-1] option[value="ai:hard"]').textContent`
+		if got, want := eval[string](t, ctx, hard), fmt.Sprintf("hard (%d Elo)", mustElo(t, "pogo", "hard")); !strings.Contains(got, want) {
+			t.Errorf("the picker offers %q; want it to show %q", got, want)
+		}
 	})
 
 	t.Run("rough-edges", func(t *testing.T) { roughEdges(t, b) })
@@ -1040,4 +1046,18 @@ func get(t *testing.T, url string) string {
 		t.Fatalf("GET %s: %s: %s", url, res.Status, body)
 	}
 	return string(body)
+}
+
+// mustElo returns the measured rating of a level of a game.
+func mustElo(t *testing.T, spec, level string) int {
+	t.Helper()
+	g, err := games.Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elo, ok := ai.Elo(g, level)
+	if !ok {
+		t.Fatalf("no rating for %s %s", spec, level)
+	}
+	return elo
 }

@@ -185,6 +185,7 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		NewPlayer:  c.ai.New,
 		Levels:     c.ai.Levels,
 		LevelReady: c.ai.Ready,
+		LevelElo:   ai.Elo,
 		Assets:     assets,
 		Log:        log,
 		Workers:    serverWorkers(c.workers),

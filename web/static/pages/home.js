@@ -198,14 +198,16 @@ export function homePage(root) {
     current.playerNames.forEach((pname, i) => {
       const id = "seat-" + i;
       const opts = [h("option", { value: "you" }, "You (this device)")];
+      // The measured rating of a level (Elo, random = 0), when there is one.
+      const elo = (l) => (current.elo && l in current.elo ? " (" + current.elo[l] + " Elo)" : "");
       for (const l of levels) {
         if (preparing.includes(l)) {
-          opts.push(h("option", { value: "ai:" + l, disabled: true }, "Computer – " + l + " (preparing)"));
+          opts.push(h("option", { value: "ai:" + l, disabled: true }, "Computer – " + l + elo(l) + " (preparing)"));
         } else {
-          opts.push(h("option", { value: "ai:" + l }, "Computer – " + l));
+          opts.push(h("option", { value: "ai:" + l }, "Computer – " + l + elo(l)));
         }
       }
-      opts.push(h("option", { value: "ai:random" }, "Computer – random moves"));
+      opts.push(h("option", { value: "ai:random" }, "Computer – random moves" + elo("random")));
       opts.push(h("option", { value: "invite" }, "A person (invitation link)"));
       const sel = h("select", { id, "data-testid": id, onchange: (ev) => (seatChoices[i] = ev.target.value) }, opts);
       sel.value = seatChoices[i];

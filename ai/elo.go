@@ -1,0 +1,22 @@
+package ai
+
+import "stax/game"
+
+// levelElo holds the levels' ratings, in Elo with random = 0, measured by
+// the round robins of docs/strength.md (the levels below strongest and
+// the baselines, with the ratings that best explain every pair's score),
+// by the key of levelTable. A game or level missing here has not been
+// measured.
+var levelElo = map[string]map[string]int{
+	"pogo": {"random": 0, "beginner": 549, "greedy": 845, "easy": 899, "medium": 1072, "hard": 1184},
+	"diam": {"random": 0, "beginner": 419, "greedy": 646, "easy": 737, "medium": 1054, "hard": 1542},
+}
+
+// Elo returns level's measured rating for g, in Elo with the random
+// baseline at 0, and whether it was measured. Variants share the rating
+// of their game's default (a Pogo rating serves pogo(u=false) too), which
+// makes it an approximation for them.
+func Elo(g game.Game, level string) (int, bool) {
+	r, ok := levelElo[levelKey(g)][level]
+	return r, ok
+}
