@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"stax/game"
+	"stax/search"
 	"stax/server/store"
 )
 
@@ -87,6 +88,20 @@ func (k *clockState) json(toMove int, over bool) *ClockState {
 		cs.Deadline = k.deadline(toMove)
 	}
 	return cs
+}
+
+// clockLimits returns the search limits of a computer seat p that starts
+// thinking at now: in a Fischer game, its clock (the time left once what
+// the turn has used so far, less the lag allowance, is taken off), so that
+// the player spends its share and never runs out; otherwise none, and the
+// level plays on its own budget.
+func (l *room) clockLimits(p int, now time.Time) search.Limits {
+	if l.clk == nil || l.clk.correspondence() {
+		return search.Limits{}
+	}
+	used := max(now.Sub(l.clk.since)-LagCompensation, 0)
+	left := max(l.clk.left[p]-used, time.Millisecond)
+	return search.Limits{Clock: search.Clock{Remaining: left, Increment: l.clk.c.Increment}}
 }
 
 // flagged reports whether the seat to move has run out of time at now.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"stax/games"
+	"stax/search"
 	"stax/server/store"
 )
 
@@ -341,3 +342,27 @@ func (m *memStore) ReleaseJob(ctx context.Context, id int64, owner string) error
 	return store.ErrConflict
 }
 func (m *memStore) Jobs(ctx context.Context, id string) ([]store.Job, error) { return nil, nil }
+
+// TestClockLimits checks the limits a computer seat gets in a clocked
+// game: its time left, less what the turn has used beyond the lag
+// allowance, and the increment; none in a correspondence game or without
+// a clock.
+func TestClockLimits(t *testing.T) {
+	now := time.Now()
+	l := &room{clk: newClockState(store.Clock{Initial: 10 * time.Second, Increment: time.Second}, 2, now.Add(-500*time.Millisecond))}
+	got := l.clockLimits(1, now)
+	if want := (search.Clock{Remaining: 10*time.Second - 400*time.Millisecond, Increment: time.Second}); got.Clock != want || got.Time != 0 {
+		t.Errorf("clockLimits = %+v; want the clock %+v", got, want)
+	}
+	l.clk.left[1] = 0
+	if got := l.clockLimits(1, now); got.Clock.Remaining != time.Millisecond {
+		t.Errorf("clockLimits with no time left = %+v; want a millisecond", got)
+	}
+	l.clk = newClockState(store.Clock{Days: 3}, 2, now)
+	if got := l.clockLimits(0, now); !got.IsZero() {
+		t.Errorf("clockLimits in a correspondence game = %+v; want none", got)
+	}
+	if got := (&room{}).clockLimits(0, now); !got.IsZero() {
+		t.Errorf("clockLimits without a clock = %+v; want none", got)
+	}
+}

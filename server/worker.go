@@ -206,7 +206,7 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 	pos := search.PositionOf(l.h).Clone()
 	tctx, cancel := context.WithTimeout(ctx, w.cfg.AITimeout)
 	start := time.Now()
-	res, err := search.Ask(tctx, p, pos, search.Limits{}, nil)
+	res, err := search.Ask(tctx, p, pos, l.clockLimits(seat, start), nil)
 	cancel()
 	if ctx.Err() != nil {
 		// Shutting down: give the job back for another worker, or this
