@@ -44,7 +44,7 @@ func commands() []command {
 		{"worker", workerUsage, "make the computer moves of the servers sharing a PostgreSQL database", runWorker},
 		{"play", playUsage, "play a game in the terminal against the computer or another person", runPlay},
 		{"analyze", analyzeUsage, "give every legal move its verdict: exact for Pogo, estimated by search for the others", runAnalyze},
-		{"solve", solveUsage, "solve Pogo completely and print its statistics; writes the table the perfect level uses", runSolve},
+		{"solve", solveUsage, "solve Pogo completely (writing the table the perfect level uses), or try to prove who wins two-player Diam", runSolve},
 		{"engine", "[--level L] [--seed N]", "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
 		{"engine-check", engineCheckUsage, "drive an engine through a scripted session of each game and report every protocol violation", runEngineCheck},
 		{"match", "--game SPEC --engine NAME=CMD ... [--games N] [--concurrency C] [--movetime MS] [--depth D] [--nodes N] [--tc BASE+INC] [--openings K] [--seed N] [--out FILE] [--sprt E0,E1]", "play a match between engines and print a cross table with Elo", runMatch},

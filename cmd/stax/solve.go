@@ -22,10 +22,10 @@ const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet] [--reac
 
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
-	out := fs.String("out", "", "write the table to FILE (default: the cache, where the perfect level finds it)")
+	out := fs.String("out", "", "Pogo: write the table to FILE (default: the cache, where the perfect level finds it)")
 	workers := fs.Int("workers", 0, "workers to solve with (default: one per CPU)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	reach := fs.Bool("reachable", false, "also count the positions reachable from the start (takes about as long again)")
+	reach := fs.Bool("reachable", false, "Pogo: also count the positions reachable from the start (takes about as long again)")
 	var df diamSolveFlags
 	fs.StringVar(&df.pos, "pos", "", "Diam: the position to prove (default: the start)")
 	fs.StringVar(&df.checkpoint, "checkpoint", "", "Diam: resume from FILE if it exists, and save the search there as it goes")
