@@ -121,6 +121,17 @@ func (p *diamProver) Play(ctx context.Context, pos search.Position, lim search.L
 		s = takeDiamSolver(p.g)
 		defer giveBackDiamSolver(s)
 	}
+	// Given nodes and no time, the solver gets a third of the nodes (all
+	// of them at the perfect level), half for each question.
+	if lim.Time == 0 && lim.Nodes > 0 {
+		n := lim.Nodes / 3
+		if p.perfect {
+			n = lim.Nodes
+		}
+		s.SetNodeLimit(max(n/2, 1))
+		defer s.SetNodeLimit(0)
+		share = 24 * time.Hour
+	}
 	// Half the share for the win; the loss gets what the win left.
 	wctx, cancel := context.WithTimeout(ctx, share/2)
 	win, err := s.Prove(wctx, st, dsolve.Win)

@@ -27,7 +27,8 @@ func TestStrongestDiamPlaysProofs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := p2.Play(context.Background(), search.Position{State: lost}, search.Limits{Time: 6 * time.Second}, nil)
+			// Node budgets keep the test independent of the machine's load.
+			res, err := p2.Play(context.Background(), search.Position{State: lost}, search.Limits{Nodes: 600_000}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +48,7 @@ func TestStrongestDiamPlaysProofs(t *testing.T) {
 				if s.ToMove() == 0 {
 					player = p1
 				}
-				r, err := player.Play(context.Background(), search.Position{State: s}, search.Limits{Time: 2 * time.Second}, nil)
+				r, err := player.Play(context.Background(), search.Position{State: s}, search.Limits{Nodes: 300_000}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,14 +102,17 @@ func TestPerfectDiam(t *testing.T) {
 	}
 	s := g.NewStart()
 	s.Apply(diam.Place(diam.Red, 0))
-	res, err := p.Play(context.Background(), search.Position{State: s}, search.Limits{}, nil)
+	// A node budget (the solver gets all of it) rather than time, so that
+	// the machine's load does not matter.
+	lim := search.Limits{Nodes: 4_000_000}
+	res, err := p.Play(context.Background(), search.Position{State: s}, lim, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Score.Proven != game.Win || (res.Move != diam.Place(diam.Green, 0) && res.Move != diam.Place(diam.Blue, 0)) {
 		t.Errorf("%s: perfect plays %s, %v; want g@1 or b@1, a proven win", s, s.FormatMove(res.Move), res.Score)
 	}
-	res, err = p.Play(context.Background(), search.Position{State: g.NewStart()}, search.Limits{}, nil)
+	res, err = p.Play(context.Background(), search.Position{State: g.NewStart()}, lim, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,6 +94,10 @@ func New(g *diam.Game, opts Options) (*Solver, error) {
 	return s, nil
 }
 
+// SetNodeLimit changes Options.NodeLimit for the calls of Prove that
+// follow.
+func (s *Solver) SetNodeLimit(n int64) { s.opts.NodeLimit = n }
+
 // Game returns the variant solved.
 func (s *Solver) Game() *diam.Game { return s.g }
 
