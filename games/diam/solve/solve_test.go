@@ -84,7 +84,7 @@ func prove(t *testing.T, s *Solver, st *diam.State, goal Goal) Answer {
 // the minimax finds is proven, and every proof short enough to check is
 // confirmed by it.
 func TestAgainstExhaustive(t *testing.T) {
-	n, depth, limit := 60, 5, int64(100_000)
+	n, depth, limit := 30, 5, int64(50_000)
 	if testing.Short() {
 		n, depth, limit = 14, 4, 10_000
 	}
@@ -183,7 +183,7 @@ func images(col [4]uint32, toMove int) (out []struct {
 // sequences to depth 3 and the same value by minimax, and the solver,
 // run afresh on an image, never contradicts its answer on the original.
 func TestSymmetry(t *testing.T) {
-	n := 12
+	n := 6
 	if testing.Short() {
 		n = 2
 	}
