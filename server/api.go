@@ -511,6 +511,10 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if name == "index.html" {
+		s.serveIndex(w, r)
+		return
+	}
 	if fi, err := fs.Stat(s.cfg.Assets, name); err == nil && !fi.IsDir() {
 		http.ServeFileFS(w, r, s.cfg.Assets, name)
 		return
@@ -520,5 +524,5 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A page route of the UI: let the browser-side router handle it.
-	http.ServeFileFS(w, r, s.cfg.Assets, "index.html")
+	s.serveIndex(w, r)
 }

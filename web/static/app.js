@@ -22,6 +22,7 @@ import { logout, me, onAccount } from "./account.js";
 import { lobbyPage } from "./pages/lobby.js";
 import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
 import { accountPage, signinPage } from "./pages/signin.js";
+import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
@@ -97,8 +98,8 @@ onAccount(drawAccount);
 me().then(drawAccount);
 
 function notFound(root) {
-  document.title = "Not found – stax";
-  root.append(h("h1", {}, "Not found"), h("p", {}, "There is no page here. ", h("a", { href: "/", "data-link": "" }, "Start a game"), "."));
+  document.title = t("notfound.title") + " – stax";
+  root.append(h("h1", {}, t("notfound.title")), h("p", {}, t("notfound.text") + " ", h("a", { href: "/", "data-link": "" }, t("notfound.start")), "."));
 }
 
 // Links marked data-link navigate inside the app.
@@ -116,9 +117,33 @@ document.addEventListener("click", (ev) => {
 window.addEventListener("popstate", route);
 window.addEventListener("stax:navigate", route);
 
-// The header links to the rules of every game of the list.
+// The header: its links in the interface's language, the rules of every
+// game of the list and the language switch, which redraws the page.
 const nav = document.querySelector("header nav");
-for (const g of GAMES.filter((g) => g.rules)) nav.append(h("a", { href: "/rules/" + g.name, "data-link": "" }, g.title + " rules"));
+function drawNav() {
+  document.documentElement.lang = language();
+  clear(nav).append(
+    h("a", { href: "/", "data-link": "" }, t("nav.new")),
+    h("a", { href: "/games", "data-link": "", "data-testid": "nav-recent" }, t("nav.recent")),
+    h("a", { href: "/leaderboard", "data-link": "", "data-testid": "nav-leaderboard" }, t("nav.leaderboard")),
+    ...GAMES.filter((g) => g.rules).map((g) => h("a", { href: "/rules/" + g.name, "data-link": "" }, t("nav.rules", { game: g.title }))),
+    h(
+      "select",
+      {
+        class: "lang",
+        "aria-label": t("nav.language"),
+        "data-testid": "lang-switch",
+        onchange: (ev) => {
+          setLanguage(ev.target.value);
+          drawNav();
+          route();
+        },
+      },
+      LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language() }, l.name)),
+    ),
+  );
+}
+drawNav();
 
 installPatterns();
 route();

@@ -26,20 +26,6 @@ export function clear(e) {
   return e;
 }
 
-// plural writes a count with its noun, e.g. "1 move" or "3 moves".
-export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
-
-// timeAgo writes a past time in words, e.g. "5 min ago".
-export function timeAgo(iso) {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return "";
-  const s = Math.max(0, (Date.now() - t) / 1000);
-  if (s < 60) return "just now";
-  if (s < 3600) return Math.floor(s / 60) + " min ago";
-  if (s < 86400) return Math.floor(s / 3600) + " h ago";
-  return new Date(t).toISOString().slice(0, 10);
-}
-
 // navigate goes to a path inside the app without reloading the page.
 export function navigate(path) {
   history.pushState(null, "", path);

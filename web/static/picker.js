@@ -11,6 +11,8 @@
 //          cells, pick the cells and confirm;
 //   pass   a button.
 
+import { t } from "./i18n.js";
+
 // Picker holds what has been picked towards a move of one position.
 export class Picker {
   // constructor takes the legal moves of a View: {text, kind, from, count,
@@ -155,7 +157,7 @@ export class Picker {
       }
       // Several counts land here: the player chooses one.
       this.dest = cell;
-      this.hint = "Several counts reach " + cell + ": choose how many pieces to move.";
+      this.hint = t("picker.severalCounts", { cell });
       return "";
     }
     if (this.sources().includes(cell)) {
@@ -166,7 +168,7 @@ export class Picker {
     }
     this.reset();
     if (this.reservePieces().length > 1 && this.moves.some((m) => m.kind === "place" && m.to.length === 1 && m.to[0] === cell)) {
-      this.hint = "First pick the piece to place, from the reserve below the board.";
+      this.hint = t("picker.reserveFirst");
     }
     return "";
   }
@@ -176,7 +178,7 @@ export class Picker {
   guide() {
     if (this.src !== null || this.piece || this.group.length || this.reservePieces().length < 2) return "";
     const shifts = this.moves.some((m) => m.kind === "shift");
-    return "Pick a piece from your reserve below the board, then the cell to place it on" + (shifts ? "; or pick a piece on the board to move it." : ".");
+    return t(shifts ? "picker.guideShift" : "picker.guide");
   }
 
   // chooseCount picks how many pieces leave the picked cell; with a
@@ -207,7 +209,7 @@ export class Picker {
     }
     const size = Math.max(...this.moves.filter((m) => m.kind === "place").map((m) => m.to.length));
     if (this.group.length > 0 && this.group.length < size && !this.targets().includes(cell)) {
-      if (this.sources().includes(cell)) this.hint = `${this.group.join(", ")} and ${cell} cannot be placed together.`;
+      if (this.sources().includes(cell)) this.hint = t("picker.cannotGroup", { cells: this.group.join(", "), cell });
       return "";
     }
     if (this.group.length === size) {

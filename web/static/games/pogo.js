@@ -1,41 +1,107 @@
-// games/pogo.js: what the interface says about Pogo.
+// games/pogo.js: what the interface says about Pogo, in each language.
 
-import { code, figure, p, section } from "../pages/rules-kit.js";
+import { figure, p, section } from "../pages/rules-kit.js";
 
 export default {
   name: "pogo",
   title: "Pogo",
-  // notation is the example shown in the move box.
-  notation: "e.g. 1a1-a2",
   // countButtons: the number of pieces is part of every move, so the
   // buttons to choose it show even when one count is possible.
   countButtons: "always",
-  // rules is the rules page: an introduction and its sections, built with
-  // the kit of pages/rules-kit.js.
+  // rules lays out the rules page; w(key) returns the words of key in the
+  // interface's language (text below; `code` in backticks).
   rules: {
-    intro: "Pogo is played on a 3x3 board by two players, White and Black, each with six pieces. Pieces stack without limit, and whoever is on top of a stack controls it.",
-    sections: () => [
-      section("Setting up"),
-      p("White starts with stacks of two on a1, b1 and c1; Black on a3, b3 and c3. White moves first (the option ", code("first=black"), " swaps that)."),
-      figure("pogo", "bb,bb,bb/-,-,-/ww,ww,ww w", "The starting position."),
-      section("Moving"),
-      p("Pick a stack whose top piece is yours and take its top 1, 2 or 3 pieces (never more than the stack holds; the pieces under the top may be of either colour). The block moves exactly as many orthogonal steps as it has pieces, turning if you like but never stepping back onto a square of its own path, and jumps over anything on the way. It lands on top of whatever stands on the destination."),
-      figure("pogo", "bb,bb,bb/-,-,-/ww,ww,ww w", "Two pieces taken from b1 move two steps: to a2, c2 or b3.", {
-        selected: ["b1"],
-        depth: 2,
-        targets: ["a2", "c2", "b3"],
-      }),
-      p("On 3x3 this means: one piece goes to a neighbouring square; two pieces go two squares away, straight or bent; three pieces go three squares away, or to a neighbouring square along a U-shaped path. The option ", code("u=false"), " forbids the U move."),
-      figure("pogo", "-,bb,bw/-,-,-/bww,bb,www w", "Three pieces taken from a1: to b1 or a2 by a U, or three steps away to c2 or b3.", {
-        selected: ["a1"],
-        depth: 3,
-        targets: ["b1", "a2", "c2", "b3"],
-      }),
-      section("Winning"),
-      p("You win as soon as every stack on the board is topped by your colour: your opponent then has nothing to move. The same position repeated for the third time, or 400 moves in all, ends the game as a draw."),
-      figure("pogo", "-,bww,-/-,wbbw,-/bbw,-,bw b", "White tops every stack: White has won."),
-      section("Notation"),
-      p("A move is written ", code("<count><from>-<to>"), ", e.g. ", code("1a1-a2"), ", ", code("2b1-c2"), " or ", code("3a1-b1"), ". The count is always written, because one piece and three pieces can reach the same square."),
+    sections: (w) => [
+      section(w("setup.title")),
+      p(w("setup")),
+      figure("pogo", "bb,bb,bb/-,-,-/ww,ww,ww w", w("setup.fig")),
+      section(w("moving.title")),
+      p(w("moving")),
+      figure("pogo", "bb,bb,bb/-,-,-/ww,ww,ww w", w("moving.fig"), { selected: ["b1"], depth: 2, targets: ["a2", "c2", "b3"] }),
+      p(w("moving.small")),
+      figure("pogo", "-,bb,bw/-,-,-/bww,bb,www w", w("moving.fig3"), { selected: ["a1"], depth: 3, targets: ["b1", "a2", "c2", "b3"] }),
+      section(w("winning.title")),
+      p(w("winning")),
+      figure("pogo", "-,bww,-/-,wbbw,-/bbw,-,bw b", w("winning.fig")),
+      section(w("notation.title")),
+      p(w("notation.text")),
     ],
+  },
+  // text holds the game's words, one object per language with the same
+  // keys (web/browser_test.go checks them): notation is the example in the
+  // move box, option.<key>.label and .doc translate the option schema.
+  text: {
+    en: {
+      "count.Stacks on top": "Stacks on top",
+      "name.White": "White",
+      "name.Black": "Black",
+      notation: "e.g. 1a1-a2",
+      intro: "Pogo is played on a 3x3 board by two players, White and Black, each with six pieces. Pieces stack without limit, and whoever is on top of a stack controls it.",
+      "setup.title": "Setting up",
+      setup: "White starts with stacks of two on a1, b1 and c1; Black on a3, b3 and c3. White moves first (the option `first=black` swaps that).",
+      "setup.fig": "The starting position.",
+      "moving.title": "Moving",
+      moving: "Pick a stack whose top piece is yours and take its top 1, 2 or 3 pieces (never more than the stack holds; the pieces under the top may be of either colour). The block moves exactly as many orthogonal steps as it has pieces, turning if you like but never stepping back onto a square of its own path, and jumps over anything on the way. It lands on top of whatever stands on the destination.",
+      "moving.fig": "Two pieces taken from b1 move two steps: to a2, c2 or b3.",
+      "moving.small": "On 3x3 this means: one piece goes to a neighbouring square; two pieces go two squares away, straight or bent; three pieces go three squares away, or to a neighbouring square along a U-shaped path. The option `u=false` forbids the U move.",
+      "moving.fig3": "Three pieces taken from a1: to b1 or a2 by a U, or three steps away to c2 or b3.",
+      "winning.title": "Winning",
+      winning: "You win as soon as every stack on the board is topped by your colour: your opponent then has nothing to move. The same position repeated for the third time, or 400 moves in all, ends the game as a draw.",
+      "winning.fig": "White tops every stack: White has won.",
+      "notation.title": "Notation",
+      "notation.text": "A move is written `<count><from>-<to>`, e.g. `1a1-a2`, `2b1-c2` or `3a1-b1`. The count is always written, because one piece and three pieces can reach the same square.",
+      "option.u.label": "U move",
+      "option.u.doc": "Allow three pieces to move in a U shape to an adjacent square.",
+      "option.first.label": "First to move",
+      "option.first.doc": "Which colour moves first from the starting position.",
+    },
+    fr: {
+      "count.Stacks on top": "Piles coiffées",
+      "name.White": "Blanc",
+      "name.Black": "Noir",
+      notation: "p. ex. 1a1-a2",
+      intro: "Le Pogo se joue sur un plateau de 3x3 à deux joueurs, Blanc et Noir, avec six pions chacun. Les pions s’empilent sans limite, et le pion du dessus d’une pile la contrôle.",
+      "setup.title": "Mise en place",
+      setup: "Blanc commence avec des piles de deux pions en a1, b1 et c1 ; Noir en a3, b3 et c3. Blanc joue en premier (l’option `first=black` inverse cela).",
+      "setup.fig": "La position de départ.",
+      "moving.title": "Déplacer",
+      moving: "Choisissez une pile dont le pion du dessus est à vous et prenez-en 1, 2 ou 3 pions du dessus (jamais plus que la pile n’en contient ; les pions sous le dessus peuvent être de l’une ou l’autre couleur). Le bloc avance d’exactement autant de pas orthogonaux qu’il a de pions, en tournant si vous voulez mais sans jamais revenir sur une case de son propre chemin, et saute par-dessus tout ce qu’il rencontre. Il se pose sur ce qui se trouve sur la case d’arrivée.",
+      "moving.fig": "Deux pions pris en b1 avancent de deux pas : en a2, c2 ou b3.",
+      "moving.small": "Sur 3x3, cela veut dire : un pion va sur une case voisine ; deux pions vont à deux cases, en ligne droite ou en coude ; trois pions vont à trois cases, ou sur une case voisine par un chemin en U. L’option `u=false` interdit le coup en U.",
+      "moving.fig3": "Trois pions pris en a1 : en b1 ou a2 par un U, ou à trois pas en c2 ou b3.",
+      "winning.title": "Gagner",
+      winning: "Vous gagnez dès que toutes les piles du plateau sont coiffées de votre couleur : votre adversaire n’a alors plus rien à déplacer. La même position répétée une troisième fois, ou 400 coups en tout, terminent la partie par une nulle.",
+      "winning.fig": "Blanc coiffe toutes les piles : Blanc a gagné.",
+      "notation.title": "Notation",
+      "notation.text": "Un coup s’écrit `<nombre><départ>-<arrivée>`, p. ex. `1a1-a2`, `2b1-c2` ou `3a1-b1`. Le nombre est toujours écrit, car un pion et trois pions peuvent atteindre la même case.",
+      "option.u.label": "Coup en U",
+      "option.u.doc": "Permettre à trois pions d’aller en U sur une case voisine.",
+      "option.first.label": "Premier à jouer",
+      "option.first.doc": "Quelle couleur joue en premier depuis la position de départ.",
+    },
+    es: {
+      "count.Stacks on top": "Pilas coronadas",
+      "name.White": "Blancas",
+      "name.Black": "Negras",
+      notation: "p. ej. 1a1-a2",
+      intro: "El Pogo se juega en un tablero de 3x3 entre dos jugadores, Blancas y Negras, con seis fichas cada uno. Las fichas se apilan sin límite, y quien está arriba de una pila la controla.",
+      "setup.title": "Preparación",
+      setup: "Blancas empiezan con pilas de dos en a1, b1 y c1; Negras en a3, b3 y c3. Blancas juegan primero (la opción `first=black` lo invierte).",
+      "setup.fig": "La posición inicial.",
+      "moving.title": "Mover",
+      moving: "Elige una pila cuya ficha de arriba sea tuya y toma sus 1, 2 o 3 fichas de arriba (nunca más de las que tiene la pila; las fichas de debajo pueden ser de cualquier color). El bloque avanza exactamente tantos pasos ortogonales como fichas tiene, girando si quieres pero sin volver nunca a una casilla de su propio camino, y salta por encima de todo lo que encuentra. Se coloca encima de lo que haya en la casilla de llegada.",
+      "moving.fig": "Dos fichas tomadas de b1 avanzan dos pasos: a a2, c2 o b3.",
+      "moving.small": "En 3x3 esto significa: una ficha va a una casilla vecina; dos fichas van a dos casillas, en línea recta o en ángulo; tres fichas van a tres casillas, o a una casilla vecina por un camino en U. La opción `u=false` prohíbe la jugada en U.",
+      "moving.fig3": "Tres fichas tomadas de a1: a b1 o a2 por una U, o a tres pasos, a c2 o b3.",
+      "winning.title": "Ganar",
+      winning: "Ganas en cuanto todas las pilas del tablero tienen tu color arriba: tu rival ya no tiene nada que mover. La misma posición repetida por tercera vez, o 400 jugadas en total, terminan la partida en tablas.",
+      "winning.fig": "Blancas coronan todas las pilas: Blancas han ganado.",
+      "notation.title": "Notación",
+      "notation.text": "Una jugada se escribe `<número><origen>-<destino>`, p. ej. `1a1-a2`, `2b1-c2` o `3a1-b1`. El número se escribe siempre, porque una ficha y tres fichas pueden llegar a la misma casilla.",
+      "option.u.label": "Jugada en U",
+      "option.u.doc": "Permitir que tres fichas vayan en U a una casilla vecina.",
+      "option.first.label": "Quién empieza",
+      "option.first.doc": "Qué color juega primero desde la posición inicial.",
+    },
   },
 };

@@ -6,13 +6,20 @@ import { clear, h, navigate } from "../dom.js";
 import { gameModule } from "../games/index.js";
 import { render } from "../render.js";
 import { recentList } from "./recent.js";
+import { colourWords, optionWords, playerWords, t } from "../i18n.js";
 
 // Options shown under "More options" rather than at once.
 const ADVANCED = new Set(["rep", "maxplies"]);
 
-// optionLabel returns the label of an option from the schema, with the
-// spec's key in brackets, e.g. "U move (u)".
-const optionLabel = (o) => (o.label ? `${o.label} (${o.key})` : o.key);
+// optionLabel returns the label of an option, in the interface's language
+// where the words exist, with the spec's key in brackets, e.g. "U move (u)".
+const optionLabel = (info, o) => {
+  const label = optionWords(gameModule(info.name), o, "label");
+  return label ? `${label} (${o.key})` : o.key;
+};
+
+// optionDoc returns the description of an option.
+const optionDoc = (info, o) => optionWords(gameModule(info.name), o, "doc");
 
 // buildSpec writes a spec with the options that differ from the defaults.
 export function buildSpec(info, values) {
@@ -26,14 +33,14 @@ export function buildSpec(info, values) {
 
 // homePage draws the home page into root.
 export function homePage(root) {
-  document.title = "stax – stacking games";
+  document.title = t("home.title");
   let alive = true;
   const form = h("form", { class: "new-game", "data-testid": "new-game", novalidate: true });
   const errorBox = h("p", { class: "error", role: "alert", "data-testid": "home-error", hidden: true });
   const recentBox = h("section", { class: "recent-home" });
-  const lead = h("p", { class: "lead" }, "Against the computer, a friend on another device, or on this one.");
+  const lead = h("p", { class: "lead" }, t("home.lead"));
   root.append(
-    h("h1", {}, "Play a stacking game"),
+    h("h1", {}, t("home.heading")),
     lead,
     form,
     errorBox,
@@ -51,16 +58,16 @@ export function homePage(root) {
   let current = null; // the variant of the chosen options
   let seatChoices = []; // per seat: "you", "ai:<level>" or "invite"
 
-  const gameBox = h("fieldset", { class: "games" }, h("legend", {}, "Game"));
-  const optBox = h("fieldset", { class: "options" }, h("legend", {}, "Options"));
-  const seatBox = h("fieldset", { class: "seats", "data-testid": "seats" }, h("legend", {}, "Players"));
-  const nameInput = h("input", { type: "text", id: "player-name", maxlength: 40, autocomplete: "nickname", placeholder: "optional", value: savedName(), "data-testid": "player-name" });
-  const startBtn = h("button", { type: "submit", class: "primary", "data-testid": "start" }, "Start the game");
+  const gameBox = h("fieldset", { class: "games" }, h("legend", {}, t("home.game")));
+  const optBox = h("fieldset", { class: "options" }, h("legend", {}, t("home.options")));
+  const seatBox = h("fieldset", { class: "seats", "data-testid": "seats" }, h("legend", {}, t("home.players")));
+  const nameInput = h("input", { type: "text", id: "player-name", maxlength: 40, autocomplete: "nickname", placeholder: t("home.optional"), value: savedName(), "data-testid": "player-name" });
+  const startBtn = h("button", { type: "submit", class: "primary", "data-testid": "start" }, t("home.start"));
   form.append(
     gameBox,
     optBox,
     seatBox,
-    h("p", { class: "name-row" }, h("label", { for: "player-name" }, "Your name "), nameInput),
+    h("p", { class: "name-row" }, h("label", { for: "player-name" }, t("home.name") + " "), nameInput),
     h("p", {}, startBtn),
   );
 
@@ -82,7 +89,7 @@ export function homePage(root) {
         h("span", { class: "game-title" }, g.title),
         h("span", { class: "game-preview" }, preview(g)),
         h("span", { class: "game-summary" }, g.summary || ""),
-        gameModule(g.name).rules ? h("a", { href: "/rules/" + g.name, "data-link": "", class: "rules-link" }, "Rules") : null,
+        gameModule(g.name).rules ? h("a", { href: "/rules/" + g.name, "data-link": "", class: "rules-link" }, t("home.rules")) : null,
       );
       gameBox.append(card);
     }
@@ -90,7 +97,7 @@ export function homePage(root) {
 
   const preview = (g) => {
     try {
-      return render(g.default.view, { pos: g.default.start, label: g.title + " starting position" });
+      return render(g.default.view, { pos: g.default.start, label: t("home.preview", { game: g.title }) });
     } catch {
       return "";
     }
@@ -109,22 +116,22 @@ export function homePage(root) {
   const optionInput = (o) => {
     const id = "opt-" + o.key;
     const onchange = (ev) => {
-      const t = ev.target;
-      values[o.key] = t.type === "checkbox" ? String(t.checked) : t.value;
+      const e = ev.target;
+      values[o.key] = e.type === "checkbox" ? String(e.checked) : e.value;
       linkOptions();
       refreshVariant();
     };
     let input;
     if (o.kind === "bool") {
       input = h("input", { type: "checkbox", id, checked: values[o.key] === "true", "data-testid": id, onchange });
-      return h("div", { class: "option bool" }, input, h("label", { for: id }, " " + optionLabel(o)), h("small", {}, o.doc || ""));
+      return h("div", { class: "option bool" }, input, h("label", { for: id }, " " + optionLabel(info, o)), h("small", {}, optionDoc(info, o)));
     }
     if (o.choices && o.choices.length) {
       input = h("select", { id, "data-testid": id, onchange }, o.choices.map((c) => h("option", { value: c, selected: c === values[o.key] }, c)));
     } else {
       input = h("input", { type: "number", id, min: o.min, max: o.max, value: values[o.key], "data-testid": id, onchange });
     }
-    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(o) + " "), input, h("small", {}, o.doc || ""));
+    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(info, o) + " "), input, h("small", {}, optionDoc(info, o)));
   };
 
   // linkOptions lets the game's module disable options that the others
@@ -135,11 +142,11 @@ export function homePage(root) {
   };
 
   const drawOptions = () => {
-    clear(optBox).append(h("legend", {}, "Options"));
+    clear(optBox).append(h("legend", {}, t("home.options")));
     const opts = info.options || [];
     const basic = opts.filter((o) => !ADVANCED.has(o.key));
     const adv = opts.filter((o) => ADVANCED.has(o.key));
-    if (!basic.length) optBox.append(h("p", { class: "muted" }, "No options."));
+    if (!basic.length) optBox.append(h("p", { class: "muted" }, t("home.noOptions")));
     basic.forEach((o) => optBox.append(optionInput(o)));
     const posInput = h("input", {
       type: "text",
@@ -155,11 +162,11 @@ export function homePage(root) {
     const posRow = h(
       "div",
       { class: "option" },
-      h("label", { for: "start-position" }, "starting position "),
+      h("label", { for: "start-position" }, t("home.startPosition") + " "),
       posInput,
-      h("small", {}, "A position string of the rules (empty: the usual start), to play on from a position."),
+      h("small", {}, t("home.startPositionDoc")),
     );
-    optBox.append(h("details", { "data-testid": "more-options" }, h("summary", {}, "More options"), adv.map(optionInput), posRow));
+    optBox.append(h("details", { "data-testid": "more-options" }, h("summary", {}, t("home.moreOptions")), adv.map(optionInput), posRow));
     linkOptions();
   };
 
@@ -183,7 +190,7 @@ export function homePage(root) {
   };
 
   const drawSeats = () => {
-    clear(seatBox).append(h("legend", {}, "Players"));
+    clear(seatBox).append(h("legend", {}, t("home.players")));
     seatBox.setAttribute("data-spec", current.spec);
     const levels = current.levels && current.levels.length ? current.levels : info.levels || [];
     // Levels being prepared (perfect while the server solves a game) are
@@ -195,20 +202,20 @@ export function homePage(root) {
       seatChoices = [];
       for (let i = 0; i < current.players; i++) seatChoices.push(i === 0 ? "you" : defaultAI);
     }
-    current.playerNames.forEach((pname, i) => {
+    current.playerNames.map((n) => playerWords(gameModule(info.name), n)).forEach((pname, i) => {
       const id = "seat-" + i;
-      const opts = [h("option", { value: "you" }, "You (this device)")];
+      const opts = [h("option", { value: "you" }, t("home.you"))];
       // The measured rating of a level (Elo, random = 0), when there is one.
       const elo = (l) => (current.elo && l in current.elo ? " (" + current.elo[l] + " Elo)" : "");
       for (const l of levels) {
         if (preparing.includes(l)) {
-          opts.push(h("option", { value: "ai:" + l, disabled: true }, "Computer – " + l + elo(l) + " (preparing)"));
+          opts.push(h("option", { value: "ai:" + l, disabled: true }, t("home.computerPreparing", { level: l + elo(l) })));
         } else {
-          opts.push(h("option", { value: "ai:" + l }, "Computer – " + l + elo(l)));
+          opts.push(h("option", { value: "ai:" + l }, t("home.computer", { level: l + elo(l) })));
         }
       }
-      opts.push(h("option", { value: "ai:random" }, "Computer – random moves" + elo("random")));
-      opts.push(h("option", { value: "invite" }, "A person (invitation link)"));
+      opts.push(h("option", { value: "ai:random" }, t("home.random") + elo("random")));
+      opts.push(h("option", { value: "invite" }, t("home.invite")));
       const sel = h("select", { id, "data-testid": id, onchange: (ev) => (seatChoices[i] = ev.target.value) }, opts);
       sel.value = seatChoices[i];
       seatBox.append(h("div", { class: "seat-row" }, h("label", { for: id }, seatLabel(current.view && current.view.board, i, pname)), sel));
@@ -226,12 +233,12 @@ export function homePage(root) {
               drawSeats();
             },
           },
-          "Swap sides",
+          t("home.swap"),
         ),
       );
     }
     const firstSeat = current.view ? current.view.board.toMove : 0;
-    seatBox.append(h("p", { class: "muted small", "data-testid": "first-player" }, (current.playerNames[firstSeat] || current.playerNames[0]) + " moves first."));
+    seatBox.append(h("p", { class: "muted small", "data-testid": "first-player" }, t("home.first", { player: playerWords(gameModule(info.name), current.playerNames[firstSeat] || current.playerNames[0]) })));
   };
 
   form.addEventListener("submit", async (ev) => {
@@ -251,7 +258,7 @@ export function homePage(root) {
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
       navigate("/game/" + res.id);
     } catch (err) {
-      showError("Could not start the game: " + err.message);
+      showError(t("home.cannotStart", { error: err.message }));
       startBtn.disabled = false;
     }
   });
@@ -261,13 +268,13 @@ export function homePage(root) {
       if (!alive) return;
       games = gs || [];
       const titles = games.map((g) => g.title);
-      if (titles.length > 1) lead.textContent = `${titles.slice(0, -1).join(", ")} and ${titles[titles.length - 1]}: ${lead.textContent.toLowerCase()}`;
+      if (titles.length > 1) lead.textContent = t("home.leadGames", { games: `${titles.slice(0, -1).join(", ")} ${t("home.and")} ${titles[titles.length - 1]}` });
       // /?game=NAME preselects a game, e.g. from its rules page.
       const wanted = new URLSearchParams(location.search).get("game");
       const g = games.find((x) => x.name === wanted) || games[0];
       if (g) chooseGame(g);
     })
-    .catch((err) => showError("Could not load the games: " + err.message));
+    .catch((err) => showError(t("home.cannotLoad", { error: err.message })));
   recentList(recentBox, 5);
   return () => {
     alive = false;
@@ -296,7 +303,7 @@ export function saveName(name) {
 // does not give them, e.g. "Player 1 (red, yellow)".
 export function seatLabel(board, seat, pname) {
   if (!board) return pname;
-  const cols = board.pieces.filter((p) => p.player === seat).map((p) => p.name);
+  const cols = board.pieces.filter((p) => p.player === seat).map((p) => colourWords(p.name));
   if (!cols.length || cols.some((c) => pname.toLowerCase().includes(c))) return pname;
   return `${pname} (${cols.join(", ")})`;
 }

@@ -16,8 +16,11 @@ export function figure(spec, pos, caption, marks = {}) {
   return h("figure", { class: "diagram", "data-testid": "diagram" }, box, h("figcaption", {}, caption), h("code", { class: "pos" }, pos));
 }
 
+// marked turns text with `code` in backticks into text and code elements.
+const marked = (xs) => xs.flatMap((x) => (typeof x === "string" ? x.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part)) : [x]));
+
 export const section = (title) => h("h2", {}, title);
-export const p = (...xs) => h("p", {}, ...xs);
-export const li = (...xs) => h("li", {}, ...xs);
+export const p = (...xs) => h("p", {}, ...marked(xs));
+export const li = (...xs) => h("li", {}, ...marked(xs));
 export const list = (...items) => h("ul", {}, ...items);
 export const code = (s) => h("code", {}, s);

@@ -5,27 +5,29 @@ import { listGames } from "../api.js";
 import { h } from "../dom.js";
 import { GAMES, gameModule } from "../games/index.js";
 import { code, p } from "./rules-kit.js";
+import { gameText, optionWords, t } from "../i18n.js";
 
 // rulesPage draws the rules of the named game into root.
 export function rulesPage(root, name) {
   const r = gameModule(name);
-  document.title = `${r.title} rules – stax`;
+  document.title = t("rules.title", { game: r.title });
   const nav = h(
     "p",
     { class: "rules-nav" },
     ...GAMES.filter((g) => g.rules).map((g) => (g.name === name ? h("strong", {}, g.title) : h("a", { href: "/rules/" + g.name, "data-link": "" }, g.title))),
   );
   const variants = h("section", { class: "variants" });
-  const body = r.rules ? [p(r.rules.intro), ...r.rules.sections()] : [p("There is no rules page for this game yet.")];
+  const w = (key) => gameText(r, key, key);
+  const body = r.rules ? [p(w("intro")), ...r.rules.sections(w)] : [p(t("rules.none"))];
   root.append(
     h(
       "article",
       { class: "rules", "data-testid": "rules-" + name },
       nav,
-      h("h1", {}, `${r.title}: the rules`),
+      h("h1", {}, t("rules.heading", { game: r.title })),
       ...body,
       variants,
-      p(h("a", { class: "button primary", href: "/?game=" + name, "data-link": "", "data-testid": "play-" + name }, `Play ${r.title}`)),
+      p(h("a", { class: "button primary", href: "/?game=" + name, "data-link": "", "data-testid": "play-" + name }, t("rules.play", { game: r.title }))),
     ),
   );
   listGames()
@@ -33,12 +35,12 @@ export function rulesPage(root, name) {
       const g = (games || []).find((x) => x.name === name);
       if (!g || !g.options || !g.options.length) return;
       variants.append(
-        h("h2", {}, "Options"),
+        h("h2", {}, t("rules.options")),
         h(
           "table",
           { class: "options-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, "option"), h("th", {}, "default"), h("th", {}, "meaning"))),
-          h("tbody", {}, g.options.map((o) => h("tr", {}, h("td", {}, code(o.key), o.label ? h("div", { class: "small" }, o.label) : null), h("td", {}, code(o.default)), h("td", {}, o.doc || "")))),
+          h("thead", {}, h("tr", {}, h("th", {}, t("rules.option")), h("th", {}, t("rules.default")), h("th", {}, t("rules.meaning")))),
+          h("tbody", {}, g.options.map((o) => h("tr", {}, h("td", {}, code(o.key), o.label ? h("div", { class: "small" }, optionWords(r, o, "label")) : null), h("td", {}, code(o.default)), h("td", {}, optionWords(r, o, "doc"))))),
         ),
       );
     })

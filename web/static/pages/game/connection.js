@@ -5,6 +5,7 @@
 import { Connection, getGame, joinGame, saveToken, token } from "../../api.js";
 import { h } from "../../dom.js";
 import { saveName, savedName } from "../home.js";
+import { t } from "../../i18n.js";
 
 // GameLink follows game id. on is {hello(seats), state(state),
 // error(err), status(text), missing(err)}: missing is called when the game
@@ -63,17 +64,17 @@ export function joinBox(box, id, link) {
   const m = /(?:^#|&)invite=([0-9a-fA-F]+)/.exec(location.hash);
   if (!m) return;
   const invite = m[1];
-  const nameInput = h("input", { type: "text", id: "join-name", maxlength: 40, placeholder: "optional", value: savedName(), "data-testid": "join-name" });
+  const nameInput = h("input", { type: "text", id: "join-name", maxlength: 40, placeholder: t("home.optional"), value: savedName(), "data-testid": "join-name" });
   const joinErr = h("p", { class: "error small", role: "alert", "data-testid": "join-error" });
-  const joinBtn = h("button", { type: "button", class: "primary", "data-testid": "join" }, "Join the game");
+  const joinBtn = h("button", { type: "button", class: "primary", "data-testid": "join" }, t("game.join"));
   const already = token(id)
-    ? h("p", { class: "small" }, "This browser already plays a seat of this game. Joining here replaces its key to that seat, which cannot be recovered: send the link to the other player instead (to play both sides on one device, start a game with both seats set to \u201cYou\u201d).")
+    ? h("p", { class: "small" }, t("game.alreadyPlaying"))
     : null;
   box.append(
     ...[
-      h("h2", {}, "You are invited to play"),
+      h("h2", {}, t("game.invitedHeading")),
       already,
-      h("p", { class: "name-row" }, h("label", { for: "join-name" }, "Your name "), nameInput, " ", joinBtn),
+      h("p", { class: "name-row" }, h("label", { for: "join-name" }, t("home.name") + " "), nameInput, " ", joinBtn),
       joinErr,
     ].filter(Boolean),
   );
@@ -89,7 +90,7 @@ export function joinBox(box, id, link) {
       link.deliver(res.state);
       link.connect();
     } catch (err) {
-      joinErr.textContent = "Could not join: " + err.message;
+      joinErr.textContent = t("game.cannotJoin", { error: err.message });
       joinBtn.disabled = false;
     }
   });

@@ -6,6 +6,7 @@
 
 import { clear, h } from "../../dom.js";
 import { chip } from "../../render.js";
+import { gameText, playerWords, t } from "../../i18n.js";
 
 // positionDetails offers the position string behind a control, with a
 // button that copies it.
@@ -17,17 +18,17 @@ function positionDetails(pos) {
     onclick: async () => {
       try {
         await navigator.clipboard.writeText(pos);
-        copy.textContent = "Copied";
+        copy.textContent = t("game.copied");
       } catch {
-        copy.textContent = "Select the text to copy it";
+        copy.textContent = t("game.copyFailed");
       }
     },
-  }, "Copy");
+  }, t("game.copy"));
   return h(
     "details",
     { class: "position-details" },
-    h("summary", {}, "Position string"),
-    h("code", { class: "pos", title: "The position string (see the rules)", "data-testid": "position" }, pos),
+    h("summary", {}, t("controls.position")),
+    h("code", { class: "pos", title: t("controls.positionTitle"), "data-testid": "position" }, pos),
     " ",
     copy,
   );
@@ -54,9 +55,9 @@ export class Controls {
     this.form = h(
       "form",
       { class: "move-form", "data-testid": "move-form" },
-      h("label", { for: "move-input" }, "Type a move "),
+      h("label", { for: "move-input" }, t("controls.typeMove")),
       this.input,
-      h("button", { type: "submit", "data-testid": "move-submit" }, "Play"),
+      h("button", { type: "submit", "data-testid": "move-submit" }, t("controls.play")),
     );
     this.legalBox = h("details", { class: "legal", "data-testid": "legal" });
     this.typed = ""; // the last move sent from the text box
@@ -93,7 +94,7 @@ export class Controls {
     this.form.querySelector("button").disabled = this.input.disabled;
     if (st.status !== "playing" && this.shownFor === "playing") this.error.textContent = "";
     this.shownFor = st.status;
-    this.input.placeholder = c.module.notation || "";
+    this.input.placeholder = gameText(c.module, "notation", c.module.notation || "");
     if (board) {
       this.drawReserves(c);
       this.drawCounts(c);
@@ -103,7 +104,7 @@ export class Controls {
     if (!interactive) return;
     const counts = p.counts();
     if (p.src !== null && (counts.length > 1 || (c.module.countButtons === "always" && counts.length))) {
-      const row = h("div", { class: "counts", role: "group", "aria-label": "Pieces to move" }, h("span", { class: "small" }, "Pieces to move: "));
+      const row = h("div", { class: "counts", role: "group", "aria-label": t("controls.piecesToMove").trim() }, h("span", { class: "small" }, t("controls.piecesToMove")));
       for (const k of counts) {
         row.append(
           h(
@@ -124,10 +125,10 @@ export class Controls {
     if (p.placing && !p.hint) {
       const need = Math.max(...p.moves.filter((x) => x.kind === "place").map((x) => x.to.length));
       const left = need - p.group.length;
-      this.hint.textContent = p.group.length ? `Pick ${left === 1 ? "one more square" : left + " more squares"} to place with ${p.group.join(", ")}.` : `Pick ${need} squares to place your pieces on.`;
+      this.hint.textContent = p.group.length ? t("controls.pickMore", { n: left, cells: p.group.join(", ") }) : t("controls.pickSquares", { n: need });
     }
     if (p.canPass) {
-      this.buttons.append(h("button", { type: "button", class: "secondary", "data-testid": "pass", onclick: () => this.send("pass") }, "Pass"));
+      this.buttons.append(h("button", { type: "button", class: "secondary", "data-testid": "pass", onclick: () => this.send("pass") }, t("controls.pass")));
     }
     if (p.src !== null || p.piece || p.group.length) {
       this.buttons.append(
@@ -139,7 +140,7 @@ export class Controls {
             p.reset();
             this.redraw();
           },
-        }, "Cancel"),
+        }, t("controls.cancel")),
       );
     }
   }
@@ -171,7 +172,7 @@ export class Controls {
               class: "reserve-piece" + (active ? " active" : ""),
               disabled: !can.includes(r.piece),
               "aria-pressed": String(active),
-              "aria-label": `Place ${name} (${r.left} left)`,
+              "aria-label": t("controls.place", { piece: name, n: r.left }),
               "data-testid": "reserve-" + r.piece,
               onclick: () => {
                 p.pickPiece(r.piece);
@@ -190,16 +191,16 @@ export class Controls {
 
   // drawCounts shows the numbers per player of the board, e.g. "Squares
   // on top: White 3, Black 2".
-  drawCounts({ st, board }) {
+  drawCounts({ st, board, module: mod }) {
     for (const c of board.counts) {
       const parts = [];
       c.values.forEach((n, seat) => {
         const own = board.pieces.filter((x) => x.player === seat);
         if (parts.length) parts.push(", ");
-        parts.push(...own.slice(0, 1).map((x) => chip(board, x.letter)), ` ${st.playerNames[seat]} ${n}`);
+        parts.push(...own.slice(0, 1).map((x) => chip(board, x.letter)), ` ${playerWords(mod, st.playerNames[seat])} ${n}`);
       });
-      if (c.of) parts.push(` (of ${c.of})`);
-      this.info.append(h("div", { "data-testid": "count" }, c.label + ": ", ...parts));
+      if (c.of) parts.push(" " + t("controls.of", { n: c.of }));
+      this.info.append(h("div", { "data-testid": "count" }, t("controls.count", { label: gameText(mod, "count." + c.label, c.label) }), ...parts));
     }
   }
 
@@ -211,7 +212,7 @@ export class Controls {
     box.setAttribute("data-moves", interactive ? JSON.stringify(st.legal) : "[]");
     let sum = box.querySelector("summary");
     if (!sum) box.append((sum = h("summary", {})));
-    sum.textContent = `All legal moves (${st.legal.length})`;
+    sum.textContent = t("controls.legal", { n: st.legal.length });
     const old = box.querySelector(".legal-list");
     if (old) old.remove();
     if (!interactive || !box.open) return;

@@ -5,7 +5,8 @@
 // messages (docs/server.md) and moves go back over the websocket.
 
 import { createGame, invites, listGames, recordURL, saveInvites, saveToken, variant } from "../../api.js";
-import { clear, h, navigate, plural } from "../../dom.js";
+import { clear, h, navigate } from "../../dom.js";
+import { describeOutcome } from "../outcome.js";
 import { gameModule } from "../../games/index.js";
 import { Picker } from "../../picker.js";
 import { chip } from "../../render.js";
@@ -14,10 +15,11 @@ import { BoardView } from "./board-view.js";
 import { Controls } from "./controls.js";
 import { GameLink, joinBox } from "./connection.js";
 import { GameExtras } from "./extras.js";
+import { language, playerWords, t } from "../../i18n.js";
 
 // gamePage draws game id into root and returns the page's clean-up.
 export function gamePage(root, id) {
-  document.title = "Game – stax";
+  document.title = t("game.title");
   const v = {
     st: null, // the last State
     held: [], // the seats this connection may move for
@@ -46,31 +48,31 @@ export function gamePage(root, id) {
   const joinArea = h("section", { class: "join", hidden: true, "data-testid": "join-box" });
   const inviteBox = h("section", { class: "invites", hidden: true, "data-testid": "invites" });
   const banner = h("div", { class: "banner", role: "status", hidden: true, "data-testid": "result" });
-  const status = h("p", { class: "status", "aria-live": "polite", "data-testid": "status" }, "Connecting…");
+  const status = h("p", { class: "status", "aria-live": "polite", "data-testid": "status" }, t("game.connecting"));
   const conn = h("span", { class: "conn small muted", "data-testid": "conn" });
   const seatsBox = h("ul", { class: "seat-list", "data-testid": "seats" });
   const moveList = h("ol", { class: "move-list", "data-testid": "moves" });
-  const slider = h("input", { type: "range", min: 0, max: 0, value: 0, id: "replay-slider", "data-testid": "slider", "aria-label": "Position in the game" });
+  const slider = h("input", { type: "range", min: 0, max: 0, value: 0, id: "replay-slider", "data-testid": "slider", "aria-label": t("game.slider") });
   const sliderLabel = h("span", { class: "small", "data-testid": "slider-label" });
-  const replayBtn = (label, tid, fn) => h("button", { type: "button", class: "icon", "data-testid": tid, "aria-label": label, title: label, onclick: fn }, { First: "«", Previous: "‹", Next: "›", Last: "»" }[label]);
+  const replayBtn = (key, tid, fn) => h("button", { type: "button", class: "icon", "data-testid": tid, "aria-label": t(key), title: t(key), onclick: fn }, { "game.first": "«", "game.previous": "‹", "game.next": "›", "game.last": "»" }[key]);
   const replay = h(
     "div",
     { class: "replay", "data-testid": "replay" },
     h("div", { class: "replay-buttons" },
-      replayBtn("First", "replay-first", () => show(0)),
-      replayBtn("Previous", "replay-prev", () => show(cur() - 1)),
+      replayBtn("game.first", "replay-first", () => show(0)),
+      replayBtn("game.previous", "replay-prev", () => show(cur() - 1)),
       slider,
-      replayBtn("Next", "replay-next", () => show(cur() + 1)),
-      replayBtn("Last", "replay-last", () => show(v.st ? v.st.ply : 0)),
+      replayBtn("game.next", "replay-next", () => show(cur() + 1)),
+      replayBtn("game.last", "replay-last", () => show(v.st ? v.st.ply : 0)),
     ),
-    h("button", { type: "button", class: "secondary small autoplay", "data-testid": "replay-play", onclick: () => toggleAutoplay() }, "Play through"),
+    h("button", { type: "button", class: "secondary small autoplay", "data-testid": "replay-play", onclick: () => toggleAutoplay() }, t("game.playThrough")),
     sliderLabel,
   );
-  const resignBtn = h("button", { type: "button", class: "danger", "data-testid": "resign" }, "Resign");
-  const download = h("a", { class: "button secondary", href: recordURL(id), download: `stax-${id}.txt`, "data-testid": "download" }, "Download the record");
-  const flipBtn = h("button", { type: "button", class: "secondary", "data-testid": "flip" }, "Flip the board");
-  const rematchBtn = h("button", { type: "button", class: "primary", hidden: true, "data-testid": "rematch" }, "Play again");
-  const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, "New game"));
+  const resignBtn = h("button", { type: "button", class: "danger", "data-testid": "resign" }, t("game.resign"));
+  const download = h("a", { class: "button secondary", href: recordURL(id), download: `stax-${id}.txt`, "data-testid": "download" }, t("game.download"));
+  const flipBtn = h("button", { type: "button", class: "secondary", "data-testid": "flip" }, t("game.flip"));
+  const rematchBtn = h("button", { type: "button", class: "primary", hidden: true, "data-testid": "rematch" }, t("game.again"));
+  const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, t("game.newGame")));
 
   const playArea = h(
       "div",
@@ -79,13 +81,13 @@ export function gamePage(root, id) {
       h(
         "div",
         { class: "side-col" },
-        h("h2", { class: "visually-hidden" }, "Players"),
+        h("h2", { class: "visually-hidden" }, t("game.players")),
         seatsBox,
         extras.box,
         controls.form,
         controls.error,
         controls.legalBox,
-        h("h2", {}, "Moves"),
+        h("h2", {}, t("game.moves")),
         moveList,
         replay,
         actions,
@@ -116,7 +118,7 @@ export function gamePage(root, id) {
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
       navigate("/game/" + res.id);
     } catch (err) {
-      controls.error.textContent = "Could not start a new game: " + err.message;
+      controls.error.textContent = t("game.cannotRematch", { error: err.message });
       rematchBtn.disabled = false;
     }
   });
@@ -128,12 +130,12 @@ export function gamePage(root, id) {
     if (v.timer) {
       clearInterval(v.timer);
       v.timer = null;
-      btn.textContent = "Play through";
+      btn.textContent = t("game.playThrough");
       return;
     }
     if (!v.st) return;
     if (cur() >= v.st.ply) show(0);
-    btn.textContent = "Stop";
+    btn.textContent = t("game.stop");
     v.timer = setInterval(() => {
       if (!v.alive || !v.st || cur() >= v.st.ply) {
         toggleAutoplay();
@@ -162,7 +164,7 @@ export function gamePage(root, id) {
     if (!move || !v.st) return;
     controls.error.textContent = "";
     if (!link.send({ type: "move", move, ply: v.st.ply })) {
-      controls.error.textContent = "Not connected: the move was not sent. Reconnecting…";
+      controls.error.textContent = t("game.notSent");
       return;
     }
     v.pending = true;
@@ -173,7 +175,7 @@ export function gamePage(root, id) {
   resignBtn.addEventListener("click", () => {
     const arm = (on) => {
       v.resignArmed = on;
-      resignBtn.textContent = on ? "Really resign?" : "Resign";
+      resignBtn.textContent = on ? t("game.reallyResign") : t("game.resign");
       resignBtn.setAttribute("data-testid", on ? "resign-confirm" : "resign");
     };
     if (!v.resignArmed) {
@@ -183,7 +185,7 @@ export function gamePage(root, id) {
     }
     arm(false);
     const seat = v.st && v.held.includes(v.st.toMove) ? v.st.toMove : v.held[0];
-    if (!link.send({ type: "resign", seat })) controls.error.textContent = "Not connected: could not resign.";
+    if (!link.send({ type: "resign", seat })) controls.error.textContent = t("game.cannotResign");
   });
 
   flipBtn.addEventListener("click", () => {
@@ -219,7 +221,7 @@ export function gamePage(root, id) {
         draw();
       }, () => {});
     }
-    document.title = (myTurn() ? "Your move · " : "") + `${st.title} – stax`;
+    document.title = t(myTurn() ? "game.yourMoveTitle" : "game.pageTitle", { title: st.title });
     if (st.ply !== v.pickerPly) {
       v.picker = mod.picker ? mod.picker(st.view ? st.view.moves : []) : new Picker(st.view ? st.view.moves : []);
       v.pickerPly = st.ply;
@@ -236,7 +238,7 @@ export function gamePage(root, id) {
       const marks = interactive ? v.picker.marks() : {};
       marks.interactive = interactive;
       marks.flip = flipped();
-      marks.label = `${st.title} board after ${ply} moves${lastMove ? ", last " + lastMove : ""}`;
+      marks.label = t(lastMove ? "game.boardLabelLast" : "game.boardLabel", { title: st.title, n: ply, move: lastMove });
       board.draw(shown, ply, pos, marks);
     }
 
@@ -248,7 +250,7 @@ export function gamePage(root, id) {
 
     slider.max = String(st.ply);
     slider.value = String(ply);
-    sliderLabel.textContent = live ? `Move ${st.ply} of ${st.ply} (live)` : `Move ${ply} of ${st.ply} — replay`;
+    sliderLabel.textContent = live ? t("game.sliderLive", { ply: st.ply, total: st.ply }) : t("game.sliderReplay", { ply, total: st.ply });
     replay.classList.toggle("reviewing", !live);
     resignBtn.hidden = st.status !== "playing" || v.held.length === 0;
     // Against people, a rematch is offered to them (extras.js); here only
@@ -259,7 +261,7 @@ export function gamePage(root, id) {
 
   function seatName(i) {
     const st = v.st;
-    return seatLabel(liveBoard(), i, st.playerNames[i]);
+    return seatLabel(liveBoard(), i, playerWords(gameModule(st.game), st.playerNames[i]));
   }
 
   function drawStatus(interactive) {
@@ -269,12 +271,12 @@ export function gamePage(root, id) {
       let mine = "";
       if (v.held.length && v.held.length < st.players) {
         const won = v.held.some((s) => (o.winners || []).includes(s));
-        mine = !o.winners || o.winners.length === 0 ? "Draw. " : won ? "You win! " : "You lose. ";
+        mine = !o.winners || o.winners.length === 0 ? "draw" : won ? "win" : "loss";
       }
-      banner.textContent = mine + (o.description || o.result);
-      banner.className = "banner " + (mine.startsWith("You win") ? "win" : mine.startsWith("You lose") ? "loss" : "neutral");
+      banner.textContent = (mine ? t({ draw: "game.draw", win: "game.youWin", loss: "game.youLose" }[mine]) : "") + describeOutcome(o, st.playerNames.map((n) => playerWords(gameModule(st.game), n)));
+      banner.className = "banner " + (mine === "win" || mine === "loss" ? mine : "neutral");
       banner.hidden = false;
-      status.textContent = `Game over after ${plural(st.ply, "move")} (${o.result}).`;
+      status.textContent = t("game.over", { moves: t("moves.count", { n: st.ply }), result: o.result });
       status.classList.remove("your-turn");
       return;
     }
@@ -282,14 +284,14 @@ export function gamePage(root, id) {
     const seat = st.seats[st.toMove] || {};
     const who = seatName(st.toMove);
     let text;
-    if (v.offline) text = "Connection to the server lost: reconnecting…";
-    else if (v.review !== null) text = `Replaying move ${v.review} of ${st.ply}. Move the slider to the end to return to the game.`;
-    else if (v.pending) text = "Sending your move…";
-    else if (interactive) text = v.held.length > 1 ? `${who} to move (you).` : `Your move (${who}).`;
-    else if (seat.kind === "ai") text = `${who} (computer) is thinking…`;
-    else if (seat.kind === "human" && !seat.joined) text = `${who} to move: waiting for the invited player to join.`;
-    else text = `${who} to move.`;
-    if (v.held.length === 0 && v.review === null) text += " You are watching.";
+    if (v.offline) text = t("game.offline");
+    else if (v.review !== null) text = t("game.replaying", { ply: v.review, total: st.ply });
+    else if (v.pending) text = t("game.sending");
+    else if (interactive) text = t(v.held.length > 1 ? "game.toMoveYou" : "game.yourMove", { who });
+    else if (seat.kind === "ai") text = t("game.thinking", { who });
+    else if (seat.kind === "human" && !seat.joined) text = t("game.waitingJoin", { who });
+    else text = t("game.toMove", { who });
+    if (v.held.length === 0 && v.review === null) text += t("game.watching");
     status.textContent = text;
     status.classList.toggle("your-turn", interactive);
   }
@@ -306,11 +308,11 @@ export function gamePage(root, id) {
     const st = v.st;
     clear(seatsBox);
     st.seats.forEach((s, i) => {
-      const who = s.kind === "ai" ? `computer (${s.level})` : !s.joined ? "invited, not joined yet" : s.name || "person";
-      const you = v.held.includes(i) ? h("span", { class: "badge" }, "you") : null;
+      const who = s.kind === "ai" ? t("game.computerSeat", { level: s.level }) : !s.joined ? t("game.invited") : s.name || t("game.person");
+      const you = v.held.includes(i) ? h("span", { class: "badge" }, t("game.you")) : null;
       const dot =
         s.kind === "human" && s.joined
-          ? h("span", { class: "dot " + (s.connected && !v.offline ? "on" : "off"), title: v.offline ? "unknown: this page is not connected" : s.connected ? "connected" : "not connected" })
+          ? h("span", { class: "dot " + (s.connected && !v.offline ? "on" : "off"), title: v.offline ? t("game.unknownConnection") : s.connected ? t("game.connected") : t("game.notConnected") })
           : null;
       seatsBox.append(
         h(
@@ -322,7 +324,7 @@ export function gamePage(root, id) {
           h("span", { class: "small" }, who),
           you,
           dot,
-          s.thinking ? h("span", { class: "thinking small" }, " thinking…") : null,
+          s.thinking ? h("span", { class: "thinking small" }, t("game.seatThinking")) : null,
         ),
       );
     });
@@ -361,7 +363,7 @@ export function gamePage(root, id) {
         ),
       );
     });
-    if (!st.moves.length) moveList.append(h("li", { class: "muted small none" }, "No moves yet."));
+    if (!st.moves.length) moveList.append(h("li", { class: "muted small none" }, t("game.noMoves")));
     // The list scrolls to the current move by itself: scrolling the page
     // would take the board away from a phone's screen.
     const item = moveList.querySelector(".current");
@@ -379,23 +381,23 @@ export function gamePage(root, id) {
     const open = invites(id).filter((x) => st.seats[x.seat] && st.seats[x.seat].kind === "human" && !st.seats[x.seat].joined);
     inviteBox.hidden = open.length === 0 || st.status !== "playing";
     if (inviteBox.hidden) return;
-    inviteBox.append(h("h2", {}, "Invite a player"));
+    inviteBox.append(h("h2", {}, t("game.invite")));
     for (const x of open) {
       const url = new URL(x.link, location.href).href;
-      const input = h("input", { type: "text", readonly: true, value: url, class: "invite-link", "data-testid": "invite-link-" + x.seat, "aria-label": "Invitation link for " + seatName(x.seat) });
+      const input = h("input", { type: "text", readonly: true, value: url, class: "invite-link", "data-testid": "invite-link-" + x.seat, "aria-label": t("game.inviteLabel", { who: seatName(x.seat) }) });
       const copy = h("button", {
         type: "button",
         class: "secondary",
         onclick: async () => {
           try {
             await navigator.clipboard.writeText(url);
-            copy.textContent = "Copied";
+            copy.textContent = t("game.copied");
           } catch {
             input.select();
           }
         },
-      }, "Copy");
-      inviteBox.append(h("p", {}, `Send this link to the person who will play ${seatName(x.seat)}:`), h("div", { class: "invite-row" }, input, copy));
+      }, t("game.copy"));
+      inviteBox.append(h("p", {}, t("game.inviteFor", { who: seatName(x.seat) })), h("div", { class: "invite-row" }, input, copy));
     }
   }
 
@@ -419,7 +421,7 @@ export function gamePage(root, id) {
       if (st.status !== "playing") v.pending = false;
       // An invitation whose seats are all taken offers nothing to join.
       if (!joinArea.hidden && !st.seats.some((s) => s.kind === "human" && !s.joined)) {
-        clear(joinArea).append(h("p", {}, "The seat of this invitation is taken: you can watch the game."));
+        clear(joinArea).append(h("p", {}, t("game.seatTaken")));
       }
       extras.state(st);
       draw();
@@ -427,17 +429,17 @@ export function gamePage(root, id) {
     error: (err) => {
       if (extras.error(err)) return;
       v.pending = false;
-      controls.error.textContent = err.code === "bad_token" ? "This browser's key for the game was not accepted: you are watching." : err.message || err.code;
+      controls.error.textContent = err.code === "bad_token" ? t("game.badToken") : errorText(err);
       draw();
     },
     status: (s) => {
       v.offline = s !== "connected";
-      conn.textContent = v.offline ? "reconnecting…" : "";
+      conn.textContent = v.offline ? t("game.reconnecting") : "";
       draw();
     },
     missing: (err) => {
       playArea.hidden = true;
-      status.textContent = err.status === 404 ? "There is no such game." : "Could not load the game: " + err.message;
+      status.textContent = err.status === 404 ? t("game.missing") : t("game.cannotLoad", { error: err.message });
       status.setAttribute("data-error", "true");
     },
   });
@@ -469,4 +471,12 @@ async function describeOptions(spec) {
     else parts.push(`${label} ${value}`);
   }
   return parts.join(", ");
+}
+
+// errorText writes an error message of the websocket (docs/server.md) for
+// people: the server's words in English, else the words of its code, with
+// the move it was about.
+function errorText(err) {
+  if (language() === "en" || !err.code) return err.message || err.code;
+  return t("error." + err.code, { move: err.move || "" });
 }

@@ -1,0 +1,185 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"stax/game"
+	"stax/server"
+	"stax/web"
+)
+
+// catalog reads the words of one language, i18n/<lang>.js: a module whose
+// default export is a JSON object.
+func catalog(t *testing.T, lang string) map[string]string {
+	t.Helper()
+	src, err := fs.ReadFile(web.FS(), "i18n/"+lang+".js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, ok := strings.CutPrefix(strings.TrimSpace(string(src)), "export default ")
+	if !ok {
+		t.Fatalf("i18n/%s.js does not start with export default", lang)
+	}
+	var words map[string]string
+	if err := json.Unmarshal([]byte(strings.TrimSuffix(body, ";")), &words); err != nil {
+		t.Fatalf("i18n/%s.js: %v", lang, err)
+	}
+	return words
+}
+
+var placeholderRE = regexp.MustCompile(`\{\w+\}`)
+
+// placeholders returns the {names} of a text, sorted.
+func placeholders(s string) string {
+	p := placeholderRE.FindAllString(s, -1)
+	sort.Strings(p)
+	return strings.Join(p, " ")
+}
+
+// TestTranslations checks that every language has every key of English,
+// with the same placeholders, and that every key the modules use exists.
+func TestTranslations(t *testing.T) {
+	en := catalog(t, "en")
+	for _, lang := range []string{"fr", "es"} {
+		words := catalog(t, lang)
+		for k, v := range en {
+			w, ok := words[k]
+			switch {
+			case !ok:
+				t.Errorf("i18n/%s.js lacks %q (English: %q)", lang, k, v)
+			case strings.TrimSpace(w) == "":
+				t.Errorf("i18n/%s.js: %q is empty", lang, k)
+			case placeholders(w) != placeholders(v):
+				t.Errorf("i18n/%s.js: %q has placeholders %q, English %q", lang, k, placeholders(w), placeholders(v))
+			}
+		}
+		for k := range words {
+			if _, ok := en[k]; !ok {
+				t.Errorf("i18n/%s.js has %q, which English lacks", lang, k)
+			}
+		}
+	}
+	// Every key written in the modules exists.
+	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker)\.[A-Za-z_.]+)"`)
+	for _, name := range modules(t) {
+		if strings.HasPrefix(name, "i18n/") {
+			continue
+		}
+		src, err := fs.ReadFile(web.FS(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range keyRE.FindAllStringSubmatch(string(src), -1) {
+			if _, ok := en[m[1]]; !ok {
+				t.Errorf("%s uses the key %q, which i18n/en.js lacks", name, m[1])
+			}
+		}
+	}
+	// The keys made from the server's words: reasons and error codes.
+	for r := game.ByRules; r.String() != "" && !strings.HasPrefix(r.String(), "Reason("); r++ {
+		if _, ok := en["reason."+r.String()]; !ok {
+			t.Errorf("i18n/en.js lacks the reason %q", r)
+		}
+	}
+	for _, code := range []string{server.CodeBadToken, server.CodeBadMessage, server.CodeNotYourSeat, server.CodeNotYourTurn, server.CodeIllegalMove, server.CodeStale, server.CodeGameOver, server.CodeServer} {
+		if _, ok := en["error."+code]; !ok {
+			t.Errorf("i18n/en.js lacks the error code %q", code)
+		}
+	}
+}
+
+// gameTextChecks compares the words of every game module across languages
+// and returns what is missing.
+const gameTextChecks = `(async () => {
+  const { GAMES } = await import("/games/index.js");
+  const { LANGUAGES } = await import("/i18n.js");
+  const fails = [];
+  for (const g of GAMES) {
+    const en = (g.text || {}).en || {};
+    for (const { code } of LANGUAGES) {
+      const words = (g.text || {})[code];
+      if (!words) {
+        fails.push(g.name + " has no words in " + code);
+        continue;
+      }
+      for (const k of Object.keys(en)) if (!words[k]) fails.push(g.name + " lacks " + k + " in " + code);
+      for (const k of Object.keys(words)) if (!(k in en)) fails.push(g.name + " has " + k + " in " + code + " but not in English");
+    }
+  }
+  return fails;
+})()`
+
+// languages checks the interface in French and Spanish: chosen with the
+// switch and remembered, or taken from Accept-Language.
+func languages(t *testing.T, b *browser) {
+	t.Run("game-words", func(t *testing.T) {
+		ctx := b.person(t, 20*time.Second)
+		do(t, ctx, "opening the rules", chromedp.Navigate(b.base+"/rules/pogo"), chromedp.WaitVisible(tid("rules-pogo")))
+		for _, f := range awaitEval[[]string](t, ctx, gameTextChecks) {
+			t.Error(f)
+		}
+	})
+
+	t.Run("french-by-switch", func(t *testing.T) {
+		ctx := b.person(t, 40*time.Second)
+		do(t, ctx, "opening the home page", chromedp.Navigate(b.base+"/"), chromedp.WaitVisible(tid("lang-switch")))
+		eval[chromedp.Void](t, ctx, `(e => { e.value = 'fr'; e.dispatchEvent(new Event('change')); })(document.querySelector('[data-testid=lang-switch]'))`)
+		waitFor(t, ctx, "the French home page", `document.querySelector('main h1').textContent === 'Jouer à un jeu d’empilement'`)
+		waitFor(t, ctx, "the options in French", `document.querySelector('#opt-u') !== null && document.querySelector('label[for=opt-u]').textContent.includes('Coup en U')`)
+		do(t, ctx, "opening the rules", chromedp.Navigate(b.base+"/rules/pisola"), chromedp.WaitVisible(tid("rules-pisola")))
+		if h := eval[string](t, ctx, `document.querySelector('main h1').textContent`); h != "Pisola : les règles" {
+			t.Errorf("the rules' heading reads %q after a reload", h)
+		}
+		if text := eval[string](t, ctx, `document.querySelector('[data-testid=rules-pisola]').textContent`); !strings.Contains(text, "piles") || !strings.Contains(text, "pions") {
+			t.Errorf("the French rules do not speak of piles and pions: %.200q", text)
+		}
+		startGame(t, ctx, b.base, "pogo", "you", "you")
+		waitMyTurn(t, ctx)
+		if s := eval[string](t, ctx, `document.querySelector('[data-testid=status]').textContent`); !strings.Contains(s, "Blanc au trait (vous)") {
+			t.Errorf("the status reads %q", s)
+		}
+		if r := eval[string](t, ctx, `document.querySelector('[data-testid=resign]').textContent`); r != "Abandonner" {
+			t.Errorf("the resign button reads %q", r)
+		}
+		shot(t, ctx, "french")
+	})
+
+	t.Run("spanish-by-accept-language", func(t *testing.T) {
+		ctx := b.person(t, 30*time.Second)
+		do(t, ctx, "asking for Spanish",
+			chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
+					return err
+				}
+				_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}})
+				return err
+			}),
+			chromedp.Navigate(b.base+"/rules/diam"),
+			chromedp.WaitVisible(tid("rules-diam")),
+		)
+		if h := eval[string](t, ctx, `document.querySelector('main h1').textContent`); h != "Diam: las reglas" {
+			t.Errorf("the rules' heading reads %q", h)
+		}
+		if text := eval[string](t, ctx, `document.querySelector('[data-testid=rules-diam]').textContent`); !strings.Contains(text, "El Diam se juega") {
+			t.Errorf("the rules are not in Spanish: %.200q", text)
+		}
+		if n := eval[string](t, ctx, `document.querySelector('header nav').textContent`); !strings.Contains(n, "Nueva partida") {
+			t.Errorf("the header reads %q", n)
+		}
+		do(t, ctx, "opening the recent games", chromedp.Navigate(b.base+"/games"), chromedp.WaitVisible(chromedp.CSS("main h1")))
+		if h := eval[string](t, ctx, `document.querySelector('main h1').textContent`); h != "Partidas recientes" {
+			t.Errorf("the recent games' heading reads %q", h)
+		}
+	})
+}
