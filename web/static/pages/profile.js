@@ -3,7 +3,8 @@
 // (/leaderboard/<pool>); and the signed-in player's games (/me/games).
 
 import { leaderboard, myGames, pools, poolTitle, profile, ratingText } from "../account.js";
-import { h, timeAgo } from "../dom.js";
+import { h } from "../dom.js";
+import { timeAgo } from "../i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
