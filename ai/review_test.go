@@ -11,42 +11,13 @@ import (
 	"stax/search"
 )
 
-// TestJudge checks the marks of a move against the best one: exact
-// verdicts by class (a win thrown to a draw is a mistake, to a loss a
-// blunder; a slower win nothing), estimates by the drop.
-func TestJudge(t *testing.T) {
-	th := ai.Thresholds{Inaccuracy: 50, Mistake: 100, Blunder: 300}
-	for _, tc := range []struct {
-		best, played search.Score
-		want         ai.Mark
-	}{
-		{search.WinIn(3), search.WinIn(9), ai.Good},
-		{search.WinIn(3), search.ProvenDraw, ai.Mistake},
-		{search.WinIn(3), search.LossIn(2), ai.Blunder},
-		{search.ProvenDraw, search.LossIn(12), ai.Mistake},
-		{search.ProvenDraw, search.ProvenDraw, ai.Good},
-		{search.LossIn(4), search.LossIn(2), ai.Good},
-		{search.Estimate(30), search.LossIn(2), ai.Blunder},
-		{search.WinIn(5), search.Estimate(200), ai.Mistake},
-		{search.Estimate(30), search.Estimate(-10), ai.Good},
-		{search.Estimate(30), search.Estimate(-20), ai.Inaccuracy},
-		{search.Estimate(30), search.Estimate(-70), ai.Mistake},
-		{search.Estimate(30), search.Estimate(-270), ai.Blunder},
-		{search.Estimate(-30), search.WinIn(3), ai.Good},
-	} {
-		if got := ai.Judge(tc.best, tc.played, th); got != tc.want {
-			t.Errorf("Judge(%v, %v) = %q; want %q", tc.best, tc.played, got, tc.want)
-		}
-	}
-}
-
 // TestReviewPogoExact reviews a Pogo game from the table: Black's second
 // move turns a win in 9 into a loss in 2, and the review marks it a
 // blunder naming the one winning move.
 func TestReviewPogoExact(t *testing.T) {
 	cfg := ai.Config{Tables: aitest.Tables(t)}
 	h := history(t, "pogo", "2c1-c3", "2a3-c3", "2b1-b3", "2c3-a3", "2a1-a3")
-	r, err := cfg.Review(context.Background(), h, ai.ReviewOptions{}, nil)
+	r, err := cfg.Review(context.Background(), h, search.ReviewOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,13 +25,13 @@ func TestReviewPogoExact(t *testing.T) {
 		t.Fatalf("review: exact %v, %d moves; want exact, 5", r.Exact, len(r.Moves))
 	}
 	m := r.Moves[3]
-	if m.Mark != ai.Blunder || m.Played.Score != search.LossIn(2) || m.Best.Score != search.WinIn(9) || len(m.Better) != 1 {
+	if m.Mark != search.Blunder || m.Played.Score != search.LossIn(2) || m.Best.Score != search.WinIn(9) || len(m.Better) != 1 {
 		t.Errorf("move 4: %s, played %v, best %v, %d better; want blunder, loss 2, win 9, 1 better", m.Mark, m.Played.Score, m.Best.Score, len(m.Better))
 	}
-	if r.Moves[0].Mark != ai.Mistake || r.Moves[4].Mark != ai.Good {
+	if r.Moves[0].Mark != search.Mistake || r.Moves[4].Mark != search.Good {
 		t.Errorf("marks of moves 1 and 5: %q, %q; want mistake and none", r.Moves[0].Mark, r.Moves[4].Mark)
 	}
-	if n := r.Counts(1); n[ai.Blunder] != 1 {
+	if n := r.Counts(1); n[search.Blunder] != 1 {
 		t.Errorf("Black's counts %v; want one blunder", n)
 	}
 }
@@ -75,7 +46,7 @@ func TestAnalyzeSearch(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := g.Start()
-		a, err := ai.Config{}.Analyze(context.Background(), search.Position{State: s}, ai.AnalyzeOptions{Depth: 2})
+		a, err := ai.Config{}.Analyze(context.Background(), search.Position{State: s}, search.AnalyzeOptions{Depth: 2})
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
@@ -89,7 +60,7 @@ func TestAnalyzeSearch(t *testing.T) {
 		}
 	}
 	h := history(t, "pogo", "2c1-c3", "2a3-c3", "2b1-b3", "2c3-a3", "2a1-a3")
-	if _, err := (ai.Config{}).Analyze(context.Background(), search.PositionOf(h), ai.AnalyzeOptions{Depth: 1}); err != ai.ErrNoMoves {
+	if _, err := (ai.Config{}).Analyze(context.Background(), search.PositionOf(h), search.AnalyzeOptions{Depth: 1}); err != search.ErrNoMoves {
 		t.Errorf("Analyze of a finished game: %v; want ErrNoMoves", err)
 	}
 }

@@ -38,7 +38,7 @@ func runAnalyze(e *env, args []string) error {
 		if len(rest) > 0 || *pos != "" {
 			return &usageError{"--load takes the game from the record; give no spec and no --pos with it"}
 		}
-		return reviewFile(e, *load, *recordNo, ai.ReviewOptions{Time: *budget, Depth: *depth})
+		return reviewFile(e, *load, *recordNo, search.ReviewOptions{Time: *budget, Depth: *depth})
 	}
 	if len(rest) != 1 {
 		return &usageError{"want one game spec, e.g. stax analyze pogo --pos 'bb,bb,bb/-,-,-/ww,ww,ww w', or --load FILE"}
@@ -62,7 +62,7 @@ func runAnalyze(e *env, args []string) error {
 		*budget = min(300*time.Millisecond, 15*time.Second/time.Duration(len(s.Legal(nil)))).Round(time.Millisecond)
 	}
 	moves := len(s.Legal(nil))
-	a, err := cfg.Analyze(ctx, search.Position{State: s}, ai.AnalyzeOptions{Time: *budget * time.Duration(moves), Depth: *depth, Prove: *depth == 0})
+	a, err := cfg.Analyze(ctx, search.Position{State: s}, search.AnalyzeOptions{Time: *budget * time.Duration(moves), Depth: *depth, Prove: *depth == 0})
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func analysisConfig(ctx context.Context, e *env, g game.Game) (ai.Config, func()
 }
 
 // printAnalysis writes the verdict of every move of s, best first.
-func printAnalysis(w io.Writer, g game.Game, s game.State, a ai.Analysis, budget time.Duration, depth int) {
+func printAnalysis(w io.Writer, g game.Game, s game.State, a search.Analysis, budget time.Duration, depth int) {
 	mover := g.PlayerName(s.ToMove())
 	if a.Exact {
 		fmt.Fprintf(w, "%s: %s for %s (exact, from the table)\n", s, a.Best().Score, mover)
@@ -107,11 +107,11 @@ func printAnalysis(w io.Writer, g game.Game, s game.State, a ai.Analysis, budget
 	for _, v := range a.Moves {
 		how := fmt.Sprintf(" (depth %d, estimate)", v.Depth)
 		switch v.Source {
-		case ai.FromEnd:
+		case search.FromEnd:
 			how = " (exact: the move ends the game)"
-		case ai.FromSolver:
+		case search.FromSolver:
 			how = " (exact, by the solver: the length of its proof, not always the shortest)"
-		case ai.FromSearchProof:
+		case search.FromSearchProof:
 			how = " (proven by search)"
 		}
 		fmt.Fprintf(w, "%-10s %s\n", s.FormatMove(v.Move), v.Score.String()+how)
@@ -119,7 +119,7 @@ func printAnalysis(w io.Writer, g game.Game, s game.State, a ai.Analysis, budget
 }
 
 // reviewFile reviews the game of a record file and prints it.
-func reviewFile(e *env, file string, n int, opt ai.ReviewOptions) error {
+func reviewFile(e *env, file string, n int, opt search.ReviewOptions) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func reviewFile(e *env, file string, n int, opt ai.ReviewOptions) error {
 
 // printReview writes a review like a backgammon program's game analysis:
 // each move with its verdict, its mark, and the better moves.
-func printReview(w io.Writer, h *game.History, title string, r ai.Review, opt ai.ReviewOptions) {
+func printReview(w io.Writer, h *game.History, title string, r search.Review, opt search.ReviewOptions) {
 	g := h.Game()
 	fmt.Fprintf(w, "Review of %s\n", title)
 	if r.Exact {
@@ -176,7 +176,7 @@ func printReview(w io.Writer, h *game.History, title string, r ai.Review, opt ai
 			label = fmt.Sprintf("%d.", m.Ply/g.Players()+1)
 		}
 		line := fmt.Sprintf("%4s %-*s %-10s %-16s", label, width, g.PlayerName(m.Player), s.FormatMove(m.Move), m.Played.Describe())
-		if m.Mark != ai.Good {
+		if m.Mark != search.Good {
 			line += fmt.Sprintf(" %-2s %s: best %s", m.Mark.Symbol(), m.Mark, m.Best.Describe())
 			if len(m.Better) > 0 {
 				line += "; better: " + m.BetterText(s)
@@ -190,8 +190,8 @@ func printReview(w io.Writer, h *game.History, title string, r ai.Review, opt ai
 	}
 	for p := 0; p < g.Players(); p++ {
 		n := r.Counts(p)
-		fmt.Fprintf(w, "%s: %s, %s, %s\n", g.PlayerName(p), count(n[ai.Inaccuracy], "inaccuracy", "inaccuracies"),
-			count(n[ai.Mistake], "mistake", "mistakes"), count(n[ai.Blunder], "blunder", "blunders"))
+		fmt.Fprintf(w, "%s: %s, %s, %s\n", g.PlayerName(p), count(n[search.Inaccuracy], "inaccuracy", "inaccuracies"),
+			count(n[search.Mistake], "mistake", "mistakes"), count(n[search.Blunder], "blunder", "blunders"))
 	}
 }
 

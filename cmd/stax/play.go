@@ -680,7 +680,7 @@ func (p *session) giveHint() {
 	if lim.Time == 0 && lim.Depth == 0 {
 		lim.Time = max(p.limits.Time, time.Second)
 	}
-	a, err := p.ai.Analyze(ctx, pos, ai.AnalyzeOptions{Time: lim.Time, Depth: lim.Depth, Prove: true})
+	a, err := p.ai.Analyze(ctx, pos, search.AnalyzeOptions{Time: lim.Time, Depth: lim.Depth, Prove: true})
 	if err != nil {
 		fmt.Fprintf(out, "no hint: %v\n", err)
 		return
