@@ -40,6 +40,18 @@ func (s Source) String() string {
 // MarshalText implements encoding.TextMarshaler with String.
 func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText implements encoding.TextUnmarshaler: the inverse of
+// String.
+func (s *Source) UnmarshalText(b []byte) error {
+	for i, n := range sourceNames {
+		if n == string(b) {
+			*s = Source(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("source %q: want one of %s", b, strings.Join(sourceNames[:], ", "))
+}
+
 // Exact reports whether a verdict of this source is certain.
 func (s Source) Exact() bool { return s != FromSearch }
 
@@ -119,9 +131,25 @@ func (m Mark) Symbol() string { return markSymbols[m] }
 // MarshalText implements encoding.TextMarshaler with String.
 func (m Mark) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
+// UnmarshalText implements encoding.TextUnmarshaler: the inverse of
+// String ("" is a good move).
+func (m *Mark) UnmarshalText(b []byte) error {
+	for i, n := range markNames {
+		if n == string(b) {
+			*m = Mark(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("mark %q: want inaccuracy, mistake, blunder or nothing", b)
+}
+
 // Thresholds are the drops of the evaluation, in its points, from which a
 // move is an inaccuracy, a mistake or a blunder.
-type Thresholds struct{ Inaccuracy, Mistake, Blunder int }
+type Thresholds struct {
+	Inaccuracy int `json:"inaccuracy"`
+	Mistake    int `json:"mistake"`
+	Blunder    int `json:"blunder"`
+}
 
 // class orders proven outcomes: a proven loss, anything not proven
 // either way (a draw or an estimate), a proven win.

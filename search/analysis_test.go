@@ -34,3 +34,27 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkAndSourceText checks that marks and sources read back their
+// text forms, and refuse others.
+func TestMarkAndSourceText(t *testing.T) {
+	for m := search.Good; m <= search.Blunder; m++ {
+		b, _ := m.MarshalText()
+		var got search.Mark
+		if err := got.UnmarshalText(b); err != nil || got != m {
+			t.Errorf("mark %q read back as %q, %v", b, got, err)
+		}
+	}
+	for s := search.FromSearch; s <= search.FromEnd; s++ {
+		b, _ := s.MarshalText()
+		var got search.Source
+		if err := got.UnmarshalText(b); err != nil || got != s {
+			t.Errorf("source %q read back as %q, %v", b, got, err)
+		}
+	}
+	var m search.Mark
+	var s search.Source
+	if m.UnmarshalText([]byte("awful")) == nil || s.UnmarshalText([]byte("oracle")) == nil {
+		t.Error("unknown marks and sources are accepted")
+	}
+}

@@ -149,6 +149,23 @@ type Config struct {
 	PasswordParams PasswordParams
 	// SessionTTL is how long a session lasts (default DefaultSessionTTL).
 	SessionTTL time.Duration
+	// Analyst analyses positions and reviews finished games for the
+	// analysis board (stax serve passes an ai.Config); nil offers none.
+	Analyst Analyst
+	// AnalysisWorkers bounds the analyses and reviews searching at once
+	// (default DefaultAnalysisWorkers), besides the Workers of the games'
+	// computer players; a request waits up to 10 s for one, then is
+	// answered 503.
+	AnalysisWorkers int
+	// AnalysisTime caps one live analysis of /ws/analyze (default
+	// DefaultAnalysisTime); ReviewTime is the search time of a whole
+	// review (default DefaultReviewTime), shared over its positions.
+	AnalysisTime, ReviewTime time.Duration
+	// AnalyzeEvery and AnalyzeBurst limit the analyses and reviews one
+	// client address may start (defaults DefaultAnalyzeEvery,
+	// DefaultAnalyzeBurst).
+	AnalyzeEvery time.Duration
+	AnalyzeBurst int
 }
 
 // Server serves the API. It is an http.Handler.
@@ -180,8 +197,9 @@ type Server struct {
 	refused    atomic.Int64 // connections refused at a limit
 	idleClosed atomic.Int64 // websockets closed for not answering a ping
 
-	acct  accounts // accounts and sessions
-	lobby *lobby   // seeks and challenges
+	acct  accounts  // accounts and sessions
+	lobby *lobby    // seeks and challenges
+	an    *analysis // the analysis board's workers, rate limit and reviews
 }
 
 // New starts a server: it loads the store's unfinished games and resumes
@@ -228,6 +246,11 @@ func New(cfg Config) (*Server, error) {
 	setDefault(&cfg.ReadTimeout, DefaultReadTimeout)
 	setDefault(&cfg.PingInterval, DefaultPingInterval)
 	setDefault(&cfg.PingTimeout, DefaultPingTimeout)
+	setDefault(&cfg.AnalysisWorkers, DefaultAnalysisWorkers)
+	setDefault(&cfg.AnalysisTime, DefaultAnalysisTime)
+	setDefault(&cfg.ReviewTime, DefaultReviewTime)
+	setDefault(&cfg.AnalyzeEvery, DefaultAnalyzeEvery)
+	setDefault(&cfg.AnalyzeBurst, DefaultAnalyzeBurst)
 	if cfg.KeepFinished <= 0 {
 		cfg.KeepFinished = 5 * time.Minute
 	}
@@ -240,6 +263,7 @@ func New(cfg Config) (*Server, error) {
 		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:   newRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
 		lobby:   newLobby(),
+		an:      newAnalysis(cfg),
 	}
 	// Password hashes take the computer moves' share of the CPUs, or all
 	// of them on a server that leaves the moves to stax worker.
@@ -432,6 +456,7 @@ func (s *Server) sweep(now time.Time) {
 	idle := now.Add(-s.cfg.KeepIdle)
 	s.creates.sweep(now)
 	s.joins.sweep(now)
+	s.an.starts.sweep(now)
 	s.acct.loginsByName.sweep(now)
 	s.acct.loginsByIP.sweep(now)
 	s.acct.signups.sweep(now)

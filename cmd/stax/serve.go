@@ -48,6 +48,8 @@ func runServe(e *env, args []string) error {
 	maxOpen := fs.Int("max-open-games", server.DefaultMaxOpenGames, "the most unfinished games one client address may have created")
 	expiry := fs.Duration("expire-after", server.DefaultExpiry, "a game with no move for this long is adjudicated as abandoned by the seat to move")
 	maxPlies := fs.Int("max-plies", server.DefaultMaxPlies, "the longest game the server plays: games with a larger maxplies, or maxplies=0, are refused")
+	analysisWorkers := fs.Int("analysis-workers", server.DefaultAnalysisWorkers, "analyses and reviews searching at once, besides --workers")
+	analysisTime := fs.Duration("analysis-time", server.DefaultAnalysisTime, "the longest one live analysis of the analysis board searches")
 	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
 	rest, err := parseInterspersed(fs, args)
@@ -67,9 +69,12 @@ func runServe(e *env, args []string) error {
 	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats,
 		maxConns: *maxConns, maxPerIP: *maxPerIP, readTimeout: *readTimeout, ping: *ping,
 		createEvery: *createEvery, createBurst: *createBurst, joinEvery: *joinEvery, joinBurst: *joinBurst,
-		maxOpen: *maxOpen, expiry: *expiry, maxPlies: *maxPlies}
+		maxOpen: *maxOpen, expiry: *expiry, maxPlies: *maxPlies, analysisWorkers: *analysisWorkers, analysisTime: *analysisTime}
 	if c.createEvery <= 0 || c.createBurst < 1 || c.joinEvery <= 0 || c.joinBurst < 1 || c.maxOpen < 1 || c.expiry <= 0 || c.maxPlies < 1 {
 		return &usageError{"--create-every, --create-burst, --join-every, --join-burst, --max-open-games, --expire-after and --max-plies must be positive"}
+	}
+	if c.analysisWorkers < 1 || c.analysisTime <= 0 {
+		return &usageError{"--analysis-workers and --analysis-time must be positive"}
 	}
 	if c.maxConns < 1 || c.maxPerIP < 1 || c.readTimeout <= 0 || c.ping <= 0 {
 		return &usageError{"--max-conns, --max-conns-per-ip, --read-timeout and --ping-interval must be positive"}
@@ -131,6 +136,8 @@ type serveConfig struct {
 	createBurst, joinBurst int
 	maxOpen, maxPlies      int
 	expiry                 time.Duration
+	analysisWorkers        int
+	analysisTime           time.Duration
 	ai                     ai.Config         // the computer players' configuration
 	ready                  func(addr string) // called with the listening address, for tests
 }
@@ -205,6 +212,10 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		MaxOpenGames:  c.maxOpen,
 		Expiry:        c.expiry,
 		MaxPlies:      c.maxPlies,
+
+		Analyst:         c.ai,
+		AnalysisWorkers: c.analysisWorkers,
+		AnalysisTime:    c.analysisTime,
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,598 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"stax/game"
+	"stax/search"
+)
+
+// Analyst analyses positions and reviews games for the analysis board;
+// stax serve passes an ai.Config, whose methods these are.
+type Analyst interface {
+	// Analyze scores every legal move of pos for the player to move.
+	Analyze(ctx context.Context, pos search.Position, opt search.AnalyzeOptions) (search.Analysis, error)
+	// Review marks every move of the game h holds.
+	Review(ctx context.Context, h *game.History, opt search.ReviewOptions, progress func(done, total int)) (search.Review, error)
+}
+
+// The defaults of the analysis limits (Config.AnalysisWorkers and the
+// others).
+const (
+	DefaultAnalysisWorkers = 1
+	DefaultAnalysisTime    = 30 * time.Second
+	DefaultReviewTime      = 20 * time.Second
+	DefaultAnalyzeEvery    = 2 * time.Second
+	DefaultAnalyzeBurst    = 20
+)
+
+// quickTime is the search time of POST /api/analyze's answer for the
+// games analysed by search: a first estimate, deepened by /ws/analyze.
+const quickTime = 500 * time.Millisecond
+
+// slotWait is how long a request waits for an analysis worker before it
+// is answered 503.
+const slotWait = 10 * time.Second
+
+// maxStreamDepth bounds the depth of a live analysis.
+const maxStreamDepth = 40
+
+// reviewsKept bounds the reviews of finished games kept in memory.
+const reviewsKept = 64
+
+// AnalyzeRequest is the body of POST /api/analyze and the "start"
+// message of /ws/analyze: a position given by its variant, a position
+// string (the start when empty) and moves played from it; or by a game of
+// the server, once it is over, at a ply (its end when absent).
+type AnalyzeRequest struct {
+	// Type is "start" or "stop" on /ws/analyze; unused by POST.
+	Type     string   `json:"type,omitempty"`
+	Spec     string   `json:"spec,omitempty"`
+	Position string   `json:"position,omitempty"`
+	Moves    []string `json:"moves,omitempty"`
+	Game     string   `json:"game,omitempty"`
+	Ply      *int     `json:"ply,omitempty"`
+}
+
+// Verdict is a move with its value for the player making it, as the
+// analysis and the review send it.
+type Verdict struct {
+	Move string `json:"move"`
+	// Score is the text form of search.Score: "win N", "loss N", "draw"
+	// or an evaluation.
+	Score search.Score `json:"score"`
+	// Source is "table", "solver", "end", "proven by search" or
+	// "estimate".
+	Source search.Source `json:"source"`
+	Exact  bool          `json:"exact"`
+	Depth  int           `json:"depth,omitempty"`
+}
+
+// Analysis answers POST /api/analyze and is each "analysis" message of
+// /ws/analyze: every legal move with its verdict, best first.
+type Analysis struct {
+	Type     string `json:"type,omitempty"`
+	Spec     string `json:"spec"`
+	Position string `json:"position"`
+	ToMove   int    `json:"toMove"`
+	// Exact is true when every verdict is exact (Pogo from its table).
+	Exact bool `json:"exact"`
+	// Depth is the depth of the search (0 for the table).
+	Depth int       `json:"depth"`
+	Moves []Verdict `json:"moves"`
+	// Line is the best line, in notation from the position.
+	Line []string `json:"line"`
+	// Final is true when no deeper analysis follows.
+	Final     bool  `json:"final"`
+	ElapsedMS int64 `json:"elapsedMs"`
+	// Over describes the outcome when the position is finished (and Moves
+	// is empty).
+	Over string `json:"over,omitempty"`
+}
+
+// ReviewedMove is one move of GET /api/games/{id}/review.
+type ReviewedMove struct {
+	Ply    int         `json:"ply"`
+	Player int         `json:"player"`
+	Move   string      `json:"move"`
+	Played Verdict     `json:"played"`
+	Best   Verdict     `json:"best"`
+	Better []Verdict   `json:"better"`
+	Mark   search.Mark `json:"mark"`
+	// Symbol is the mark's sign: "?!", "?" or "??".
+	Symbol string `json:"symbol,omitempty"`
+}
+
+// Review answers GET /api/games/{id}/review.
+type Review struct {
+	ID         string            `json:"id"`
+	Spec       string            `json:"spec"`
+	Exact      bool              `json:"exact"`
+	Thresholds search.Thresholds `json:"thresholds"`
+	Moves      []ReviewedMove    `json:"moves"`
+	// Counts are each player's inaccuracies, mistakes and blunders.
+	Counts [][3]int `json:"counts"`
+}
+
+// analysis holds the server's analysis resources: a bounded number of
+// workers, a rate limit per client address, and the reviews of finished
+// games already made.
+type analysis struct {
+	slots  chan struct{}
+	starts *rateLimiter
+
+	mu      sync.Mutex // guards reviews and order
+	reviews map[string]*reviewEntry
+	order   []string // the reviews kept, oldest first
+}
+
+// reviewEntry is a review made or being made; done is closed when it is.
+type reviewEntry struct {
+	done chan struct{}
+	r    *Review
+	err  error
+}
+
+func newAnalysis(cfg Config) *analysis {
+	return &analysis{
+		slots:   make(chan struct{}, cfg.AnalysisWorkers),
+		starts:  newRateLimiter(cfg.AnalyzeEvery, cfg.AnalyzeBurst),
+		reviews: map[string]*reviewEntry{},
+	}
+}
+
+// take waits for an analysis worker until ctx ends; the function it
+// returns gives the worker back.
+func (a *analysis) take(ctx context.Context) (func(), error) {
+	select {
+	case a.slots <- struct{}{}:
+		return func() { <-a.slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// errBusy is answered when every analysis worker stays busy.
+var errBusy = errors.New("every analysis worker is busy; try again shortly")
+
+// takeOrBusy waits up to slotWait for a worker.
+func (a *analysis) takeOrBusy(ctx context.Context) (func(), error) {
+	ctx, cancel := context.WithTimeout(ctx, slotWait)
+	defer cancel()
+	release, err := a.take(ctx)
+	if err != nil {
+		return nil, errBusy
+	}
+	return release, nil
+}
+
+// requestError is a bad analysis request, answered 400 (or Status).
+type requestError struct {
+	status int
+	msg    string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+// resolve returns the history an analysis request names. A game of the
+// server is analysed only once it is over.
+func (s *Server) resolve(ctx context.Context, req AnalyzeRequest) (string, *game.History, error) {
+	if req.Game != "" {
+		l, err := s.acquire(ctx, req.Game)
+		if err != nil {
+			return "", nil, &requestError{http.StatusNotFound, fmt.Sprintf("no game %q", req.Game)}
+		}
+		over := l.h.Over()
+		spec, g, start, moves := l.spec, l.g, l.h.Start(), append([]game.Move(nil), l.h.Moves()...)
+		l.mu.Unlock()
+		if !over {
+			return "", nil, &requestError{http.StatusForbidden, "the game is not over: it can be analysed when it ends"}
+		}
+		if req.Ply != nil {
+			if *req.Ply < 0 || *req.Ply > len(moves) {
+				return "", nil, &requestError{http.StatusBadRequest, fmt.Sprintf("ply %d: the game has plies 0 to %d", *req.Ply, len(moves))}
+			}
+			moves = moves[:*req.Ply]
+		}
+		h := game.NewHistory(g, start)
+		for _, m := range moves {
+			if err := h.PlayMove(m); err != nil {
+				return "", nil, err
+			}
+		}
+		return spec, h, nil
+	}
+	if req.Spec == "" {
+		return "", nil, &requestError{http.StatusBadRequest, "missing spec; want e.g. {\"spec\":\"pogo\",\"position\":\"...\"} or {\"game\":\"ID\"}"}
+	}
+	g, err := s.cfg.Games.Load(req.Spec)
+	if err != nil {
+		return "", nil, &requestError{http.StatusBadRequest, err.Error()}
+	}
+	start := g.Start()
+	if req.Position != "" {
+		if start, err = g.ParseState(req.Position); err != nil {
+			return "", nil, &requestError{http.StatusBadRequest, err.Error()}
+		}
+	}
+	if len(req.Moves) > s.cfg.MaxPlies {
+		return "", nil, &requestError{http.StatusBadRequest, fmt.Sprintf("%d moves: at most %d", len(req.Moves), s.cfg.MaxPlies)}
+	}
+	h := game.NewHistory(g, start)
+	for i, m := range req.Moves {
+		if h.Over() {
+			return "", nil, &requestError{http.StatusBadRequest, fmt.Sprintf("move %d (%s): the game is over", i+1, m)}
+		}
+		if err := h.Play(m); err != nil {
+			return "", nil, &requestError{http.StatusBadRequest, fmt.Sprintf("move %d: %v", i+1, err)}
+		}
+	}
+	return req.Spec, h, nil
+}
+
+// analysisOf turns an analysis into its wire form.
+func analysisOf(spec string, s game.State, a search.Analysis, elapsed time.Duration) Analysis {
+	out := Analysis{Spec: spec, Position: s.String(), ToMove: s.ToMove(), Exact: a.Exact, Moves: []Verdict{}, Line: []string{},
+		ElapsedMS: elapsed.Milliseconds(), Final: a.Exact}
+	for _, v := range a.Moves {
+		out.Moves = append(out.Moves, verdictOf(s, v))
+		out.Depth = max(out.Depth, v.Depth)
+	}
+	c := s.Clone()
+	for _, m := range a.Line {
+		if c.Terminal() {
+			break
+		}
+		out.Line = append(out.Line, c.FormatMove(m))
+		c.Apply(m)
+	}
+	return out
+}
+
+func verdictOf(s game.State, v search.MoveVerdict) Verdict {
+	return Verdict{Move: s.FormatMove(v.Move), Score: v.Score, Source: v.Source, Exact: v.Source.Exact(), Depth: v.Depth}
+}
+
+// overAnalysis is the analysis of a finished position.
+func overAnalysis(spec string, h *game.History) Analysis {
+	s := h.State()
+	return Analysis{Spec: spec, Position: s.String(), ToMove: s.ToMove(), Exact: true, Final: true, Moves: []Verdict{}, Line: []string{},
+		Over: h.Outcome().Describe(h.Game())}
+}
+
+// handleAnalyze answers POST /api/analyze: every legal move of the
+// position with its verdict, exact for Pogo from its table, else a first
+// estimate of a short search (/ws/analyze deepens it).
+func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Analyst == nil {
+		httpError(w, http.StatusNotFound, "this server offers no analysis")
+		return
+	}
+	if ok, retry := s.an.starts.allow(clientKey(clientIP(r)), time.Now()); !ok {
+		tooFast(w, retry, "analyses")
+		return
+	}
+	var req AnalyzeRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	spec, h, err := s.resolve(r.Context(), req)
+	if err != nil {
+		analysisError(w, err)
+		return
+	}
+	if h.Over() {
+		writeJSON(w, http.StatusOK, overAnalysis(spec, h))
+		return
+	}
+	release, err := s.an.takeOrBusy(r.Context())
+	if err != nil {
+		w.Header().Set("Retry-After", "5")
+		httpError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	defer release()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(r.Context(), 2*quickTime+time.Second)
+	defer cancel()
+	a, err := s.cfg.Analyst.Analyze(ctx, search.PositionOf(h), search.AnalyzeOptions{Time: quickTime})
+	if err != nil {
+		httpError(w, http.StatusServiceUnavailable, "the analysis failed: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, analysisOf(spec, h.State(), a, time.Since(start)))
+}
+
+func analysisError(w http.ResponseWriter, err error) {
+	var re *requestError
+	if errors.As(err, &re) {
+		httpError(w, re.status, re.msg)
+		return
+	}
+	httpError(w, http.StatusInternalServerError, "the game could not be replayed")
+}
+
+// handleAnalyzeWS serves /ws/analyze: the client sends a "start" message
+// (an AnalyzeRequest) and gets "analysis" messages, one per depth, until
+// the analysis is exact, proven, at its time cap or stopped by a "stop"
+// message or another "start"; then a "done" message. Errors are "error"
+// messages with a code, as on the game websockets.
+func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Analyst == nil {
+		httpError(w, http.StatusNotFound, "this server offers no analysis")
+		return
+	}
+	release, ok := s.takeConn(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
+	if err != nil {
+		return
+	}
+	conn.SetReadLimit(maxMessage)
+	s.wg.Add(1)
+	defer s.wg.Done()
+	key := clientKey(clientIP(r))
+
+	ctx, cancelConn := context.WithCancel(s.ctx)
+	defer cancelConn()
+	var wmu sync.Mutex // serialises writes
+	send := func(v any) bool {
+		wmu.Lock()
+		defer wmu.Unlock()
+		wctx, cancel := context.WithTimeout(ctx, s.cfg.PingTimeout)
+		defer cancel()
+		return conn.Write(wctx, websocket.MessageText, encodeMsg(v)) == nil
+	}
+	sendError := func(code, msg string) {
+		send(Message{Type: "error", Code: code, Message: msg})
+	}
+	stopPing := make(chan struct{})
+	pinged := make(chan struct{})
+	go func() {
+		defer close(pinged)
+		s.keepAlive(conn, stopPing)
+	}()
+	var run struct {
+		cancel context.CancelFunc
+		done   chan struct{}
+	}
+	stopRun := func() {
+		if run.cancel != nil {
+			run.cancel()
+			<-run.done
+			run.cancel = nil
+		}
+	}
+	for {
+		typ, data, err := conn.Read(ctx)
+		if err != nil {
+			break
+		}
+		var req AnalyzeRequest
+		if typ != websocket.MessageText || json.Unmarshal(data, &req) != nil {
+			sendError(CodeBadMessage, "want JSON text messages: {\"type\":\"start\",\"spec\":...} or {\"type\":\"stop\"}")
+			continue
+		}
+		switch req.Type {
+		case "stop":
+			stopRun()
+			continue
+		case "start":
+		default:
+			sendError(CodeBadMessage, fmt.Sprintf("message type %q: want start or stop", req.Type))
+			continue
+		}
+		stopRun()
+		if ok, retry := s.an.starts.allow(key, time.Now()); !ok {
+			sendError(CodeRateLimited, fmt.Sprintf("too many analyses from your address; try again in %d s", max(int(retry.Seconds()+0.999), 1)))
+			continue
+		}
+		spec, h, err := s.resolve(ctx, req)
+		if err != nil {
+			var re *requestError
+			if errors.As(err, &re) {
+				sendError(CodeBadMessage, re.msg)
+			} else {
+				sendError(CodeServer, "the game could not be replayed")
+			}
+			continue
+		}
+		rctx, cancel := context.WithTimeout(ctx, s.cfg.AnalysisTime)
+		run.cancel, run.done = cancel, make(chan struct{})
+		go func(done chan struct{}) {
+			defer close(done)
+			s.stream(rctx, spec, h, send, sendError)
+		}(run.done)
+	}
+	stopRun()
+	close(stopPing)
+	<-pinged
+	conn.Close(websocket.StatusNormalClosure, "")
+}
+
+// stream runs a live analysis of h's position: one analysis per depth,
+// each sent, until it is exact or proven, ctx ends or the depth bound.
+func (s *Server) stream(ctx context.Context, spec string, h *game.History, send func(any) bool, sendError func(code, msg string)) {
+	defer send(Message{Type: "done"})
+	if h.Over() {
+		a := overAnalysis(spec, h)
+		a.Type = "analysis"
+		send(a)
+		return
+	}
+	release, err := s.an.take(ctx)
+	if err != nil {
+		return
+	}
+	defer release()
+	start := time.Now()
+	pos := search.PositionOf(h)
+	last := -1
+	for depth := 1; depth <= maxStreamDepth; depth++ {
+		a, err := s.cfg.Analyst.Analyze(ctx, pos, search.AnalyzeOptions{Depth: depth})
+		if expired(ctx) {
+			// Cut short: what it found is no deeper than what was sent.
+			return
+		}
+		if err != nil {
+			sendError(CodeServer, "the analysis failed: "+err.Error())
+			return
+		}
+		out := analysisOf(spec, h.State(), a, time.Since(start))
+		out.Type = "analysis"
+		proven := true
+		for _, v := range a.Moves {
+			proven = proven && v.Score.IsProven()
+		}
+		// A search that stops deepening (every move proven, or the game's
+		// end within reach) has said all it can.
+		out.Final = a.Exact || proven || out.Depth <= last || depth == maxStreamDepth
+		if !send(out) || out.Final {
+			return
+		}
+		last = out.Depth
+	}
+}
+
+// expired reports whether ctx has ended or its deadline has passed (a
+// search may stop at its deadline before the context says so).
+func expired(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	dl, ok := ctx.Deadline()
+	return ok && !time.Now().Before(dl)
+}
+
+// handleReview answers GET /api/games/{id}/review: every move of a
+// finished game with its verdict, the best move's and its mark. It is
+// made once per game (then kept among the last reviewsKept) on an
+// analysis worker.
+func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Analyst == nil {
+		httpError(w, http.StatusNotFound, "this server offers no analysis")
+		return
+	}
+	id := r.PathValue("id")
+	l, err := s.acquire(r.Context(), id)
+	if err != nil {
+		s.lookupError(w, id, err)
+		return
+	}
+	over := l.h.Over()
+	spec, g, start, moves := l.spec, l.g, l.h.Start(), append([]game.Move(nil), l.h.Moves()...)
+	l.mu.Unlock()
+	if !over {
+		httpError(w, http.StatusForbidden, "the game is not over: it can be reviewed when it ends")
+		return
+	}
+	e, mine := s.an.entry(id)
+	if mine {
+		if ok, retry := s.an.starts.allow(clientKey(clientIP(r)), time.Now()); !ok {
+			s.an.fail(id, e, errors.New("rate limited"))
+			tooFast(w, retry, "analyses")
+			return
+		}
+		go s.makeReview(id, e, spec, g, start, moves)
+	}
+	select {
+	case <-e.done:
+	case <-r.Context().Done():
+		return
+	}
+	if e.err != nil {
+		if errors.Is(e.err, errBusy) {
+			w.Header().Set("Retry-After", "5")
+		}
+		httpError(w, http.StatusServiceUnavailable, "the review could not be made: "+e.err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, e.r)
+}
+
+// entry returns the review entry of game id, and whether the caller is to
+// make it (it was not made or being made).
+func (a *analysis) entry(id string) (*reviewEntry, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.reviews[id]; ok {
+		return e, false
+	}
+	e := &reviewEntry{done: make(chan struct{})}
+	a.reviews[id] = e
+	a.order = append(a.order, id)
+	if len(a.order) > reviewsKept {
+		old := a.order[0]
+		a.order = a.order[1:]
+		delete(a.reviews, old)
+	}
+	return e, true
+}
+
+// fail ends a review entry with err and forgets it, so that the next
+// request tries again.
+func (a *analysis) fail(id string, e *reviewEntry, err error) {
+	a.mu.Lock()
+	if a.reviews[id] == e {
+		delete(a.reviews, id)
+	}
+	a.mu.Unlock()
+	e.err = err
+	close(e.done)
+}
+
+// makeReview makes the review of a finished game on an analysis worker,
+// within ReviewTime: each position gets an even share of it (between
+// 20 ms and 300 ms), Pogo with its table none.
+func (s *Server) makeReview(id string, e *reviewEntry, spec string, g game.Game, start game.State, moves []game.Move) {
+	ctx, cancel := context.WithTimeout(s.ctx, slotWait+2*s.cfg.ReviewTime)
+	defer cancel()
+	release, err := s.an.takeOrBusy(ctx)
+	if err != nil {
+		s.an.fail(id, e, err)
+		return
+	}
+	defer release()
+	h := game.NewHistory(g, start)
+	for _, m := range moves {
+		if err := h.PlayMove(m); err != nil {
+			s.an.fail(id, e, err)
+			return
+		}
+	}
+	per := s.cfg.ReviewTime / time.Duration(max(len(moves), 1))
+	per = min(max(per, 20*time.Millisecond), 300*time.Millisecond)
+	rv, err := s.cfg.Analyst.Review(ctx, h, search.ReviewOptions{Time: per}, nil)
+	if err != nil {
+		s.an.fail(id, e, err)
+		return
+	}
+	out := &Review{ID: id, Spec: spec, Exact: rv.Exact, Thresholds: rv.Thresholds, Moves: []ReviewedMove{}}
+	st := h.Start()
+	for _, m := range rv.Moves {
+		rm := ReviewedMove{Ply: m.Ply, Player: m.Player, Move: st.FormatMove(m.Move), Played: verdictOf(st, m.Played),
+			Best: verdictOf(st, m.Best), Better: []Verdict{}, Mark: m.Mark, Symbol: m.Mark.Symbol()}
+		for _, b := range m.Better {
+			rm.Better = append(rm.Better, verdictOf(st, b))
+		}
+		out.Moves = append(out.Moves, rm)
+		st.Apply(m.Move)
+	}
+	for p := 0; p < g.Players(); p++ {
+		n := rv.Counts(p)
+		out.Counts = append(out.Counts, [3]int{n[search.Inaccuracy], n[search.Mistake], n[search.Blunder]})
+	}
+	e.r = out
+	close(e.done)
+}
