@@ -44,6 +44,20 @@ const playFirstMove = `(async () => {
   return m.text;
 })()`
 
+// openInvitation starts a Pogo game with an invitation for the second
+// seat and opens it as another person; it returns the link and the
+// guest's tab, showing the offer to join.
+func openInvitation(t *testing.T, b *browser) (string, context.Context) {
+	t.Helper()
+	host := b.tab(t, 30*time.Second)
+	startGame(t, host, b.base, "pogo", "you", "invite")
+	waitFor(t, host, "the invitation link", `document.querySelector('[data-testid=invite-link-1]') !== null`)
+	link := eval[string](t, host, `document.querySelector('[data-testid=invite-link-1]').value`)
+	guest := b.person(t, 30*time.Second)
+	do(t, guest, "opening the invitation", chromedp.Navigate(link), chromedp.WaitVisible(tid("join")))
+	return link, guest
+}
+
 // roughEdges checks the rough edges a new player met (issue 15), each
 // found before it was fixed.
 func roughEdges(t *testing.T, b *browser) {
@@ -73,12 +87,7 @@ func roughEdges(t *testing.T, b *browser) {
 
 	t.Run("invitation-text", func(t *testing.T) {
 		// The invitation offers to join and says nothing else.
-		host := b.tab(t, 30*time.Second)
-		startGame(t, host, b.base, "pogo", "you", "invite")
-		waitFor(t, host, "the invitation link", `document.querySelector('[data-testid=invite-link-1]') !== null`)
-		link := eval[string](t, host, `document.querySelector('[data-testid=invite-link-1]').value`)
-		guest := b.person(t, 30*time.Second)
-		do(t, guest, "opening the invitation", chromedp.Navigate(link), chromedp.WaitVisible(tid("join")))
+		_, guest := openInvitation(t, b)
 		if text := eval[string](t, guest, `document.querySelector('[data-testid=join-box]').textContent`); strings.Contains(text, "null") {
 			t.Errorf("the invitation reads %q", text)
 		}
@@ -194,12 +203,7 @@ func roughEdges(t *testing.T, b *browser) {
 
 	t.Run("seat-taken", func(t *testing.T) {
 		// An invitation whose seat is taken offers no join.
-		host := b.tab(t, 30*time.Second)
-		startGame(t, host, b.base, "pogo", "you", "invite")
-		waitFor(t, host, "the invitation link", `document.querySelector('[data-testid=invite-link-1]') !== null`)
-		link := eval[string](t, host, `document.querySelector('[data-testid=invite-link-1]').value`)
-		guest := b.person(t, 30*time.Second)
-		do(t, guest, "opening the invitation", chromedp.Navigate(link), chromedp.WaitVisible(tid("join")))
+		link, guest := openInvitation(t, b)
 		click(t, guest, "join")
 		waitFor(t, guest, "the invitation to be used", `document.querySelector('[data-testid=join-box]').hidden`)
 		late := b.person(t, 30*time.Second)

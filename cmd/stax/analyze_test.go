@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"stax/ai/aitest"
+	"stax/game/gametest"
 )
 
 // TestReviewGolden checks stax analyze --load on recorded games against
@@ -32,7 +33,7 @@ func TestReviewGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("stax %s: %v\n%s", strings.Join(args, " "), err, stderr)
 			}
-			golden(t, filepath.Join("testdata", "review", tc.name+".golden"), out)
+			gametest.Golden(t, filepath.Join("testdata", "review", tc.name+".golden"), out, *update)
 		})
 	}
 }

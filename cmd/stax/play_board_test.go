@@ -2,12 +2,12 @@ package main
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"stax/game"
+	"stax/game/gametest"
 	"stax/games"
 )
 
@@ -38,7 +38,7 @@ func TestDrawBoard(t *testing.T) {
 			}
 			var b strings.Builder
 			drawBoard(&b, s, false)
-			golden(t, filepath.Join("testdata", "board", tt.name+".txt"), b.String())
+			gametest.Golden(t, filepath.Join("testdata", "board", tt.name+".txt"), b.String(), *update)
 
 			var c strings.Builder
 			drawBoard(&c, s, true)
@@ -65,24 +65,3 @@ func TestDrawBoardWithoutView(t *testing.T) {
 
 // noView hides a state's board view.
 type noView struct{ game.State }
-
-// golden compares got with the file at path, or rewrites it under -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs; got:\n%s\nwant:\n%s", path, got, want)
-	}
-}

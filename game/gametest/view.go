@@ -3,6 +3,7 @@ package gametest
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -203,8 +204,17 @@ func CheckBoardGolden(t *testing.T, g game.Game, positions []string, path string
 		}
 		w.WriteString(BoardText(s))
 	}
-	got := w.String()
+	Golden(t, path, w.String(), update)
+}
+
+// Golden compares got with the golden file at path, or, when update is
+// set, writes got to it (creating its directory).
+func Golden(t *testing.T, path, got string, update bool) {
+	t.Helper()
 	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -215,6 +225,6 @@ func CheckBoardGolden(t *testing.T, g game.Game, positions []string, path string
 		t.Fatalf("%v (run the test with -update to write it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("the board views differ from %s (rerun with -update and read the diff):\n%s", path, got)
+		t.Errorf("%s differs (rerun with -update and read the diff); got:\n%s", path, got)
 	}
 }
