@@ -13,6 +13,18 @@ import (
 	"stax/server"
 )
 
+// do sends a request and returns the answer's status, body and header.
+func do(t *testing.T, req *http.Request) (int, string, http.Header) {
+	t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b), res.Header
+}
+
 // TestSecurityHeaders checks that every answer forbids framing, sniffing
 // and loading from elsewhere.
 func TestSecurityHeaders(t *testing.T) {
@@ -60,14 +72,8 @@ func TestHostCheck(t *testing.T) {
 	} {
 		req, _ := http.NewRequest("GET", ts.url+"/api/games/"+id, nil)
 		req.Host = tt.host
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != tt.code {
-			t.Errorf("Host %s: %d %s; want %d", tt.host, res.StatusCode, b, tt.code)
+		if code, body, _ := do(t, req); code != tt.code {
+			t.Errorf("Host %s: %d %s; want %d", tt.host, code, body, tt.code)
 		}
 	}
 	// A rebinding page opening a websocket sends its own host as Host and
@@ -101,27 +107,15 @@ func TestJSONRequired(t *testing.T) {
 		if tt.ctype != "" {
 			req.Header.Set("Content-Type", tt.ctype)
 		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != tt.code {
-			t.Errorf("POST with Content-Type %q: %d %s; want %d", tt.ctype, res.StatusCode, b, tt.code)
+		if code, b, _ := do(t, req); code != tt.code {
+			t.Errorf("POST with Content-Type %q: %d %s; want %d", tt.ctype, code, b, tt.code)
 		}
 	}
 	// Trailing data after the JSON body is refused.
 	req, _ := http.NewRequest("POST", ts.url+"/api/games", strings.NewReader(body+` {"spec":"diam"}`))
 	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "after the JSON") {
-		t.Errorf("POST with trailing data: %d %s; want 400 saying data follows the JSON", res.StatusCode, b)
+	if code, b, _ := do(t, req); code != http.StatusBadRequest || !strings.Contains(b, "after the JSON") {
+		t.Errorf("POST with trailing data: %d %s; want 400 saying data follows the JSON", code, b)
 	}
 }
 
@@ -158,14 +152,10 @@ func TestHiddenAssets(t *testing.T) {
 		"/app.js": 200, "/": 200, "/game/abc": 200,
 		"/.env": 404, "/.git/config": 404, "/img/.hidden.svg": 404, "/.git/": 404, "/x/../.env": 404,
 	} {
-		res, err := http.Get(ts.url + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != code || strings.Contains(string(b), "SECRET") || strings.Contains(string(b), "[core]") {
-			t.Errorf("GET %s = %d %.60q; want %d", path, res.StatusCode, b, code)
+		req, _ := http.NewRequest("GET", ts.url+path, nil)
+		got, b, _ := do(t, req)
+		if got != code || strings.Contains(b, "SECRET") || strings.Contains(b, "[core]") {
+			t.Errorf("GET %s = %d %.60q; want %d", path, got, b, code)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package server_test
 import (
 	"database/sql"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -42,14 +41,9 @@ func TestHealthReadOnly(t *testing.T) {
 	defer srv.Close()
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
-	res, err = http.Get(hs.URL + "/healthz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "database") {
-		t.Errorf("GET /healthz on a read-only database: %d %s; want 503 naming the database", res.StatusCode, b)
+	req, _ := http.NewRequest("GET", hs.URL+"/healthz", nil)
+	if code, b, _ := do(t, req); code != http.StatusServiceUnavailable || !strings.Contains(b, "database") {
+		t.Errorf("GET /healthz on a read-only database: %d %s; want 503 naming the database", code, b)
 	}
 }
 
