@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -141,6 +142,14 @@ func TestBrowserAccounts(t *testing.T) {
 			t.Fatalf("%s's pogo rating %v (%v); want it %s 1500", p.who, v, err, map[bool]string{true: "above", false: "below"}[p.wins])
 		}
 		shot(t, ctx, fmt.Sprintf("profile-%s", p.who))
+	}
+	// Bob's pages fit a phone's screen.
+	for _, page := range []string{"/", "/@/bob", "/leaderboard", "/me/games", "/account"} {
+		do(t, bob, "opening "+page, chromedp.Navigate(b.base+page), chromedp.WaitVisible(chromedp.CSS("main h1")))
+		if overflow := eval[int](t, bob, `document.documentElement.scrollWidth - window.innerWidth`); overflow > 0 {
+			t.Errorf("%s is %d px wider than a phone's screen", page, overflow)
+		}
+		shot(t, bob, "phone-account"+strings.ReplaceAll(page, "/", "-"))
 	}
 	b.checkNoExceptions(t)
 }

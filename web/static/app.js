@@ -79,6 +79,10 @@ function homeOrLobby(root) {
 function drawAccount(who) {
   const box = document.getElementById("account");
   clear(box);
+  // A signed-in player's / is the lobby: "New game" is /new.
+  const newGame = document.querySelector('header nav a[href="/"], header nav a[href="/new"]');
+  if (newGame) newGame.setAttribute("href", who ? "/new" : "/");
+  if (who) box.append(h("a", { href: "/", "data-link": "", "data-testid": "nav-lobby" }, "Lobby"), " ");
   if (!who) {
     box.append(h("a", { href: "/login", "data-link": "", "data-testid": "nav-login" }, "Sign in"), " ", h("a", { href: "/signup", "data-link": "", "data-testid": "nav-signup" }, "Sign up"));
     return;
