@@ -124,9 +124,9 @@ func TestSeeks(t *testing.T) {
 
 	// A seek goes when its owner's lobby connection closes.
 	ann.call("POST", "/api/seeks", map[string]any{"spec": "diam"}, http.StatusCreated, &sk)
-	waitLobby(t, lobby, "diam seek", func(m lobbyMsg) bool { return len(m.Seeks) == 1 })
+	waitLobby(t, lobby, "diam seek", func(m lobbyMsg) bool { return len(m.Seeks) == 1 && m.Seeks[0].ID == sk.ID })
 	annLobby.Close(websocket.StatusNormalClosure, "")
-	waitLobby(t, lobby, "no seek", func(m lobbyMsg) bool { return len(m.Seeks) == 0 })
+	waitLobby(t, lobby, "no seek", func(m lobbyMsg) bool { return m.Type == "seeks" && len(m.Seeks) == 0 })
 	bob.fails("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusNotFound, "withdrawn")
 
 	// A seek posted without a lobby connection waits a minute for one.
