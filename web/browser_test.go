@@ -572,6 +572,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("rough-edges", func(t *testing.T) { roughEdges(t, b) })
 	t.Run("languages", func(t *testing.T) { languages(t, b) })
+	t.Run("dark-mode", func(t *testing.T) { darkMode(t, b) })
 
 	t.Run("rules", func(t *testing.T) {
 		ctx := b.tab(t, 20*time.Second)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"stax/games"
@@ -325,4 +327,31 @@ func roughEdges(t *testing.T, b *browser) {
 			t.Errorf("the hint reads %q, want it to point at the reserve", h)
 		}
 	})
+}
+
+// darkMode checks the dark theme: followed from the system and switched,
+// the choice remembered.
+func darkMode(t *testing.T, b *browser) {
+	ctx := b.person(t, 30*time.Second)
+	background := `getComputedStyle(document.documentElement).backgroundColor`
+	do(t, ctx, "asking for the dark scheme",
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+			return err
+		}),
+		chromedp.Navigate(b.base+"/rules/pogo"),
+		chromedp.WaitVisible(tid("rules-pogo")),
+	)
+	if bg := eval[string](t, ctx, background); bg != "rgb(22, 24, 28)" {
+		t.Errorf("with the system dark, the page's background is %s", bg)
+	}
+	startGame(t, ctx, b.base, "diam", "you", "you")
+	waitMyTurn(t, ctx)
+	shot(t, ctx, "dark")
+	click(t, ctx, "theme-switch")
+	waitFor(t, ctx, "the light theme", `document.documentElement.dataset.theme === 'light'`)
+	do(t, ctx, "opening another page", chromedp.Navigate(b.base+"/rules/pogo"), chromedp.WaitVisible(tid("rules-pogo")))
+	if bg := eval[string](t, ctx, background); bg != "rgb(246, 243, 236)" {
+		t.Errorf("after choosing light, on another page, the page's background is %s", bg)
+	}
 }

@@ -23,6 +23,7 @@ import { lobbyPage } from "./pages/lobby.js";
 import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
 import { accountPage, signinPage } from "./pages/signin.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
+import { applyTheme, theme, toggleTheme } from "./theme.js";
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
@@ -122,7 +123,8 @@ window.addEventListener("popstate", route);
 window.addEventListener("stax:navigate", route);
 
 // The header: its links in the interface's language, the rules of every
-// game of the list and the language switch, which redraws the page.
+// game of the list, the switch to dark or light and the language switch,
+// which redraws the page.
 const nav = document.querySelector("header nav");
 function drawNav() {
   document.documentElement.lang = language();
@@ -131,6 +133,21 @@ function drawNav() {
     h("a", { href: "/games", "data-link": "", "data-testid": "nav-recent" }, t("nav.recent")),
     h("a", { href: "/leaderboard", "data-link": "", "data-testid": "nav-leaderboard" }, t("nav.leaderboard")),
     ...GAMES.filter((g) => g.rules).map((g) => h("a", { href: "/rules/" + g.name, "data-link": "" }, t("nav.rules", { game: g.title }))),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "theme",
+        "data-testid": "theme-switch",
+        "aria-label": t(theme() === "dark" ? "nav.light" : "nav.dark"),
+        title: t(theme() === "dark" ? "nav.light" : "nav.dark"),
+        onclick: () => {
+          toggleTheme();
+          drawNav();
+        },
+      },
+      theme() === "dark" ? "☀" : "☾",
+    ),
     h(
       "select",
       {
@@ -147,6 +164,7 @@ function drawNav() {
     ),
   );
 }
+applyTheme();
 drawNav();
 
 installPatterns();

@@ -2,6 +2,8 @@ export default {
   "nav.new": "New game",
   "nav.recent": "Recent games",
   "nav.leaderboard": "Leaderboards",
+  "nav.dark": "Dark mode",
+  "nav.light": "Light mode",
   "nav.rules": "{game} rules",
   "nav.language": "Language",
   "notfound.title": "Not found",

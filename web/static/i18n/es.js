@@ -2,6 +2,8 @@ export default {
   "nav.new": "Nueva partida",
   "nav.recent": "Partidas recientes",
   "nav.leaderboard": "Clasificaciones",
+  "nav.dark": "Modo oscuro",
+  "nav.light": "Modo claro",
   "nav.rules": "Reglas del {game}",
   "nav.language": "Idioma",
   "notfound.title": "Página no encontrada",

@@ -2,6 +2,8 @@ export default {
   "nav.new": "Nouvelle partie",
   "nav.recent": "Parties récentes",
   "nav.leaderboard": "Classements",
+  "nav.dark": "Mode sombre",
+  "nav.light": "Mode clair",
   "nav.rules": "Règles du {game}",
   "nav.language": "Langue",
   "notfound.title": "Page introuvable",
