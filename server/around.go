@@ -130,8 +130,35 @@ func (l *room) watchers() int {
 	return n
 }
 
-// sendWatchers tells everyone how many watch. The caller holds l.mu.
+// watchersEvery is the least time between two watcher counts sent to a
+// game's connections: joins and leaves in between are told together, so
+// that a crowd opening websockets to one game costs each connection one
+// message a second, not one per join (which grows as the square of the
+// crowd).
+const watchersEvery = time.Second
+
+// sendWatchers tells everyone how many watch: now, or when watchersEvery
+// has passed since the last count sent. The caller holds l.mu.
 func (l *room) sendWatchers() {
+	if l.watchersTimer != nil {
+		return // a count is on its way
+	}
+	if wait := time.Until(l.watchersSent.Add(watchersEvery)); wait > 0 {
+		l.watchersTimer = time.AfterFunc(wait, func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.watchersTimer = nil
+			l.sendWatchersNow()
+		})
+		return
+	}
+	l.sendWatchersNow()
+}
+
+// sendWatchersNow sends the count of watchers to every connection. The
+// caller holds l.mu.
+func (l *room) sendWatchersNow() {
+	l.watchersSent = time.Now()
 	msg := encodeMsg(struct {
 		Type  string `json:"type"`
 		Count int    `json:"count"`

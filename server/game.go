@@ -41,6 +41,10 @@ type room struct {
 	msg, upd []byte
 	// sentPly is the ply of the last broadcast.
 	sentPly int
+	// watchersSent is when the count of watchers was last sent, and
+	// watchersTimer, when not nil, the send of the next one.
+	watchersSent  time.Time
+	watchersTimer *time.Timer
 	// dropped is set when the game leaves the server's memory: whoever
 	// still holds it must load it again.
 	dropped bool

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -244,5 +245,58 @@ func TestPingTimeout(t *testing.T) {
 	}
 	if err := live.Ping(context.Background()); err != nil {
 		t.Errorf("the websocket that answers pings was closed: %v", err)
+	}
+}
+
+// TestWatcherCrowd opens many spectators of one game at once: each is told
+// the count of watchers a few times, not once per join, none is closed as
+// too slow, and the last count is right.
+func TestWatcherCrowd(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{})
+	id, _ := ts.twoPlayerGame("pogo")
+	const crowd = 80
+	type seen struct {
+		counts int
+		last   int
+	}
+	results := make(chan seen, crowd)
+	var conns []*websocket.Conn
+	for range crowd {
+		c, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(ts.url, "http")+"/ws/games/"+id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetReadLimit(1 << 20)
+		conns = append(conns, c)
+		go func() {
+			var s seen
+			defer func() { results <- s }()
+			for {
+				ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+				_, data, err := c.Read(ctx)
+				cancel()
+				if err != nil {
+					return
+				}
+				var m struct {
+					Type  string
+					Count int
+				}
+				if json.Unmarshal(data, &m) == nil && m.Type == "watchers" {
+					s.counts++
+					s.last = m.Count
+				}
+			}
+		}()
+	}
+	for range crowd {
+		s := <-results
+		if s.last != crowd || s.counts > 4 {
+			t.Errorf("a spectator was told %d counts, the last %d; want a few, the last %d", s.counts, s.last, crowd)
+			break
+		}
+	}
+	for _, c := range conns {
+		c.CloseNow()
 	}
 }
