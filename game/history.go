@@ -59,6 +59,16 @@ func (h *History) Moves() []Move { return h.moves }
 // must not modify the slice, which holds until the next change.
 func (h *History) Hashes() []uint64 { return h.hashes }
 
+// Last returns the last move played and the position it was played in
+// (which the caller must not change); ok is false before the first move.
+func (h *History) Last() (before State, m Move, ok bool) {
+	n := len(h.moves)
+	if n == 0 {
+		return nil, NoMove, false
+	}
+	return h.states[n-1], h.moves[n-1], true
+}
+
 // Ply returns the number of moves played.
 func (h *History) Ply() int { return len(h.moves) }
 

@@ -354,7 +354,13 @@ func (p *session) show() {
 	out := p.e.stdout
 	s := p.h.State()
 	fmt.Fprintln(out)
-	drawBoard(out, s, p.colour)
+	var last []int
+	if before, m, ok := p.h.Last(); ok {
+		if v, ok := before.(game.Viewer); ok {
+			last = v.ViewMove(m).Cells()
+		}
+	}
+	drawBoard(out, s, last, p.colour)
 	fmt.Fprintf(out, "position: %s\n", s.String())
 	if !p.h.Over() {
 		fmt.Fprintf(out, "move %d, %s to move\n", p.h.Ply()+1, p.g.PlayerName(s.ToMove()))

@@ -31,15 +31,20 @@ var pieceColour = map[string]string{
 }
 
 // drawBoard draws the position s from its board view, or prints its
-// position string when its game has none.
-func drawBoard(w io.Writer, s game.State, colour bool) {
+// position string when its game has none. last lists the cells the last
+// move touched (indices of the board's cells), marked on the drawing: ===
+// under a square instead of ---, [brackets] around a cell's name.
+func drawBoard(w io.Writer, s game.State, last []int, colour bool) {
 	v, ok := s.(game.Viewer)
 	if !ok {
 		fmt.Fprintf(w, "  %s\n", s)
 		return
 	}
 	b := v.Board()
-	d := drawing{b: &b, colour: colour}
+	d := drawing{b: &b, colour: colour, last: map[int]bool{}}
+	for _, c := range last {
+		d.last[c] = true
+	}
 	var lines []string
 	switch {
 	case b.Topology == game.Grid:
@@ -59,6 +64,7 @@ func drawBoard(w io.Writer, s game.State, colour bool) {
 type drawing struct {
 	b      *game.Board
 	colour bool
+	last   map[int]bool // the cells of the last move
 }
 
 // tile draws one piece three columns wide: its letter and a mark (* for a
@@ -137,7 +143,15 @@ func (d drawing) grid() []string {
 			}
 			out = append(out, line)
 		}
-		out = append(out, "    "+strings.Repeat("--- ", n))
+		ground := "    "
+		for f := 0; f < n; f++ {
+			if d.last[r*n+f] {
+				ground += "=== "
+			} else {
+				ground += "--- "
+			}
+		}
+		out = append(out, ground)
 	}
 	return append(out, header)
 }
@@ -160,7 +174,11 @@ func (d drawing) ring() []string {
 			if i < 0 {
 				head += "        "
 			} else {
-				head += fmt.Sprintf(" %-7s", "cell "+d.b.Cells[i].Name)
+				name := "cell " + d.b.Cells[i].Name
+				if d.last[i] {
+					name = "[" + name + "]"
+				}
+				head += fmt.Sprintf("%-8s", " "+name)
 			}
 		}
 		out = append(out, head)
@@ -193,7 +211,11 @@ func (d drawing) list() []string {
 	var out []string
 	for i := range d.b.Cells {
 		c := &d.b.Cells[i]
-		line := fmt.Sprintf("  %4s ", c.Name)
+		name := c.Name
+		if d.last[i] {
+			name = "[" + name + "]"
+		}
+		line := fmt.Sprintf("  %4s ", name)
 		if c.Stack == "" {
 			line += d.empty()
 		}

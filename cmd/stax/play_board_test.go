@@ -18,13 +18,16 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func TestDrawBoard(t *testing.T) {
 	tests := []struct {
 		name, spec, pos string
+		move            string // played from pos, marked as the last move
 	}{
-		{"pogo", "pogo", "b,-,wbb/bw,w,-/ww,bw,b w"},
-		{"pisola-placing", "pisola", "-,-,-,-,-,-/-,-,-,-,-,-/-,-,b,-,-,-/-,w,-,-,b,-/-,-,-,-,-,-/w,-,-,-,-,- w"},
-		{"pisola-locked", "pisola", "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb*,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw* w"},
-		{"pisola-roofs", "pisola(roofs=true)", "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb^,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw^ w"},
-		{"diam", "diam", "r/ry/-/-/-/-/-/gbyg 2"},
-		{"diam-won", "diam", "gr/-/y/-/br/g/-/- 2"},
+		{"pogo", "pogo", "b,-,wbb/bw,w,-/ww,bw,b w", ""},
+		{"pisola-placing", "pisola", "-,-,-,-,-,-/-,-,-,-,-,-/-,-,b,-,-,-/-,w,-,-,b,-/-,-,-,-,-,-/w,-,-,-,-,- w", ""},
+		{"pisola-locked", "pisola", "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb*,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw* w", ""},
+		{"pisola-roofs", "pisola(roofs=true)", "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb^,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw^ w", ""},
+		{"diam", "diam", "r/ry/-/-/-/-/-/gbyg 2", ""},
+		{"diam-won", "diam", "gr/-/y/-/br/g/-/- 2", ""},
+		{"pogo-last-move", "pogo", "b,-,wbb/bw,w,-/ww,bw,b w", "2a1-b2"},
+		{"diam-last-move", "diam", "r/ry/-/-/-/-/-/gbyg 2", "8:4+"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,12 +39,21 @@ func TestDrawBoard(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			var last []int
+			if tt.move != "" {
+				m, err := s.ParseMove(tt.move)
+				if err != nil {
+					t.Fatal(err)
+				}
+				last = s.(game.Viewer).ViewMove(m).Cells()
+				s.Apply(m)
+			}
 			var b strings.Builder
-			drawBoard(&b, s, false)
+			drawBoard(&b, s, last, false)
 			gametest.Golden(t, filepath.Join("testdata", "board", tt.name+".txt"), b.String(), *update)
 
 			var c strings.Builder
-			drawBoard(&c, s, true)
+			drawBoard(&c, s, last, true)
 			if !strings.Contains(c.String(), "\x1b[") {
 				t.Errorf("the coloured drawing has no colour")
 			}
@@ -57,7 +69,7 @@ func TestDrawBoardWithoutView(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	drawBoard(&b, noView{g.Start()}, false)
+	drawBoard(&b, noView{g.Start()}, nil, false)
 	if got, want := b.String(), "  bb,bb,bb/-,-,-/ww,ww,ww w\n"; got != want {
 		t.Errorf("drawBoard = %q, want %q", got, want)
 	}
