@@ -77,26 +77,29 @@ function homeOrLobby(root) {
 }
 
 // The header shows who is signed in.
+let account = null; // the signed-in player, or null
+
 function drawAccount(who) {
+  account = who || null;
   const box = document.getElementById("account");
   clear(box);
   // A signed-in player's / is the lobby: "New game" is /new.
   const newGame = document.querySelector('header nav a[href="/"], header nav a[href="/new"]');
   if (newGame) newGame.setAttribute("href", who ? "/new" : "/");
-  if (who) box.append(h("a", { href: "/", "data-link": "", "data-testid": "nav-lobby" }, "Lobby"), " ");
+  if (who) box.append(h("a", { href: "/", "data-link": "", "data-testid": "nav-lobby" }, t("nav.lobby")), " ");
   if (!who) {
-    box.append(h("a", { href: "/login", "data-link": "", "data-testid": "nav-login" }, "Sign in"), " ", h("a", { href: "/signup", "data-link": "", "data-testid": "nav-signup" }, "Sign up"));
+    box.append(h("a", { href: "/login", "data-link": "", "data-testid": "nav-login" }, t("nav.signin")), " ", h("a", { href: "/signup", "data-link": "", "data-testid": "nav-signup" }, t("nav.signup")));
     return;
   }
   box.append(
     h("a", { href: "/@/" + encodeURIComponent(who.name), "data-link": "", "data-testid": "nav-me" }, who.name), " ",
-    h("a", { href: "/me/games", "data-link": "" }, "My games"), " ",
-    h("a", { href: "/account", "data-link": "" }, "Account"), " ",
+    h("a", { href: "/me/games", "data-link": "" }, t("nav.mygames")), " ",
+    h("a", { href: "/account", "data-link": "" }, t("nav.account")), " ",
     h("button", { type: "button", class: "link", "data-testid": "nav-logout", onclick: async () => {
       await logout();
       history.pushState(null, "", "/");
       route();
-    } }, "Sign out"),
+    } }, t("nav.signout")),
   );
 }
 onAccount(drawAccount);
@@ -129,7 +132,7 @@ const nav = document.querySelector("header nav");
 function drawNav() {
   document.documentElement.lang = language();
   clear(nav).append(
-    h("a", { href: "/", "data-link": "" }, t("nav.new")),
+    h("a", { href: account ? "/new" : "/", "data-link": "" }, t("nav.new")),
     h("a", { href: "/games", "data-link": "", "data-testid": "nav-recent" }, t("nav.recent")),
     h("a", { href: "/leaderboard", "data-link": "", "data-testid": "nav-leaderboard" }, t("nav.leaderboard")),
     ...GAMES.filter((g) => g.rules).map((g) => h("a", { href: "/rules/" + g.name, "data-link": "" }, t("nav.rules", { game: g.title }))),
@@ -157,6 +160,7 @@ function drawNav() {
         onchange: (ev) => {
           setLanguage(ev.target.value);
           drawNav();
+          drawAccount(account);
           route();
         },
       },
