@@ -18,7 +18,7 @@ const dbUsage = "copy --from DB --to DB"
 func runDB(e *env, args []string) error {
 	if len(args) == 0 || args[0] != "copy" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintf(e.stdout, "usage: stax db %s\n\nCopies every game from one database to another (SQLite file or postgres:// URL),\nthen reads every game back from both and checks that they match.\n", dbUsage)
+			fmt.Fprintf(e.stdout, "usage: stax db %s\n\nCopies every account (with its ratings and rating history) and every game from\none database to another (SQLite file or postgres:// URL), then reads everything\nback from both and checks that they match. Sessions are not copied: players\nsign in again on the new database.\n", dbUsage)
 			return nil
 		}
 		return &usageError{"want a database command: copy"}
@@ -59,7 +59,7 @@ func runDB(e *env, args []string) error {
 	}
 	defer dst.Close()
 	n, err := store.Copy(ctx, src, dst, func(n store.Copied) {
-		fmt.Fprintf(e.stderr, "copied %d games (%d moves), %d already there\n", n.Games, n.Moves, n.Skipped)
+		fmt.Fprintf(e.stderr, "copied %d accounts, %d games (%d moves); %d accounts and %d games already there\n", n.Accounts, n.Games, n.Moves, n.AccountsSkipped, n.Skipped)
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -67,7 +67,7 @@ func runDB(e *env, args []string) error {
 		}
 		return fmt.Errorf("%s to %s: %w", redactDB(*from), redactDB(*to), err)
 	}
-	fmt.Fprintf(e.stdout, "copied %d games (%d moves) from %s to %s; %d were there already; all %d games checked identical in both\n",
-		n.Games, n.Moves, redactDB(*from), redactDB(*to), n.Skipped, n.Checked)
+	fmt.Fprintf(e.stdout, "copied %d games (%d moves) and %d accounts (%d ratings, %d points of rating history) from %s to %s; %d games and %d accounts were there already; all %d games, %d accounts and %d marks of rated games checked identical in both\n",
+		n.Games, n.Moves, n.Accounts, n.Ratings, n.RatingPoints, redactDB(*from), redactDB(*to), n.Skipped, n.AccountsSkipped, n.Checked, n.AccountsChecked, n.RatedGames)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -76,8 +77,9 @@ func playedGames(t *testing.T) []*store.Game {
 	return out
 }
 
-// TestDBCopy copies a SQLite database with games of every family to
-// PostgreSQL and back to a new SQLite file: every record arrives identical.
+// TestDBCopy copies a SQLite database with games of every family, two
+// accounts and a rated game between them to PostgreSQL and back to a new
+// SQLite file: every record arrives identical.
 func TestDBCopy(t *testing.T) {
 	pg := pgtest.URL(t)
 	dir := t.TempDir()
@@ -88,12 +90,31 @@ func TestDBCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Two accounts play the first Pogo game, rated, finished by the rules.
+	rated := want[0]
+	rated.Rated = true
+	for p, u := range []string{"uid-ann", "uid-bob"} {
+		if err := st.CreateUser(ctx, &store.User{ID: u, Name: u[4:], PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$" + u, Created: rated.Created}); err != nil {
+			t.Fatal(err)
+		}
+		rated.Seats[p] = store.Seat{Kind: "human", Name: u[4:], TokenHash: fmt.Sprint("hash", p), Joined: true, User: u}
+	}
 	var moves int
 	for _, g := range want {
 		if err := st.Create(ctx, g); err != nil {
 			t.Fatal(err)
 		}
 		moves += len(g.Moves)
+	}
+	if err := st.Rate(ctx, rated.ID, rated.Updated, []store.Rating{
+		{UserID: "uid-ann", Pool: "pogo", Rating: 1662.3108939062977, Deviation: 290.31896371798047, Volatility: 0.059999, Games: 1},
+		{UserID: "uid-bob", Pool: "pogo", Rating: 1337.6891060937023, Deviation: 290.31896371798047, Volatility: 0.059999, Games: 1},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantAccounts, err := st.ListAccounts(ctx, "", 10)
+	if err != nil || len(wantAccounts) != 2 {
+		t.Fatalf("accounts of the source: %v, %v", wantAccounts, err)
 	}
 	st.Close()
 
@@ -102,8 +123,8 @@ func TestDBCopy(t *testing.T) {
 		if err := run(&env{stdout: &out, stderr: io.Discard}, []string{"db", "copy", "--from", step.from, "--to", step.to}); err != nil {
 			t.Fatalf("copy %s to %s: %v", step.from, step.to, err)
 		}
-		wantOut := fmt.Sprintf("copied %d games (%d moves)", len(want), moves)
-		if !strings.Contains(out.String(), wantOut) || !strings.Contains(out.String(), fmt.Sprintf("all %d games checked", len(want))) {
+		wantOut := fmt.Sprintf("copied %d games (%d moves) and 2 accounts (2 ratings, 2 points of rating history)", len(want), moves)
+		if !strings.Contains(out.String(), wantOut) || !strings.Contains(out.String(), fmt.Sprintf("all %d games, 2 accounts and 1 marks of rated games checked", len(want))) {
 			t.Fatalf("copy printed %q; want %q and the check", out.String(), wantOut)
 		}
 	}
@@ -124,13 +145,26 @@ func TestDBCopy(t *testing.T) {
 			t.Fatalf("game %s after the round trip: %s", g.ID, d)
 		}
 	}
+	gotAccounts, err := st.ListAccounts(ctx, "", 10)
+	if err != nil || len(gotAccounts) != 2 {
+		t.Fatalf("accounts after the round trip: %v, %v", gotAccounts, err)
+	}
+	for i, a := range gotAccounts {
+		if w := wantAccounts[i]; a.User != w.User || !reflect.DeepEqual(a.Ratings, w.Ratings) || !reflect.DeepEqual(a.History, w.History) {
+			t.Fatalf("account after the round trip: %+v; want %+v", a, w)
+		}
+	}
+	if marks, err := st.RatedGames(ctx, "", 10); err != nil || len(marks) != 1 || marks[0].GameID != rated.ID || !marks[0].At.Equal(rated.Updated) {
+		t.Fatalf("rated games after the round trip: %+v, %v; want %s", marks, err, rated.ID)
+	}
 
 	// Running a copy again finds everything there already.
 	var out bytes.Buffer
 	if err := run(&env{stdout: &out, stderr: io.Discard}, []string{"db", "copy", "--from", src, "--to", pg}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), fmt.Sprintf("copied 0 games (0 moves) from %s to", src)) {
+	if !strings.Contains(out.String(), fmt.Sprintf("copied 0 games (0 moves) and 0 accounts (0 ratings, 0 points of rating history) from %s to", src)) ||
+		!strings.Contains(out.String(), fmt.Sprintf("%d games and 2 accounts were there already", len(want))) {
 		t.Fatalf("copying again printed %q", out.String())
 	}
 }

@@ -45,6 +45,7 @@ type Rating struct {
 
 // RatingPoint is a player's rating after one rated game.
 type RatingPoint struct {
+	Pool       string
 	GameID     string
 	At         time.Time
 	Rating     float64
@@ -105,6 +106,33 @@ type Accounts interface {
 	// whose Games is not one more than the stored one (another game
 	// changed it meanwhile: read it again and recompute).
 	Rate(ctx context.Context, gameID string, at time.Time, ratings []Rating) error
+
+	// ListAccounts returns up to limit accounts whose ids sort after the
+	// given id (byte order), in id order, each with its ratings and rating
+	// history: a walk over every account, a page at a time.
+	ListAccounts(ctx context.Context, after string, limit int) ([]*Account, error)
+	// RestoreAccount stores an account read from another store with its
+	// ratings and rating history as they are, all or none: an account
+	// whose id or name exists is ErrConflict.
+	RestoreAccount(ctx context.Context, a *Account) error
+	// RatedGames returns up to limit rated games whose ids sort after the
+	// given id, in id order. (Rate with no ratings marks a game rated.)
+	RatedGames(ctx context.Context, after string, limit int) ([]RatedGame, error)
+}
+
+// Account is what a store keeps of an account but its sessions: the
+// account, its ratings ordered by pool and its rating history ordered by
+// pool, time and game.
+type Account struct {
+	User    User
+	Ratings []Rating
+	History []RatingPoint
+}
+
+// RatedGame is a game whose result was rated, and when.
+type RatedGame struct {
+	GameID string
+	At     time.Time
 }
 
 // NameKey is the form of a player's name that must be unique: names that

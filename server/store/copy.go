@@ -44,6 +44,40 @@ func Diff(a, b *Game) string {
 	return ""
 }
 
+// diffAccount returns the first difference between two stored accounts in
+// words, or "" when they are the same. Times are compared as instants.
+func diffAccount(a, b *Account) string {
+	switch {
+	case a.User.ID != b.User.ID || a.User.Name != b.User.Name || a.User.PasswordHash != b.User.PasswordHash || !a.User.Created.Equal(b.User.Created):
+		return fmt.Sprintf("account %q %q created %v; want %q %q created %v (or another password)", a.User.ID, a.User.Name, a.User.Created, b.User.ID, b.User.Name, b.User.Created)
+	case len(a.Ratings) != len(b.Ratings):
+		return fmt.Sprintf("%d ratings; want %d", len(a.Ratings), len(b.Ratings))
+	case len(a.History) != len(b.History):
+		return fmt.Sprintf("%d points of rating history; want %d", len(a.History), len(b.History))
+	}
+	for i, r := range a.Ratings {
+		w := b.Ratings[i]
+		if !r.Updated.Equal(w.Updated) {
+			return fmt.Sprintf("rating in %s updated %v; want %v", r.Pool, r.Updated, w.Updated)
+		}
+		r.Updated = w.Updated
+		if r != w {
+			return fmt.Sprintf("rating %+v; want %+v", r, w)
+		}
+	}
+	for i, p := range a.History {
+		w := b.History[i]
+		if !p.At.Equal(w.At) {
+			return fmt.Sprintf("rating history point of game %s at %v; want %v", p.GameID, p.At, w.At)
+		}
+		p.At = w.At
+		if p != w {
+			return fmt.Sprintf("rating history point %+v; want %+v", p, w)
+		}
+	}
+	return ""
+}
+
 // Copied counts what Copy did.
 type Copied struct {
 	// Games and Moves count the games copied and their moves.
@@ -53,21 +87,72 @@ type Copied struct {
 	// Checked counts the games read back from the destination and found
 	// identical to the source.
 	Checked int
+	// Accounts counts the accounts copied, Ratings and RatingPoints their
+	// ratings and points of rating history; AccountsSkipped those the
+	// destination held already, identical; AccountsChecked those read back
+	// and found identical.
+	Accounts, Ratings, RatingPoints, AccountsSkipped, AccountsChecked int
+	// RatedGames counts the games marked rated in both stores after the
+	// copy.
+	RatedGames int
 }
 
-// copyPage is how many games Copy reads at once.
+// copyPage is how many records Copy reads at once.
 const copyPage = 200
 
-// Copy copies every game of from into to, then reads every game back from
-// both and checks that the destination holds each one identical, and as
-// many games as the source. A game the destination already holds is
-// skipped when identical (so an interrupted copy can be run again) and is
-// an error otherwise. progress, when not nil, is called after each page.
-// Games written to from while Copy runs may be missed: stop the servers
-// first.
+// Copy copies every account (with its ratings and rating history, but not
+// its sessions), every game and the marks of the games rated from from
+// into to, then reads everything back from both and checks that the
+// destination holds each record identical, and as many as the source. A
+// record the destination already holds is skipped when identical (so an
+// interrupted copy can be run again) and is an error otherwise. progress,
+// when not nil, is called after each page. Records written to from while
+// Copy runs may be missed: stop the servers first. Accounts are copied
+// only when both stores keep them (implement Accounts); a source with
+// accounts and a destination without is an error.
 func Copy(ctx context.Context, from, to Store, progress func(Copied)) (Copied, error) {
 	var n Copied
-	err := walk(ctx, from, func(g *Game) error {
+	report := func() {
+		if progress != nil {
+			progress(n)
+		}
+	}
+	fa, okFrom := from.(Accounts)
+	ta, okTo := to.(Accounts)
+	if okFrom && !okTo {
+		return n, fmt.Errorf("copy: the destination %T keeps no accounts", to)
+	}
+	accounts := okFrom && okTo
+	if accounts {
+		err := walk(ctx, fa.ListAccounts, accountID, func(a *Account) error {
+			err := ta.RestoreAccount(ctx, a)
+			if errors.Is(err, ErrConflict) {
+				have, gerr := accountOf(ctx, ta, a.User.ID)
+				if errors.Is(gerr, ErrNotFound) {
+					return fmt.Errorf("account %s %q: the destination holds another account with this name", a.User.ID, a.User.Name)
+				}
+				if gerr != nil {
+					return fmt.Errorf("account %s: %w", a.User.ID, gerr)
+				}
+				if d := diffAccount(have, a); d != "" {
+					return fmt.Errorf("account %s: the destination holds a different account with this id: %s", a.User.ID, d)
+				}
+				n.AccountsSkipped++
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			n.Accounts++
+			n.Ratings += len(a.Ratings)
+			n.RatingPoints += len(a.History)
+			return nil
+		}, report)
+		if err != nil {
+			return n, fmt.Errorf("copy accounts: %w", err)
+		}
+	}
+	err := walk(ctx, from.List, gameID, func(g *Game) error {
 		err := to.Create(ctx, g)
 		if errors.Is(err, ErrConflict) {
 			have, gerr := to.Get(ctx, g.ID)
@@ -86,73 +171,138 @@ func Copy(ctx context.Context, from, to Store, progress func(Copied)) (Copied, e
 		n.Games++
 		n.Moves += len(g.Moves)
 		return nil
-	}, func() {
-		if progress != nil {
-			progress(n)
-		}
-	})
+	}, report)
 	if err != nil {
 		return n, fmt.Errorf("copy: %w", err)
 	}
-	// The check: walk both stores in id order side by side.
-	var pending []*Game
-	after := ""
-	err = walk(ctx, from, func(g *Game) error {
-		if len(pending) == 0 {
-			page, err := to.List(ctx, after, copyPage)
-			if err != nil {
+	if accounts {
+		// A game is marked rated after it is copied, so that a copy cut
+		// short never leaves a mark without its game.
+		err := walk(ctx, fa.RatedGames, ratedID, func(r RatedGame) error {
+			err := ta.Rate(ctx, r.GameID, r.At, nil)
+			if err != nil && !errors.Is(err, ErrConflict) {
 				return err
 			}
-			pending = page
+			return nil
+		}, nil)
+		if err != nil {
+			return n, fmt.Errorf("copy the marks of rated games: %w", err)
 		}
-		if len(pending) == 0 {
-			return fmt.Errorf("game %s is missing from the destination", g.ID)
-		}
-		h := pending[0]
-		pending, after = pending[1:], h.ID
-		if h.ID != g.ID {
-			return fmt.Errorf("the destination holds game %s, which the source does not (next in the source: %s)", min(h.ID, g.ID), g.ID)
-		}
-		if d := Diff(h, g); d != "" {
-			return fmt.Errorf("game %s differs in the destination: %s", g.ID, d)
-		}
-		n.Checked++
-		return nil
-	}, nil)
-	if err == nil && len(pending) == 0 {
-		pending, err = to.List(ctx, after, 1)
 	}
-	if err == nil && len(pending) > 0 {
-		err = fmt.Errorf("the destination holds game %s, which the source does not", pending[0].ID)
-	}
+
+	// The check: walk both stores in id order side by side.
+	n.Checked, err = compare(ctx, "game", from.List, to.List, gameID, Diff)
 	if err != nil {
 		return n, fmt.Errorf("check: %w", err)
 	}
 	if n.Checked != n.Games+n.Skipped {
 		return n, fmt.Errorf("check: the source holds %d games but %d were copied or already there", n.Checked, n.Games+n.Skipped)
 	}
+	if accounts {
+		n.AccountsChecked, err = compare(ctx, "account", fa.ListAccounts, ta.ListAccounts, accountID, diffAccount)
+		if err != nil {
+			return n, fmt.Errorf("check: %w", err)
+		}
+		if n.AccountsChecked != n.Accounts+n.AccountsSkipped {
+			return n, fmt.Errorf("check: the source holds %d accounts but %d were copied or already there", n.AccountsChecked, n.Accounts+n.AccountsSkipped)
+		}
+		n.RatedGames, err = compare(ctx, "rated game", fa.RatedGames, ta.RatedGames, ratedID, func(a, b RatedGame) string {
+			if !a.At.Equal(b.At) {
+				return fmt.Sprintf("rated at %v; want %v", a.At, b.At)
+			}
+			return ""
+		})
+		if err != nil {
+			return n, fmt.Errorf("check: %w", err)
+		}
+	}
 	return n, nil
 }
 
-// walk calls fn for every game of s in id order, and page after each page.
-func walk(ctx context.Context, s Store, fn func(*Game) error, page func()) error {
+func gameID(g *Game) string       { return g.ID }
+func accountID(a *Account) string { return a.User.ID }
+func ratedID(r RatedGame) string  { return r.GameID }
+
+// accountOf reads account id of s as ListAccounts would.
+func accountOf(ctx context.Context, s Accounts, id string) (*Account, error) {
+	u, err := s.UserByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	a := &Account{User: *u, History: []RatingPoint{}}
+	if a.Ratings, err = s.Ratings(ctx, id); err != nil {
+		return nil, err
+	}
+	for _, r := range a.Ratings {
+		h, err := s.RatingHistory(ctx, id, r.Pool)
+		if err != nil {
+			return nil, err
+		}
+		a.History = append(a.History, h...)
+	}
+	return a, nil
+}
+
+// lister reads up to limit records whose ids sort after the given one, in
+// id order: List, ListAccounts, RatedGames.
+type lister[T any] func(ctx context.Context, after string, limit int) ([]T, error)
+
+// walk calls fn for every record list reads, in id order, and page after
+// each page.
+func walk[T any](ctx context.Context, list lister[T], id func(T) string, fn func(T) error, page func()) error {
 	after := ""
 	for {
-		gs, err := s.List(ctx, after, copyPage)
+		rs, err := list(ctx, after, copyPage)
 		if err != nil {
 			return err
 		}
-		for _, g := range gs {
-			if err := fn(g); err != nil {
+		for _, r := range rs {
+			if err := fn(r); err != nil {
 				return err
 			}
 		}
 		if page != nil {
 			page()
 		}
-		if len(gs) < copyPage {
+		if len(rs) < copyPage {
 			return nil
 		}
-		after = gs[len(gs)-1].ID
+		after = id(rs[len(rs)-1])
 	}
+}
+
+// compare walks the records of two stores side by side, in id order, and
+// returns how many it found identical in both, or the first difference.
+func compare[T any](ctx context.Context, what string, from, to lister[T], id func(T) string, diff func(have, want T) string) (int, error) {
+	var pending []T
+	after, n := "", 0
+	err := walk(ctx, from, id, func(r T) error {
+		if len(pending) == 0 {
+			page, err := to(ctx, after, copyPage)
+			if err != nil {
+				return err
+			}
+			pending = page
+		}
+		if len(pending) == 0 {
+			return fmt.Errorf("%s %s is missing from the destination", what, id(r))
+		}
+		h := pending[0]
+		pending, after = pending[1:], id(h)
+		if id(h) != id(r) {
+			return fmt.Errorf("the destination holds %s %s, which the source does not (next in the source: %s)", what, min(id(h), id(r)), id(r))
+		}
+		if d := diff(h, r); d != "" {
+			return fmt.Errorf("%s %s differs in the destination: %s", what, id(r), d)
+		}
+		n++
+		return nil
+	}, nil)
+	if err == nil && len(pending) == 0 {
+		pending, err = to(ctx, after, 1)
+	}
+	if err == nil && len(pending) > 0 {
+		err = fmt.Errorf("the destination holds %s %s, which the source does not", what, id(pending[0]))
+	}
+	return n, err
 }

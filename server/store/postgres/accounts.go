@@ -170,7 +170,7 @@ func (s *Store) ratings(ctx context.Context, query string, args ...any) ([]store
 
 // Ratings implements store.Accounts.
 func (s *Store) Ratings(ctx context.Context, userID string) ([]store.Rating, error) {
-	return s.ratings(ctx, `WHERE r.user_id = $1 ORDER BY r.pool`, userID)
+	return s.ratings(ctx, `WHERE r.user_id = $1 ORDER BY r.pool COLLATE "C"`, userID)
 }
 
 // Leaderboard implements store.Accounts.
@@ -180,14 +180,17 @@ func (s *Store) Leaderboard(ctx context.Context, pool string, maxDeviation float
 
 // RatingHistory implements store.Accounts.
 func (s *Store) RatingHistory(ctx context.Context, userID, pool string) ([]store.RatingPoint, error) {
-	rows, err := s.pool.Query(ctx, `SELECT game_id, at, rating, deviation, volatility FROM rating_history
-		WHERE user_id = $1 AND pool = $2 ORDER BY at, game_id`, userID, pool)
+	return s.history(ctx, `WHERE user_id = $1 AND pool = $2 ORDER BY at, game_id`, userID, pool)
+}
+
+func (s *Store) history(ctx context.Context, query string, args ...any) ([]store.RatingPoint, error) {
+	rows, err := s.pool.Query(ctx, `SELECT pool, game_id, at, rating, deviation, volatility FROM rating_history `+query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("rating history: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.RatingPoint, error) {
 		var p store.RatingPoint
-		err := row.Scan(&p.GameID, &p.At, &p.Rating, &p.Deviation, &p.Volatility)
+		err := row.Scan(&p.Pool, &p.GameID, &p.At, &p.Rating, &p.Deviation, &p.Volatility)
 		p.At = p.At.UTC()
 		return p, err
 	})
@@ -196,6 +199,81 @@ func (s *Store) RatingHistory(ctx context.Context, userID, pool string) ([]store
 	}
 	if out == nil {
 		out = []store.RatingPoint{}
+	}
+	return out, nil
+}
+
+// ListAccounts implements store.Accounts.
+func (s *Store) ListAccounts(ctx context.Context, after string, limit int) ([]*store.Account, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, name, password_hash, created FROM users WHERE id COLLATE "C" > $1 ORDER BY id COLLATE "C" LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*store.Account, error) {
+		var a store.Account
+		err := row.Scan(&a.User.ID, &a.User.Name, &a.User.PasswordHash, &a.User.Created)
+		a.User.Created = a.User.Created.UTC()
+		return &a, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	for _, a := range out {
+		if a.Ratings, err = s.Ratings(ctx, a.User.ID); err != nil {
+			return nil, err
+		}
+		if a.History, err = s.history(ctx, `WHERE user_id = $1 ORDER BY pool COLLATE "C", at, game_id`, a.User.ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// RestoreAccount implements store.Accounts.
+func (s *Store) RestoreAccount(ctx context.Context, a *store.Account) error {
+	u := &a.User
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO users (id, name, name_key, password_hash, created) VALUES ($1, $2, $3, $4, $5)`,
+			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, u.Created); err != nil {
+			return err
+		}
+		for _, r := range a.Ratings {
+			if _, err := tx.Exec(ctx, `INSERT INTO ratings (user_id, pool, rating, deviation, volatility, games, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+				u.ID, r.Pool, r.Rating, r.Deviation, r.Volatility, r.Games, r.Updated); err != nil {
+				return err
+			}
+		}
+		for _, p := range a.History {
+			if _, err := tx.Exec(ctx, `INSERT INTO rating_history (user_id, pool, game_id, at, rating, deviation, volatility) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+				u.ID, p.Pool, p.GameID, p.At, p.Rating, p.Deviation, p.Volatility); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if isConflict(err) {
+		return fmt.Errorf("user %s %q: %w: the id or the name is taken", u.ID, u.Name, store.ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("restore user %s: %w", u.ID, err)
+	}
+	return nil
+}
+
+// RatedGames implements store.Accounts.
+func (s *Store) RatedGames(ctx context.Context, after string, limit int) ([]store.RatedGame, error) {
+	rows, err := s.pool.Query(ctx, `SELECT game_id, at FROM rated_games WHERE game_id COLLATE "C" > $1 ORDER BY game_id COLLATE "C" LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("rated games: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.RatedGame, error) {
+		var g store.RatedGame
+		err := row.Scan(&g.GameID, &g.At)
+		g.At = g.At.UTC()
+		return g, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rated games: %w", err)
 	}
 	return out, nil
 }

@@ -186,8 +186,11 @@ func (s *Store) Leaderboard(ctx context.Context, pool string, maxDeviation float
 
 // RatingHistory implements store.Accounts.
 func (s *Store) RatingHistory(ctx context.Context, userID, pool string) ([]store.RatingPoint, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT game_id, at, rating, deviation, volatility FROM rating_history
-		WHERE user_id = ? AND pool = ? ORDER BY at, game_id`, userID, pool)
+	return s.history(ctx, `WHERE user_id = ? AND pool = ? ORDER BY at, game_id`, userID, pool)
+}
+
+func (s *Store) history(ctx context.Context, query string, args ...any) ([]store.RatingPoint, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT pool, game_id, at, rating, deviation, volatility FROM rating_history `+query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("rating history: %w", err)
 	}
@@ -196,11 +199,91 @@ func (s *Store) RatingHistory(ctx context.Context, userID, pool string) ([]store
 	for rows.Next() {
 		var p store.RatingPoint
 		var at int64
-		if err := rows.Scan(&p.GameID, &at, &p.Rating, &p.Deviation, &p.Volatility); err != nil {
+		if err := rows.Scan(&p.Pool, &p.GameID, &at, &p.Rating, &p.Deviation, &p.Volatility); err != nil {
 			return nil, fmt.Errorf("rating history: %w", err)
 		}
 		p.At = fromMS(at)
 		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// ListAccounts implements store.Accounts.
+func (s *Store) ListAccounts(ctx context.Context, after string, limit int) ([]*store.Account, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, name, password_hash, created FROM users WHERE id > ? ORDER BY id LIMIT ?`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	var out []*store.Account
+	for rows.Next() {
+		var a store.Account
+		var created int64
+		if err := rows.Scan(&a.User.ID, &a.User.Name, &a.User.PasswordHash, &created); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("list accounts: %w", err)
+		}
+		a.User.Created = fromMS(created)
+		out = append(out, &a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	for _, a := range out {
+		if a.Ratings, err = s.Ratings(ctx, a.User.ID); err != nil {
+			return nil, err
+		}
+		if a.History, err = s.history(ctx, `WHERE user_id = ? ORDER BY pool, at, game_id`, a.User.ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// RestoreAccount implements store.Accounts.
+func (s *Store) RestoreAccount(ctx context.Context, a *store.Account) error {
+	u := &a.User
+	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, name, name_key, password_hash, created) VALUES (?, ?, ?, ?, ?)`,
+			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, ms(u.Created))
+		if isConstraint(err) {
+			return fmt.Errorf("user %s %q: %w: the id or the name is taken", u.ID, u.Name, store.ErrConflict)
+		}
+		if err != nil {
+			return fmt.Errorf("restore user %s: %w", u.ID, err)
+		}
+		for _, r := range a.Ratings {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (user_id, pool, rating, deviation, volatility, games, updated) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				u.ID, r.Pool, r.Rating, r.Deviation, r.Volatility, r.Games, ms(r.Updated)); err != nil {
+				return fmt.Errorf("restore user %s: rating in %s: %w", u.ID, r.Pool, err)
+			}
+		}
+		for _, p := range a.History {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO rating_history (user_id, pool, game_id, at, rating, deviation, volatility) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				u.ID, p.Pool, p.GameID, ms(p.At), p.Rating, p.Deviation, p.Volatility); err != nil {
+				return fmt.Errorf("restore user %s: rating history in %s: %w", u.ID, p.Pool, err)
+			}
+		}
+		return nil
+	})
+}
+
+// RatedGames implements store.Accounts.
+func (s *Store) RatedGames(ctx context.Context, after string, limit int) ([]store.RatedGame, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT game_id, at FROM rated_games WHERE game_id > ? ORDER BY game_id LIMIT ?`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("rated games: %w", err)
+	}
+	defer rows.Close()
+	var out []store.RatedGame
+	for rows.Next() {
+		var g store.RatedGame
+		var at int64
+		if err := rows.Scan(&g.GameID, &at); err != nil {
+			return nil, fmt.Errorf("rated games: %w", err)
+		}
+		g.At = fromMS(at)
+		out = append(out, g)
 	}
 	return out, rows.Err()
 }
