@@ -96,6 +96,29 @@ type Analysis struct {
 	// Over describes the outcome when the position is finished (and Moves
 	// is empty).
 	Over string `json:"over,omitempty"`
+	// POST /api/analyze adds what a page needs to draw the position: the
+	// board view with its legal moves, the players' names and the game's
+	// title.
+	View        *View    `json:"view,omitempty"`
+	PlayerNames []string `json:"playerNames,omitempty"`
+	Title       string   `json:"title,omitempty"`
+}
+
+// withBoard adds the board view, the players' names and the title of h's
+// position to a.
+func withBoard(a Analysis, h *game.History) Analysis {
+	s := h.State()
+	a.View = viewOf(s, h.Over(), nil)
+	if n := len(h.Moves()); n > 0 && a.View != nil {
+		prev := h.Start()
+		for _, m := range h.Moves()[:n-1] {
+			prev.Apply(m)
+		}
+		a.View.Last = lastCells(prev, h.Moves()[n-1])
+	}
+	a.PlayerNames = playerNames(h.Game())
+	a.Title = h.Game().Info().Title
+	return a
 }
 
 // ReviewedMove is one move of GET /api/games/{id}/review.
@@ -290,7 +313,7 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.Over() {
-		writeJSON(w, http.StatusOK, overAnalysis(spec, h))
+		writeJSON(w, http.StatusOK, withBoard(overAnalysis(spec, h), h))
 		return
 	}
 	release, err := s.an.takeOrBusy(r.Context())
@@ -308,7 +331,7 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, "the analysis failed: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, analysisOf(spec, h.State(), a, time.Since(start)))
+	writeJSON(w, http.StatusOK, withBoard(analysisOf(spec, h.State(), a, time.Since(start)), h))
 }
 
 func analysisError(w http.ResponseWriter, err error) {

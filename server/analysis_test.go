@@ -67,6 +67,9 @@ func TestAnalyzePosition(t *testing.T) {
 			t.Errorf("verdicts not best first: %v after %v", a.Moves[i].Score, a.Moves[i-1].Score)
 		}
 	}
+	if a.View == nil || len(a.View.Moves) != 16 || a.Title != "Pogo" || len(a.PlayerNames) != 2 {
+		t.Errorf("the analysis lacks the board: view %v, title %q, names %v", a.View != nil, a.Title, a.PlayerNames)
+	}
 	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo", Moves: []string{"1a1-b1", "2c3-c1"}}, http.StatusOK, &a)
 	if a.ToMove != 0 || a.Position == "bb,bb,bb/-,-,-/ww,ww,ww w" {
 		t.Errorf("analysis after two moves: %s, to move %d", a.Position, a.ToMove)

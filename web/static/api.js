@@ -206,3 +206,58 @@ export function view(spec, position = "", move = "") {
   }
   return v;
 }
+
+// analyze returns every legal move of a position with its verdict, and
+// the position's board view (see POST /api/analyze): req is {spec,
+// position, moves} or {game, ply}.
+export const analyze = (req) => request("POST", "/api/analyze", req);
+
+// review returns the review of a finished game (GET /api/games/{id}/review).
+export const review = (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`);
+
+// AnalysisSocket streams live analyses (/ws/analyze): onMessage gets
+// every message; start(req) starts an analysis of a position, stop()
+// stops it.
+export class AnalysisSocket {
+  constructor(onMessage) {
+    this.onMessage = onMessage;
+    this.ws = null;
+    this.queued = null;
+  }
+
+  start(req) {
+    this.send({ type: "start", ...req });
+  }
+
+  stop() {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "stop" }));
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return;
+    }
+    this.queued = msg;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    this.ws = new WebSocket(`${proto}//${location.host}/ws/analyze`);
+    this.ws.onopen = () => {
+      if (this.queued) this.ws.send(JSON.stringify(this.queued));
+      this.queued = null;
+    };
+    this.ws.onmessage = (ev) => {
+      try {
+        this.onMessage(JSON.parse(ev.data));
+      } catch {
+        // A message that is not JSON is ignored.
+      }
+    };
+    this.ws.onclose = () => this.onMessage({ type: "done" });
+  }
+
+  close() {
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}

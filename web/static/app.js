@@ -10,6 +10,8 @@
 //         /signup, /login, /account   accounts
 //         /@/<name>         a player's profile
 //         /leaderboard/<pool>, /me/games
+//         /analysis         the analysis board and a finished game's review
+//                           (?game=ID, or ?spec=S&position=P&moves=...)
 
 import { installPatterns } from "./render.js";
 import { clear, h } from "./dom.js";
@@ -18,6 +20,7 @@ import { homePage } from "./pages/home.js";
 import { gamePage } from "./pages/game/page.js";
 import { recentPage } from "./pages/recent.js";
 import { rulesPage } from "./pages/rules.js";
+import { analysisPage } from "./pages/analysis.js";
 import { logout, me, onAccount } from "./account.js";
 import { lobbyPage } from "./pages/lobby.js";
 import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
@@ -48,6 +51,7 @@ function route() {
   else if ((m = /^\/@\/([A-Za-z0-9_-]+)$/.exec(path))) page = (root) => profilePage(root, m[1]);
   else if ((m = /^\/game\/([A-Za-z0-9]+)$/.exec(path))) page = (root) => gamePage(root, m[1]);
   else if (path === "/games") page = recentPage;
+  else if (path === "/analysis") page = analysisPage;
   else if ((m = /^\/rules\/([a-z0-9_-]+)$/.exec(path)) && GAMES.some((g) => g.name === m[1])) page = (root) => rulesPage(root, m[1]);
   else if (path === "/rules" && GAMES.length) page = (root) => rulesPage(root, GAMES[0].name);
   else page = notFound;
@@ -134,6 +138,7 @@ function drawNav() {
   clear(nav).append(
     h("a", { href: account ? "/new" : "/", "data-link": "" }, t("nav.new")),
     h("a", { href: "/games", "data-link": "", "data-testid": "nav-recent" }, t("nav.recent")),
+    h("a", { href: "/analysis", "data-link": "", "data-testid": "nav-analysis" }, t("nav.analysis")),
     h("a", { href: "/leaderboard", "data-link": "", "data-testid": "nav-leaderboard" }, t("nav.leaderboard")),
     ...GAMES.filter((g) => g.rules).map((g) => h("a", { href: "/rules/" + g.name, "data-link": "" }, t("nav.rules", { game: g.title }))),
     h(

@@ -71,8 +71,10 @@ export function gamePage(root, id) {
   const resignBtn = h("button", { type: "button", class: "danger", "data-testid": "resign" }, t("game.resign"));
   const download = h("a", { class: "button secondary", href: recordURL(id), download: `stax-${id}.txt`, "data-testid": "download" }, t("game.download"));
   const flipBtn = h("button", { type: "button", class: "secondary", "data-testid": "flip" }, t("game.flip"));
+  // A game is analysed once it is over (docs/server.md, "Analysis").
+  const analyseLink = h("a", { class: "button secondary", href: "/analysis?game=" + encodeURIComponent(id), "data-link": "", hidden: true, "data-testid": "analyse" }, t("game.analyse"));
   const rematchBtn = h("button", { type: "button", class: "primary", hidden: true, "data-testid": "rematch" }, t("game.again"));
-  const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, t("game.newGame")));
+  const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, analyseLink, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, t("game.newGame")));
 
   const playArea = h(
       "div",
@@ -253,6 +255,7 @@ export function gamePage(root, id) {
     sliderLabel.textContent = live ? t("game.sliderLive", { ply: st.ply, total: st.ply }) : t("game.sliderReplay", { ply, total: st.ply });
     replay.classList.toggle("reviewing", !live);
     resignBtn.hidden = st.status !== "playing" || v.held.length === 0;
+    analyseLink.hidden = st.status === "playing";
     // Against people, a rematch is offered to them (extras.js); here only
     // when this browser plays every human seat.
     rematchBtn.hidden = st.status === "playing" || v.held.length === 0 || st.seats.some((s, i) => s.kind === "human" && !v.held.includes(i));
