@@ -216,17 +216,9 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 		m := root[a.rng.IntN(len(root))]
 		return Result{Move: m, PV: []game.Move{m}, Depth: 1, Nodes: 1, Elapsed: time.Since(start)}, nil
 	}
-	if a.main == nil {
-		a.main = &abThread{a: a}
-	}
 	var halt atomic.Bool
 	var shared atomic.Int64
-	t := a.main
-	t.prepare(ctx, pos, start, lim, &shared)
-	maxDepth := maxPly - 1
-	if lim.Depth > 0 {
-		maxDepth = min(lim.Depth, maxDepth)
-	}
+	t, maxDepth := a.begin(ctx, pos, start, lim, &shared)
 
 	// Helper threads, one ply apart, until the main thread is done.
 	var wg sync.WaitGroup
@@ -301,6 +293,20 @@ func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report f
 	}
 	res.Nodes, res.Elapsed = t.nodes+shared.Load(), time.Since(start)
 	return res, nil
+}
+
+// begin prepares the main thread for a search of pos within lim and
+// returns it with the deepest iteration the limits allow.
+func (a *AlphaBeta) begin(ctx context.Context, pos Position, start time.Time, lim Limits, shared *atomic.Int64) (*abThread, int) {
+	if a.main == nil {
+		a.main = &abThread{a: a}
+	}
+	a.main.prepare(ctx, pos, start, lim, shared)
+	maxDepth := maxPly - 1
+	if lim.Depth > 0 {
+		maxDepth = min(lim.Depth, maxDepth)
+	}
+	return a.main, maxDepth
 }
 
 // helpSearch is a helper thread's search: iterative deepening from depth
@@ -746,16 +752,8 @@ func (a *AlphaBeta) ScoreMoves(ctx context.Context, pos Position, lim Limits) ([
 	if len(root) == 0 {
 		return nil, ErrNoMoves
 	}
-	if a.main == nil {
-		a.main = &abThread{a: a}
-	}
 	var shared atomic.Int64
-	t := a.main
-	t.prepare(ctx, pos, start, lim, &shared)
-	maxDepth := maxPly - 1
-	if lim.Depth > 0 {
-		maxDepth = min(lim.Depth, maxDepth)
-	}
+	t, maxDepth := a.begin(ctx, pos, start, lim, &shared)
 	scores := make([]int, len(root))
 	var out []MoveScore
 	for depth := 1; depth <= maxDepth; depth++ {
