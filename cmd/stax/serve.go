@@ -59,11 +59,10 @@ func runServe(e *env, args []string) error {
 	if len(rest) != 0 {
 		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
 	}
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return &usageError{fmt.Sprintf("--log-level %q: want debug, info, warn or error", *level)}
+	log, err := newLogger(e, *level)
+	if err != nil {
+		return err
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats,
@@ -86,6 +85,16 @@ func runServe(e *env, args []string) error {
 	c.ai, closeAI = computerPlayers(log)
 	defer closeAI()
 	return serve(ctx, e, log, c)
+}
+
+// newLogger returns the logger of a server or worker: text on standard
+// error, from the --log-level given.
+func newLogger(e *env, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, &usageError{fmt.Sprintf("--log-level %q: want debug, info, warn or error", level)}
+	}
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv})), nil
 }
 
 // computerPlayers returns the configuration of the computer players of a

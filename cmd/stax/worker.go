@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"runtime"
@@ -38,11 +37,10 @@ func runWorker(e *env, args []string) error {
 	if *workers <= 0 {
 		return &usageError{fmt.Sprintf("--workers %d: want at least 1", *workers)}
 	}
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return &usageError{fmt.Sprintf("--log-level %q: want debug, info, warn or error", *level)}
+	log, err := newLogger(e, *level)
+	if err != nil {
+		return err
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	st, err := openStore(ctx, *db, "")

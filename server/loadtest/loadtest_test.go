@@ -16,28 +16,38 @@ import (
 	"stax/server/store/sqlite"
 )
 
+// startServer starts an in-process server on the SQLite database at path,
+// with the limits on one address lifted, until the test ends.
+func startServer(t *testing.T, path string) (*sqlite.Store, string) {
+	t.Helper()
+	st, err := sqlite.Open(path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv, err := server.New(server.Config{Store: st, Games: games.All(), NewPlayer: ai.New, Levels: ai.Levels, DebugStats: true,
+		CreateEvery: time.Millisecond, CreateBurst: 10000, JoinEvery: time.Millisecond, JoinBurst: 10000, MaxOpenGames: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	// Cleanups run last first: the HTTP server, then the server, then
+	// the store.
+	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(hs.Close)
+	return st, hs.URL
+}
+
 // TestLoad plays 50 concurrent games against an in-process server for two
 // seconds: a small version of stax loadtest.
 func TestLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the load test takes a few seconds")
 	}
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "load.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := server.New(server.Config{Store: st, Games: games.All(), NewPlayer: ai.New, Levels: ai.Levels, DebugStats: true,
-		CreateEvery: time.Millisecond, CreateBurst: 10000, JoinEvery: time.Millisecond, JoinBurst: 10000, MaxOpenGames: 10000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
+	st, url := startServer(t, filepath.Join(t.TempDir(), "load.db"))
 	for _, clients := range []int{1, 2} {
 		rep, err := loadtest.Run(context.Background(), loadtest.Config{
-			URL:      hs.URL,
+			URL:      url,
 			Games:    50,
 			Clients:  clients,
 			Duration: 2 * time.Second,
@@ -70,20 +80,8 @@ func TestLoadInstances(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "load.db")
 	var urls []string
 	for range 2 {
-		st, err := sqlite.Open(path, sqlite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		srv, err := server.New(server.Config{Store: st, Games: games.All(), NewPlayer: ai.New, Levels: ai.Levels,
-			CreateEvery: time.Millisecond, CreateBurst: 10000, JoinEvery: time.Millisecond, JoinBurst: 10000, MaxOpenGames: 10000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Close()
-		hs := httptest.NewServer(srv)
-		defer hs.Close()
-		urls = append(urls, hs.URL)
+		_, url := startServer(t, path)
+		urls = append(urls, url)
 	}
 	rep, err := loadtest.Run(context.Background(), loadtest.Config{
 		URL:      strings.Join(urls, ","),
