@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -21,24 +22,50 @@ import (
 )
 
 // startProcess runs a stax command (the test binary acting as stax) until
-// the test ends or it is killed.
-func startProcess(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+// the test ends or it is killed. Each line it prints is sent to lines
+// (when not nil) and kept for the test's log.
+func startProcess(t *testing.T, lines chan<- string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
 	cmd.Env = append(os.Environ(), serveChildEnv+"="+strings.Join(args, " "))
-	out := &bytes.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	pw.Close()
+	var mu sync.Mutex
+	var out strings.Builder
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			mu.Lock()
+			out.WriteString(sc.Text() + "\n")
+			mu.Unlock()
+			if lines != nil {
+				select {
+				case lines <- sc.Text():
+				default:
+				}
+			}
+		}
+	}()
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
+		<-done
 		if t.Failed() {
-			t.Logf("stax %s:\n%s", strings.Join(args, " "), out)
+			mu.Lock()
+			t.Logf("stax %s:\n%s", strings.Join(args, " "), out.String())
+			mu.Unlock()
 		}
 	})
-	return cmd, out
+	return cmd
 }
 
 // instance is one stax serve process.
@@ -47,20 +74,25 @@ type instance struct {
 	cmd        *exec.Cmd
 }
 
+// startInstance starts stax serve on a port the system chooses, and reads
+// the address from what it prints.
 func startInstance(t *testing.T, name, db string, extra ...string) *instance {
 	t.Helper()
-	addr, err := freeAddr()
-	if err != nil {
-		t.Fatal(err)
+	lines := make(chan string, 16)
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-level", "warn", "--ai-delay", "0s"}, extra...)
+	cmd := startProcess(t, lines, args...)
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case line := <-lines:
+			if rest, ok := strings.CutPrefix(line, "stax serving on http://"); ok {
+				addr, _, _ := strings.Cut(rest, "/")
+				return &instance{name: name, addr: addr, cmd: cmd}
+			}
+		case <-deadline:
+			t.Fatalf("%s did not say where it serves", name)
+		}
 	}
-	args := append([]string{"serve", "--addr", addr, "--db", db, "--log-level", "warn", "--ai-delay", "0s"}, extra...)
-	cmd, out := startProcess(t, args...)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := waitHealthy(ctx, "http://"+addr); err != nil {
-		t.Fatalf("%s: %v\n%s", name, err, out)
-	}
-	return &instance{name: name, addr: addr, cmd: cmd}
 }
 
 func postJSON(t *testing.T, url string, req, resp any) {
@@ -267,7 +299,7 @@ func TestMultiInstance(t *testing.T) {
 	a := startInstance(t, "A", db, "--workers", "0")
 	b := startInstance(t, "B", db, "--workers", "0")
 	c := startInstance(t, "C", db, "--workers", "1")
-	startProcess(t, "worker", "--db", db, "--workers", "2", "--ai-delay", "0s", "--log-level", "warn")
+	startProcess(t, nil, "worker", "--db", db, "--workers", "2", "--ai-delay", "0s", "--log-level", "warn")
 
 	for _, tc := range []struct {
 		spec    string
