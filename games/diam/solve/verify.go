@@ -69,19 +69,9 @@ func (v *verifier) fail(st *diam.State, format string, args ...any) bool {
 
 // wins checks that the side to move of st wins.
 func (v *verifier) wins(st *diam.State) bool {
-	k := exact{st.Colours(), st.ToMove(), Win}
-	if v.done[k] {
-		return true
-	}
-	if v.open[k] || v.ctx.Err() != nil {
-		return false
-	}
-	if a := v.s.Lookup(st, Win); a.Proven && a.Plies <= v.below {
-		if Minimax(st, a.Plies) != 1 {
-			return v.fail(st, "the table proves a win in %d plies, minimax finds none", a.Plies)
-		}
-		v.stats.Minimax++
-		return v.checked(k)
+	k, over, ok := v.begin(st, Win)
+	if over {
+		return ok
 	}
 	v.open[k] = true
 	defer delete(v.open, k)
@@ -104,19 +94,9 @@ func (v *verifier) wins(st *diam.State) bool {
 
 // loses checks that the side to move of st loses.
 func (v *verifier) loses(st *diam.State) bool {
-	k := exact{st.Colours(), st.ToMove(), Loss}
-	if v.done[k] {
-		return true
-	}
-	if v.open[k] || v.ctx.Err() != nil {
-		return false
-	}
-	if a := v.s.Lookup(st, Loss); a.Proven && a.Plies <= v.below {
-		if Minimax(st, a.Plies) != -1 {
-			return v.fail(st, "the table proves a loss within %d plies, minimax disagrees", a.Plies)
-		}
-		v.stats.Minimax++
-		return v.checked(k)
+	k, over, ok := v.begin(st, Loss)
+	if over {
+		return ok
 	}
 	v.open[k] = true
 	defer delete(v.open, k)
@@ -135,6 +115,31 @@ func (v *verifier) loses(st *diam.State) bool {
 		}
 	}
 	return v.checked(k)
+}
+
+// begin does what wins and loses share: over is set when the position
+// needs no more work, with ok its verdict: checked already, on the current
+// line (a cycle fails), or with a proof short enough to leave to minimax.
+func (v *verifier) begin(st *diam.State, goal Goal) (k exact, over, ok bool) {
+	k = exact{st.Colours(), st.ToMove(), goal}
+	if v.done[k] {
+		return k, true, true
+	}
+	if v.open[k] || v.ctx.Err() != nil {
+		return k, true, false
+	}
+	if a := v.s.Lookup(st, goal); a.Proven && a.Plies <= v.below {
+		want := 1
+		if goal == Loss {
+			want = -1
+		}
+		if Minimax(st, a.Plies) != want {
+			return k, true, v.fail(st, "the table proves a %s within %d plies; minimax disagrees", goal, a.Plies)
+		}
+		v.stats.Minimax++
+		return k, true, v.checked(k)
+	}
+	return k, false, false
 }
 
 func (v *verifier) checked(k exact) bool {
