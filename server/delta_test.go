@@ -49,7 +49,10 @@ func TestPlyCeiling(t *testing.T) {
 // it rebuilds the same state the server holds; a reconnection gets the full
 // state again.
 func TestUpdates(t *testing.T) {
-	ts := startServer(t, newDB(t), server.Config{})
+	// The player moves as fast as the server answers; a queue long enough
+	// for the whole game keeps a spectator that a loaded machine delays
+	// from being closed as too slow, which is not what this test is about.
+	ts := startServer(t, newDB(t), server.Config{SendQueue: 1024})
 	cr := ts.create(server.CreateRequest{Spec: "pogo(rep=0)", Seats: hotseat.Seats})
 	p := ts.dial("player", cr.ID, cr.Token)
 	p.hello()
@@ -62,6 +65,7 @@ func TestUpdates(t *testing.T) {
 	watcher.SetReadLimit(1 << 22)
 	sizes := map[int]int{} // ply: the size of the update that brought it
 	var fullStates int
+	var readErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -70,6 +74,7 @@ func TestUpdates(t *testing.T) {
 			_, data, err := watcher.Read(ctx)
 			cancel()
 			if err != nil {
+				readErr = err
 				return
 			}
 			s := string(data)
@@ -117,6 +122,9 @@ func TestUpdates(t *testing.T) {
 	}
 	p.send(map[string]any{"type": "resign"})
 	<-done
+	if readErr != nil {
+		t.Errorf("the spectator's connection ended before the game: %v", readErr)
+	}
 	if fullStates != 1 {
 		t.Errorf("the spectator got %d full states; want 1", fullStates)
 	}
