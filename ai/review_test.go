@@ -7,6 +7,7 @@ import (
 	"stax/ai"
 	"stax/ai/aitest"
 	"stax/game"
+	"stax/game/gametest"
 	"stax/games"
 	"stax/search"
 )
@@ -71,11 +72,5 @@ func history(t *testing.T, spec string, moves ...string) *game.History {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := game.NewHistory(g, nil)
-	for _, m := range moves {
-		if err := h.Play(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return h
+	return gametest.History(t, g, moves...)
 }

@@ -358,11 +358,10 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
-	if err != nil {
+	conn, ok := s.acceptWS(w, r)
+	if !ok {
 		return
 	}
-	conn.SetReadLimit(maxMessage)
 	s.wg.Add(1)
 	defer s.wg.Done()
 	key := clientKey(clientIP(r))

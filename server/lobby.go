@@ -464,11 +464,10 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	if u, _, err := s.session(r); err == nil {
 		uid = u.ID
 	}
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
-	if err != nil {
+	conn, ok := s.acceptWS(w, r)
+	if !ok {
 		return
 	}
-	conn.SetReadLimit(maxMessage)
 	s.wg.Add(1)
 	defer s.wg.Done()
 	c := &client{out: make(chan []byte, s.cfg.SendQueue)}

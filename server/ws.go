@@ -62,13 +62,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.lookupError(w, id, err)
 		return
 	}
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
-	if err != nil {
-		// Accept has answered the request.
-		s.log.Debug("websocket accept", "game", id, "err", err)
+	conn, ok := s.acceptWS(w, r)
+	if !ok {
 		return
 	}
-	conn.SetReadLimit(maxMessage)
 	s.wg.Add(1)
 	defer s.wg.Done()
 
@@ -179,6 +176,19 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	close(c.out)
 	<-done
 	closeWith(websocket.StatusNormalClosure, "")
+}
+
+// acceptWS upgrades the request to a websocket, from the server's own
+// origin or OriginPatterns, reading messages of at most maxMessage bytes.
+// On failure Accept has answered the request.
+func (s *Server) acceptWS(w http.ResponseWriter, r *http.Request) (*websocket.Conn, bool) {
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
+	if err != nil {
+		s.log.Debug("websocket accept", "path", r.URL.Path, "err", err)
+		return nil, false
+	}
+	conn.SetReadLimit(maxMessage)
+	return conn, true
 }
 
 // keepAlive pings the connection every PingInterval until stop is closed,

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,24 +96,6 @@ func playedGame(t *testing.T, base, spec string, moves ...string) string {
 	return cr.ID
 }
 
-// artifact saves a screenshot of the tab as name.png into the directory
-// named by STAX_SCREENSHOTS, when it is set.
-func artifact(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("STAX_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-	}
-}
-
 // TestAnalysisBoard drives the analysis board and the review in Chromium:
 // a Pogo position's verdicts are exactly those of stax analyze (the
 // table's), with the best move drawn; moves tried on the board are taken
@@ -155,7 +136,7 @@ func TestAnalysisBoard(t *testing.T) {
 		if line := eval[string](t, ctx, `document.querySelector('[data-testid=line-moves]').textContent`); !strings.HasPrefix(line, best) {
 			t.Errorf("best line %q does not start with the best move %s", line, best)
 		}
-		artifact(t, ctx, "analysis-desktop")
+		shot(t, ctx, "analysis-desktop")
 
 		// Try the best move from the list, then take it back.
 		do(t, ctx, "playing the best move", chromedp.Click(chromedp.CSS(`[data-testid=verdict-move]`)))
@@ -185,7 +166,7 @@ func TestAnalysisBoard(t *testing.T) {
 		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=graph-point][data-mark=blunder]').length`); n != 1 {
 			t.Errorf("%d blunders on the graph; want 1", n)
 		}
-		artifact(t, ctx, "review-desktop")
+		shot(t, ctx, "review-desktop")
 		// A click on the blunder's point shows the position after it.
 		do(t, ctx, "clicking the blunder on the graph", chromedp.Click(chromedp.CSS(`[data-testid=graph-point][data-mark=blunder]`)))
 		waitFor(t, ctx, "the position after the blunder", `location.search.includes('ply=4') && document.querySelectorAll('[data-testid=verdict]').length > 0`)
@@ -222,13 +203,13 @@ func TestAnalysisBoard(t *testing.T) {
 		if !eval[bool](t, ctx, fits) {
 			t.Error("on a phone the board does not fit the screen, or the page scrolls sideways")
 		}
-		artifact(t, ctx, "analysis-phone")
+		shot(t, ctx, "analysis-phone")
 		do(t, ctx, "opening a review", chromedp.Navigate(base+"/analysis?game="+id))
 		waitFor(t, ctx, "the review", `document.querySelectorAll('[data-testid=review-move]').length === 5`)
 		if !eval[bool](t, ctx, `document.documentElement.scrollWidth <= 390 && document.querySelector('[data-testid=eval-graph]').getBoundingClientRect().width <= 390`) {
 			t.Error("on a phone the review scrolls sideways")
 		}
-		artifact(t, ctx, "review-phone")
+		shot(t, ctx, "review-phone")
 	})
 	b.checkNoExceptions(t)
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -236,11 +237,12 @@ func (b *browser) screenshot(t *testing.T, ctx context.Context) {
 	t.Logf("screenshot of the failure: %s", path)
 }
 
-// shot saves a screenshot of the tab into the directory named by
-// STAX_BROWSER_SHOTS, when it is set, for looking at the pages by eye.
+// shot saves a screenshot of the tab as name.png into the directory
+// named by STAX_SCREENSHOTS (or STAX_BROWSER_SHOTS), when it is set, for
+// looking at the pages by eye and as artifacts of a test run.
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	dir := os.Getenv("STAX_BROWSER_SHOTS")
+	dir := cmp.Or(os.Getenv("STAX_SCREENSHOTS"), os.Getenv("STAX_BROWSER_SHOTS"))
 	if dir == "" {
 		return
 	}

@@ -409,3 +409,16 @@ func checkOutcome(t *testing.T, g game.Game, o game.Outcome) {
 		t.Errorf("outcome has no description")
 	}
 }
+
+// History plays moves, in g's notation, from g's start and returns the
+// game's history; a move that is not legal fails the test.
+func History(t testing.TB, g game.Game, moves ...string) *game.History {
+	t.Helper()
+	h := game.NewHistory(g, nil)
+	for i, m := range moves {
+		if err := h.Play(m); err != nil {
+			t.Fatalf("move %d: %v", i+1, err)
+		}
+	}
+	return h
+}

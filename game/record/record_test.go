@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"stax/game"
+	"stax/game/gametest"
 	"stax/game/record"
 	"stax/games"
 )
@@ -278,13 +279,7 @@ func play(t *testing.T, spec string, moves ...string) *game.History {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := game.NewHistory(g, nil)
-	for _, m := range moves {
-		if err := h.Play(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return h
+	return gametest.History(t, g, moves...)
 }
 
 func TestFromHistory(t *testing.T) {
