@@ -50,6 +50,7 @@ func Run(t *testing.T, newDB Opener) {
 		{"Ratings", testRatings},
 		{"ConcurrentRate", testConcurrentRate},
 		{"Watch", testWatch},
+		{"Seeks", testSeeks},
 		{"Jobs", testJobs},
 		{"JobLease", testJobLease},
 		{"ConcurrentClaims", testConcurrentClaims},
