@@ -499,7 +499,7 @@ func (s *Server) forgetUser(id string) {
 		}
 		l.mu.Unlock()
 	}
-	s.lobby.forget(id)
+	s.forgetSeeks(context.WithoutCancel(s.ctx), id)
 }
 
 // accountRoutes adds the routes of accounts, the lobby and ratings.
@@ -531,7 +531,7 @@ func (s *Server) accountRoutes(m *http.ServeMux) {
 // with Config.Now does this only when called; otherwise every 100 ms.
 func (s *Server) CheckClocks() {
 	s.checkClocks()
-	s.lobby.sweep(s.now())
+	s.sweepSeeks(s.now())
 }
 
 // handleMyGames lists the signed-in player's games: the ongoing ones

@@ -169,7 +169,7 @@ func (s *Server) clockLoop() {
 			return
 		case <-t.C:
 			s.checkClocks()
-			s.lobby.sweep(s.now())
+			s.sweepSeeks(s.now())
 		}
 	}
 }

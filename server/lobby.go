@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +24,14 @@ const (
 	// seekGrace is how long a seek posted by an account without a lobby
 	// connection waits for one before it is withdrawn.
 	seekGrace = time.Minute
+	// presenceTTL is how long an instance's record that it holds an
+	// account's lobby connection lasts; it renews it every presenceRenew,
+	// so the seeks of an instance that stopped without a word go at most
+	// presenceTTL after it.
+	presenceTTL   = time.Minute
+	presenceRenew = 20 * time.Second
+	// seekSweepEvery is how often an instance withdraws expired seeks.
+	seekSweepEvery = time.Second
 	// maxInitial, maxIncrement and maxDays bound a time control.
 	maxInitial   = 3 * time.Hour
 	maxIncrement = 3 * time.Minute
@@ -71,8 +78,6 @@ type Seek struct {
 	Created time.Time `json:"created"`
 
 	ownerID, toID string
-	start         string // the start position, for rematches
-	orphan        time.Time
 }
 
 // AcceptResponse answers the acceptance of a seek or challenge.
@@ -80,35 +85,72 @@ type AcceptResponse struct {
 	Game string `json:"game"`
 }
 
-// lobby holds the open seeks and challenges and the lobby's websockets.
-// Seeks live in the memory of one server: they are made for players
-// waiting at their screen, and go when their owner leaves.
+// errNoLobby answers the lobby's routes on a server whose store keeps no
+// seeks.
+var errNoLobby = errors.New("this server keeps no lobby; invite a player with a link instead")
+
+// lobby holds this instance's lobby websockets. The seeks and challenges
+// are in the store (store.Seeks), shared by every instance: each change
+// comes back through the store's feed (EventSeek), and every instance
+// sends the new lists to its own lobby connections; news for one account
+// (a challenge, a seek taken or declined) travels the same way
+// (EventNews), to whichever instance holds its connections.
 type lobby struct {
+	seeks store.Seeks // nil when the store keeps none
+	// instance names this server in the store's lobby presence records.
+	instance string
+
 	mu    sync.Mutex
-	seeks map[string]*Seek
 	conns map[string]map[*client]struct{} // lobby websockets by account id
 	all   map[*client]string              // every lobby websocket and its account id ("" for guests)
+	// swept and renewed are when the expired seeks were last withdrawn
+	// and this instance's presence records last renewed.
+	swept, renewed time.Time
 }
 
-func newLobby() *lobby {
-	return &lobby{seeks: map[string]*Seek{}, conns: map[string]map[*client]struct{}{}, all: map[*client]string{}}
+func newLobby(st store.Store) *lobby {
+	lb := &lobby{instance: newID(), conns: map[string]map[*client]struct{}{}, all: map[*client]string{}}
+	lb.seeks, _ = st.(store.Seeks)
+	return lb
 }
 
-// list returns the seeks a user sees: the open seeks and the challenges
-// from or to them, oldest first. The caller holds lb.mu.
-func (lb *lobby) list(userID string) []*Seek {
+// decodeSeek returns the seek a stored one describes.
+func decodeSeek(r *store.Seek) (*Seek, error) {
+	var sk Seek
+	if err := json.Unmarshal(r.Body, &sk); err != nil {
+		return nil, fmt.Errorf("seek %s: %w", r.ID, err)
+	}
+	sk.ownerID, sk.toID = r.Owner, r.To
+	return &sk, nil
+}
+
+// all returns every seek and challenge, oldest first.
+func (s *Server) allSeeks(ctx context.Context) ([]*Seek, error) {
+	rs, err := s.lobby.seeks.Seeks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Seek, 0, len(rs))
+	for _, r := range rs {
+		sk, err := decodeSeek(r)
+		if err != nil {
+			s.log.Error("lobby", "err", err)
+			continue
+		}
+		out = append(out, sk)
+	}
+	return out, nil
+}
+
+// seeksFor returns the seeks a user sees among all: the open seeks and
+// the challenges from or to them.
+func seeksFor(all []*Seek, userID string) []*Seek {
 	out := []*Seek{}
-	for _, sk := range lb.seeks {
+	for _, sk := range all {
 		if sk.toID == "" || sk.toID == userID || sk.ownerID == userID {
 			out = append(out, sk)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.Before(out[j].Created)
-		}
-		return out[i].ID < out[j].ID
-	})
 	return out
 }
 
@@ -121,54 +163,92 @@ type lobbyMsg struct {
 	By    string  `json:"by,omitempty"`
 }
 
-// publish sends every lobby connection its list. The caller holds lb.mu.
-func (lb *lobby) publish() {
+// publish sends every lobby connection of this instance its list, read
+// again from the store: the feed said the seeks changed.
+func (s *Server) publishSeeks() {
+	if s.lobby.seeks == nil {
+		return
+	}
+	all, err := s.allSeeks(context.WithoutCancel(s.ctx))
+	if err != nil {
+		s.log.Error("lobby: read the seeks", "err", err)
+		return
+	}
+	lb := s.lobby
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
 	msgs := map[string][]byte{}
 	for c, uid := range lb.all {
 		m := msgs[uid]
 		if m == nil {
-			m = encodeMsg(lobbyMsg{Type: "seeks", Seeks: lb.list(uid)})
+			m = encodeMsg(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)})
 			msgs[uid] = m
 		}
 		c.send(m)
 	}
 }
 
-// notify sends a message to every lobby connection of an account. The
-// caller holds lb.mu.
-func (lb *lobby) notify(userID string, m lobbyMsg) {
-	b := encodeMsg(m)
+// deliver sends news from the feed to this instance's lobby connections
+// of an account.
+func (lb *lobby) deliver(userID, news string) {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	b := []byte(news)
 	for c := range lb.conns[userID] {
 		c.send(b)
 	}
 }
 
-// forget withdraws a deleted account's seeks.
-func (lb *lobby) forget(userID string) {
-	lb.mu.Lock()
-	defer lb.mu.Unlock()
-	for id, sk := range lb.seeks {
-		if sk.ownerID == userID || sk.toID == userID {
-			delete(lb.seeks, id)
-		}
+// announce sends news to an account's lobby connections, on whichever
+// instances they are.
+func (s *Server) announce(ctx context.Context, userID string, m lobbyMsg) {
+	ev := store.Event{Kind: store.EventNews, Game: userID, Move: string(encodeMsg(m))}
+	if err := s.lobby.seeks.Announce(ctx, ev); err != nil {
+		s.log.Error("lobby: announce", "type", m.Type, "err", err)
 	}
-	lb.publish()
 }
 
-// sweep withdraws the seeks whose owner has had no lobby connection for
-// seekGrace.
-func (lb *lobby) sweep(now time.Time) {
+// forget withdraws a deleted account's seeks and the challenges to it.
+func (s *Server) forgetSeeks(ctx context.Context, userID string) {
+	if s.lobby.seeks == nil {
+		return
+	}
+	if err := s.lobby.seeks.DeleteSeeks(ctx, userID); err != nil {
+		s.log.Error("lobby: delete the seeks of a deleted account", "err", err)
+	}
+}
+
+// sweepSeeks withdraws the seeks whose owner has been out of the lobby
+// for seekGrace, at most every seekSweepEvery, and renews this instance's
+// presence records every presenceRenew.
+func (s *Server) sweepSeeks(now time.Time) {
+	lb := s.lobby
+	if lb.seeks == nil {
+		return
+	}
 	lb.mu.Lock()
-	defer lb.mu.Unlock()
-	changed := false
-	for id, sk := range lb.seeks {
-		if !sk.orphan.IsZero() && now.Sub(sk.orphan) >= seekGrace {
-			delete(lb.seeks, id)
-			changed = true
+	sweep := now.Sub(lb.swept) >= seekSweepEvery
+	if sweep {
+		lb.swept = now
+	}
+	var present []string
+	if now.Sub(lb.renewed) >= presenceRenew {
+		lb.renewed = now
+		for uid := range lb.conns {
+			present = append(present, uid)
 		}
 	}
-	if changed {
-		lb.publish()
+	lb.mu.Unlock()
+	ctx := context.WithoutCancel(s.ctx)
+	if len(present) > 0 {
+		if err := lb.seeks.Present(ctx, lb.instance, present, now.Add(presenceTTL)); err != nil {
+			s.log.Error("lobby: renew presence", "err", err)
+		}
+	}
+	if sweep {
+		if _, err := lb.seeks.ExpireSeeks(ctx, now); err != nil {
+			s.log.Error("lobby: expire seeks", "err", err)
+		}
 	}
 }
 
@@ -249,8 +329,19 @@ func (s *Server) handlePostChallenge(w http.ResponseWriter, r *http.Request) {
 	s.postSeek(w, r, true)
 }
 
-func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool) {
+// lobbyUser answers a lobby route for the signed-in player, or answers
+// the error itself.
+func (s *Server) lobbyUser(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
 	u, _, ok := s.signedIn(w, r)
+	if ok && s.lobby.seeks == nil {
+		httpError(w, http.StatusNotImplemented, errNoLobby.Error())
+		return nil, false
+	}
+	return u, ok
+}
+
+func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool) {
+	u, ok := s.lobbyUser(w, r)
 	if !ok {
 		return
 	}
@@ -264,7 +355,7 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		return
 	}
 	sk.Owner, sk.ownerID = u.Name, u.ID
-	sk.Created = s.now()
+	sk.Created = s.now().Truncate(time.Millisecond)
 	switch {
 	case challenge && req.To == "":
 		httpError(w, http.StatusBadRequest, `missing "to": the name of the player challenged`)
@@ -295,11 +386,14 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 			sk.Rating = &v
 		}
 	}
-	lb := s.lobby
-	lb.mu.Lock()
-	defer lb.mu.Unlock()
+	all, err := s.allSeeks(r.Context())
+	if err != nil {
+		s.log.Error("seek", "err", err)
+		httpError(w, http.StatusInternalServerError, "the lobby could not be read")
+		return
+	}
 	n := 0
-	for _, x := range lb.seeks {
+	for _, x := range all {
 		if x.ownerID == u.ID {
 			n++
 		}
@@ -308,28 +402,43 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("you have %d open seeks and challenges, the most one may; cancel some", n))
 		return
 	}
-	if len(lb.conns[u.ID]) == 0 {
-		sk.orphan = s.now()
+	body, err := json.Marshal(sk)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, "the seek could not be saved")
+		return
 	}
-	lb.seeks[sk.ID] = sk
-	lb.publish()
+	// A seek whose owner is in the lobby stays while they are; one posted
+	// from elsewhere waits seekGrace for them.
+	rec := &store.Seek{ID: sk.ID, Owner: u.ID, To: sk.toID, Body: body, Created: sk.Created, Expires: sk.Created.Add(seekGrace)}
+	if err := s.lobby.seeks.CreateSeek(r.Context(), rec); err != nil {
+		s.log.Error("seek", "err", err)
+		httpError(w, http.StatusInternalServerError, "the seek could not be saved")
+		return
+	}
 	if sk.toID != "" {
-		lb.notify(sk.toID, lobbyMsg{Type: "challenge", Seek: sk.ID, By: u.Name})
+		s.announce(r.Context(), sk.toID, lobbyMsg{Type: "challenge", Seek: sk.ID, By: u.Name})
 	}
 	writeJSON(w, http.StatusCreated, sk)
 }
 
 func (s *Server) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
+	if s.lobby.seeks == nil {
+		httpError(w, http.StatusNotImplemented, errNoLobby.Error())
+		return
+	}
 	uid := ""
 	if u, _, err := s.session(r); err == nil {
 		uid = u.ID
 	}
 	spec := r.URL.Query().Get("game")
-	s.lobby.mu.Lock()
-	list := s.lobby.list(uid)
-	s.lobby.mu.Unlock()
+	all, err := s.allSeeks(r.Context())
+	if err != nil {
+		s.log.Error("seeks", "err", err)
+		httpError(w, http.StatusInternalServerError, "the lobby could not be read")
+		return
+	}
 	out := []*Seek{}
-	for _, sk := range list {
+	for _, sk := range seeksFor(all, uid) {
 		if spec == "" || sk.Spec == spec || strings.HasPrefix(sk.Spec, spec+"(") {
 			out = append(out, sk)
 		}
@@ -340,16 +449,26 @@ func (s *Server) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 }
 
 // takeSeek removes the seek id for its acceptor (or decliner or canceller,
-// as by says), answering the errors itself.
-func (s *Server) takeSeek(w http.ResponseWriter, id, userID string, by string) *Seek {
-	lb := s.lobby
-	lb.mu.Lock()
-	defer lb.mu.Unlock()
-	sk := lb.seeks[id]
-	switch {
-	case sk == nil:
-		httpError(w, http.StatusNotFound, fmt.Sprintf("no open seek or challenge %q: it was cancelled, taken by someone else, or withdrawn when its owner left", id))
+// as by says), answering the errors itself. Of several players taking a
+// seek at once, on any instances, one gets it.
+func (s *Server) takeSeek(w http.ResponseWriter, r *http.Request, userID string, by string) *Seek {
+	id := r.PathValue("id")
+	gone := fmt.Sprintf("no open seek or challenge %q: it was cancelled, taken by someone else, or withdrawn when its owner left", id)
+	rec, err := s.lobby.seeks.GetSeek(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		httpError(w, http.StatusNotFound, gone)
 		return nil
+	}
+	var sk *Seek
+	if err == nil {
+		sk, err = decodeSeek(rec)
+	}
+	if err != nil {
+		s.log.Error("seek", "err", err)
+		httpError(w, http.StatusInternalServerError, "the seek could not be read")
+		return nil
+	}
+	switch {
 	case by == "accept" && sk.ownerID == userID:
 		httpError(w, http.StatusConflict, "this is your own seek; another player must accept it (or cancel it)")
 		return nil
@@ -363,17 +482,25 @@ func (s *Server) takeSeek(w http.ResponseWriter, id, userID string, by string) *
 		httpError(w, http.StatusForbidden, "only its owner can cancel a seek")
 		return nil
 	}
-	delete(lb.seeks, id)
-	lb.publish()
+	err = s.lobby.seeks.TakeSeek(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		httpError(w, http.StatusNotFound, gone)
+		return nil
+	}
+	if err != nil {
+		s.log.Error("take seek", "err", err)
+		httpError(w, http.StatusInternalServerError, "the seek could not be taken")
+		return nil
+	}
 	return sk
 }
 
 func (s *Server) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
-	u, _, ok := s.signedIn(w, r)
+	u, ok := s.lobbyUser(w, r)
 	if !ok {
 		return
 	}
-	sk := s.takeSeek(w, r.PathValue("id"), u.ID, "accept")
+	sk := s.takeSeek(w, r, u.ID, "accept")
 	if sk == nil {
 		return
 	}
@@ -386,39 +513,35 @@ func (s *Server) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
 	if seat == 1 {
 		players = []*store.User{u, owner}
 	}
-	l, err := s.startGame(r.Context(), sk.Spec, sk.start, players, sk.Rated, sk.clock())
+	l, err := s.startGame(r.Context(), sk.Spec, "", players, sk.Rated, sk.clock())
 	if err != nil {
 		s.log.Error("start game", "err", err)
 		httpError(w, http.StatusInternalServerError, "the game could not be started")
 		return
 	}
-	s.lobby.mu.Lock()
-	s.lobby.notify(sk.ownerID, lobbyMsg{Type: "started", Game: l.id, Seek: sk.ID, By: u.Name})
-	s.lobby.mu.Unlock()
+	s.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "started", Game: l.id, Seek: sk.ID, By: u.Name})
 	writeJSON(w, http.StatusCreated, AcceptResponse{Game: l.id})
 }
 
 func (s *Server) handleDeclineSeek(w http.ResponseWriter, r *http.Request) {
-	u, _, ok := s.signedIn(w, r)
+	u, ok := s.lobbyUser(w, r)
 	if !ok {
 		return
 	}
-	sk := s.takeSeek(w, r.PathValue("id"), u.ID, "decline")
+	sk := s.takeSeek(w, r, u.ID, "decline")
 	if sk == nil {
 		return
 	}
-	s.lobby.mu.Lock()
-	s.lobby.notify(sk.ownerID, lobbyMsg{Type: "declined", Seek: sk.ID, By: u.Name})
-	s.lobby.mu.Unlock()
+	s.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "declined", Seek: sk.ID, By: u.Name})
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 func (s *Server) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
-	u, _, ok := s.signedIn(w, r)
+	u, ok := s.lobbyUser(w, r)
 	if !ok {
 		return
 	}
-	if s.takeSeek(w, r.PathValue("id"), u.ID, "cancel") == nil {
+	if s.takeSeek(w, r, u.ID, "cancel") == nil {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
@@ -453,7 +576,8 @@ func (s *Server) startGame(ctx context.Context, spec, start string, players []*s
 
 // handleLobbyWS serves the lobby's websocket: the list of seeks whenever
 // it changes, and news of one's own seeks and challenges. An account's
-// seeks are withdrawn when its last lobby connection closes.
+// seeks are withdrawn when its last lobby connection, on any instance,
+// closes.
 func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	release, ok := s.takeConn(w, r)
 	if !ok {
@@ -482,19 +606,28 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	lb := s.lobby
 	lb.mu.Lock()
 	lb.all[c] = uid
+	first := false
 	if uid != "" {
 		if lb.conns[uid] == nil {
 			lb.conns[uid] = map[*client]struct{}{}
+			first = true
 		}
 		lb.conns[uid][c] = struct{}{}
-		for _, sk := range lb.seeks {
-			if sk.ownerID == uid {
-				sk.orphan = time.Time{}
+	}
+	lb.mu.Unlock()
+	ctx := context.WithoutCancel(r.Context())
+	if lb.seeks != nil {
+		if first {
+			if err := lb.seeks.Present(ctx, lb.instance, []string{uid}, s.now().Add(presenceTTL)); err != nil {
+				s.log.Error("lobby: presence", "err", err)
 			}
 		}
+		all, err := s.allSeeks(ctx)
+		if err != nil {
+			s.log.Error("lobby: read the seeks", "err", err)
+		}
+		c.send(encodeMsg(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)}))
 	}
-	c.send(encodeMsg(lobbyMsg{Type: "seeks", Seeks: lb.list(uid)}))
-	lb.mu.Unlock()
 
 	done := make(chan struct{})
 	go func() {
@@ -515,19 +648,24 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	lb.mu.Lock()
-	delete(lb.all, c)
+	last := false
 	if uid != "" {
 		delete(lb.conns[uid], c)
 		if len(lb.conns[uid]) == 0 {
 			delete(lb.conns, uid)
-			for id, sk := range lb.seeks {
-				if sk.ownerID == uid {
-					delete(lb.seeks, id)
-				}
-			}
-			lb.publish()
+			last = true
 		}
 	}
+	lb.mu.Unlock()
+	if last && lb.seeks != nil {
+		// The owner's seeks go unless another instance holds them in the
+		// lobby.
+		if err := lb.seeks.Leave(ctx, lb.instance, uid, s.now()); err != nil {
+			s.log.Error("lobby: leave", "err", err)
+		}
+	}
+	lb.mu.Lock()
+	delete(lb.all, c)
 	lb.mu.Unlock()
 	close(c.out)
 	<-done

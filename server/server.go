@@ -262,7 +262,7 @@ func New(cfg Config) (*Server, error) {
 
 		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:   newRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
-		lobby:   newLobby(),
+		lobby:   newLobby(cfg.Store),
 		an:      newAnalysis(cfg),
 	}
 	// Password hashes take the computer moves' share of the CPUs, or all

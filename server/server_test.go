@@ -24,6 +24,8 @@ import (
 	"stax/games"
 	"stax/search"
 	"stax/server"
+	"stax/server/store"
+	"stax/server/store/postgres"
 	"stax/server/store/sqlite"
 )
 
@@ -33,7 +35,7 @@ type testServer struct {
 	t     *testing.T
 	srv   *server.Server
 	http  *httptest.Server
-	store *sqlite.Store
+	store store.Store
 	url   string
 }
 
@@ -54,7 +56,13 @@ func startServer(t *testing.T, db string, cfg server.Config) *testServer {
 // configuration that has none.
 func startBare(t *testing.T, db string, cfg server.Config) *testServer {
 	t.Helper()
-	st, err := sqlite.Open(db, sqlite.Options{})
+	var st store.Store
+	var err error
+	if postgres.IsURL(db) {
+		st, err = postgres.Open(context.Background(), db, postgres.Options{})
+	} else {
+		st, err = sqlite.Open(db, sqlite.Options{})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,8 +50,10 @@ func (h *latency) quantile(q float64) time.Duration {
 // Stats is the answer of GET /debug/stats: what the server holds and how
 // long its moves take.
 type Stats struct {
-	Games int   `json:"games"` // games in memory
-	Conns int   `json:"conns"` // open websockets
+	Games int `json:"games"` // games in memory
+	Conns int `json:"conns"` // open websockets of games
+	// Lobby counts the lobby's open websockets.
+	Lobby int   `json:"lobby"`
 	Moves int64 `json:"moves"` // moves played since the server started
 	// Move latency: from a move message read to its state queued for
 	// every connection, including the commit (upper bounds, µs).
@@ -132,8 +134,11 @@ func (s *Server) Stats() Stats {
 	n := s.moveLat.n
 	s.moveLat.mu.Unlock()
 	broken, nbroken := s.broken.report()
+	s.lobby.mu.Lock()
+	lobby := len(s.lobby.all)
+	s.lobby.mu.Unlock()
 	return Stats{
-		Games: games, Conns: conns, Moves: n,
+		Games: games, Conns: conns, Lobby: lobby, Moves: n,
 		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
 		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
 		Refused: s.refused.Load(), PingClosed: s.idleClosed.Load(),

@@ -18,10 +18,17 @@ func (s *Server) follow(ev store.Event) {
 			s.worker.Wake()
 		}
 		return
+	case store.EventSeek:
+		s.publishSeeks()
+		return
+	case store.EventNews:
+		s.lobby.deliver(ev.Game, ev.Move)
+		return
 	case store.EventResync:
 		if s.worker != nil {
 			s.worker.Wake()
 		}
+		s.publishSeeks()
 		s.mu.Lock()
 		held := make([]*room, 0, len(s.games))
 		for _, l := range s.games {
