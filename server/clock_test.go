@@ -180,7 +180,7 @@ func TestFlagTwoInstances(t *testing.T) {
 	ann, bob := ts1.player("ann"), ts1.player("bob")
 	ann.signup("correct horse")
 	bob.signup("battery staple")
-	// Seeks live on one server: both players use the first.
+	// Both players use the first server for the seek.
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 30, "increment": 0}, "rated": true, "seat": 0})
 	// Bob plays on the second server, which reads his session and the
 	// game from the database.
