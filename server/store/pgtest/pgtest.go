@@ -148,7 +148,24 @@ func start() (*cluster, error) {
 		return nil, fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
 	}
 	c.baseURL = c.url("postgres")
+	c.watch()
 	return c, nil
+}
+
+// watch starts a watchdog that stops the cluster and removes its directory
+// once the test process is gone, so that a test binary that panics, times
+// out or is killed (and never gets to Main's cleanup) leaves nothing
+// running.
+func (c *cluster) watch() {
+	// The server's last processes may still be writing when pg_ctl
+	// returns: the removal is tried again until the directory is gone.
+	script := fmt.Sprintf(`while [ -d /proc/%d ]; do sleep 1; done; [ -d %[2]q ] || exit 0; %[3]q -D %[4]q -m immediate -w stop >/dev/null 2>&1; for i in 1 2 3 4 5 6 7 8 9 10; do rm -rf %[2]q 2>/dev/null; [ -d %[2]q ] || exit 0; sleep 1; done`,
+		os.Getpid(), c.dir, filepath.Join(c.bin, "pg_ctl"), filepath.Join(c.dir, "data"))
+	cmd := exec.Command("sh", "-c", script)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Credential: c.cred}
+	if err := cmd.Start(); err == nil {
+		go cmd.Wait()
+	}
 }
 
 // run runs one of PostgreSQL's programs as the cluster's user.
@@ -166,5 +183,12 @@ func (c *cluster) stop() {
 	if out, err := c.run("pg_ctl", "-D", filepath.Join(c.dir, "data"), "-m", "immediate", "-w", "stop"); err != nil {
 		fmt.Fprintf(os.Stderr, "pgtest: pg_ctl stop: %v\n%s", err, strings.TrimSpace(string(out)))
 	}
-	os.RemoveAll(c.dir)
+	// The server's last processes may still be writing when pg_ctl
+	// returns; what is left the watchdog removes.
+	for range 10 {
+		if os.RemoveAll(c.dir) == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
