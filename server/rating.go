@@ -93,8 +93,17 @@ func (s *Server) rating(ctx context.Context, userID, pool string) (store.Rating,
 // safe to call from several servers at once: the store rates a game once.
 // It retries when another game changed a player's rating meanwhile.
 func (s *Server) rateGame(ctx context.Context, id string, g game.Game, seats []store.Seat, o game.Outcome, at time.Time) error {
+	if s.acct.store == nil {
+		return nil
+	}
 	pool := poolOf(g)
-	if pool == "" || o.Reason == game.Aborted || s.acct.store == nil || len(seats) != 2 || seats[0].User == "" || seats[1].User == "" || seats[0].User == seats[1].User {
+	if pool == "" || o.Reason == game.Aborted || len(seats) != 2 || seats[0].User == "" || seats[1].User == "" || seats[0].User == seats[1].User {
+		// Nothing to rate (an aborted game, a deleted account): mark the
+		// game settled, so that the start of a server does not take it up
+		// again.
+		if err := s.acct.store.Rate(ctx, id, at, nil); err != nil && !errors.Is(err, store.ErrConflict) {
+			return err
+		}
 		return nil
 	}
 	var score float64
@@ -128,6 +137,63 @@ func (s *Server) rateGame(ctx context.Context, id string, g game.Game, seats []s
 			}
 		}
 	}
+}
+
+// unratedPage is how many unrated games rateMissed reads at once.
+const unratedPage = 100
+
+// rateMissed rates the finished rated games whose rating was never
+// written (a server stopped between a game's end and its rating), in the
+// order they ended. The store's mark of a rated game makes each count
+// once, however many servers start together.
+func (s *Server) rateMissed() {
+	if s.acct.store == nil {
+		return
+	}
+	ctx := context.WithoutCancel(s.ctx)
+	rated, failed := 0, map[string]bool{}
+	for {
+		gs, err := s.acct.store.Unrated(ctx, unratedPage+len(failed))
+		if err != nil {
+			s.log.Error("find the games left unrated", "err", err)
+			return
+		}
+		progress := false
+		for _, sg := range gs {
+			if failed[sg.ID] {
+				continue
+			}
+			progress = true
+			if err := s.rateStored(ctx, sg); err != nil {
+				failed[sg.ID] = true
+				s.log.Error("rate a game left unrated", "game", sg.ID, "err", err)
+				continue
+			}
+			rated++
+		}
+		if !progress || len(gs) < unratedPage+len(failed) {
+			break
+		}
+	}
+	if rated > 0 || len(failed) > 0 {
+		s.log.Info("rated the games left unrated", "rated", rated, "failed", len(failed))
+	}
+}
+
+// rateStored rates a stored finished game, as of its end.
+func (s *Server) rateStored(ctx context.Context, sg *store.Game) error {
+	g, err := s.cfg.Games.Load(sg.Spec)
+	if err != nil {
+		return err
+	}
+	o, err := game.ParseOutcome(sg.End.Outcome)
+	if err != nil {
+		return err
+	}
+	if !o.Over() {
+		return fmt.Errorf("outcome %q: the game is marked finished but its outcome is not an end", sg.End.Outcome)
+	}
+	return s.rateGame(ctx, sg.ID, g, sg.Seats, o, sg.Updated)
 }
 
 // ratePair returns the new ratings of two players after a game in which

@@ -366,6 +366,7 @@ func (s *Server) resume() error {
 		l.mu.Unlock()
 	}
 	s.log.Info("resumed games", "unfinished", len(gs), "in memory", kept, "computer moves queued", queued)
+	s.rateMissed()
 	return nil
 }
 

@@ -106,6 +106,10 @@ type Accounts interface {
 	// whose Games is not one more than the stored one (another game
 	// changed it meanwhile: read it again and recompute).
 	Rate(ctx context.Context, gameID string, at time.Time, ratings []Rating) error
+	// Unrated returns up to limit finished rated games that no Rate has
+	// marked (a server stopped between a game's end and its rating),
+	// earliest finished first, with seats but without moves.
+	Unrated(ctx context.Context, limit int) ([]*Game, error)
 
 	// ListAccounts returns up to limit accounts whose ids sort after the
 	// given id (byte order), in id order, each with its ratings and rating

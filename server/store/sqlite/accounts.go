@@ -337,3 +337,13 @@ func (s *Store) TakeBack(ctx context.Context, id string, ply int) error {
 		return nil
 	})
 }
+
+// Unrated implements store.Accounts.
+func (s *Store) Unrated(ctx context.Context, limit int) ([]*store.Game, error) {
+	gs, err := s.list(ctx, `SELECT `+gameCols+` FROM games WHERE rated = 1 AND status = ?
+		AND NOT EXISTS (SELECT 1 FROM rated_games WHERE game_id = games.id) ORDER BY updated, id LIMIT ?`, store.Finished, limit)
+	if err != nil {
+		return nil, err
+	}
+	return gs, s.fill(ctx, gs, false)
+}

@@ -261,3 +261,47 @@ func testTakeBack(t *testing.T, open func() store.Store) {
 	check(t, "take back in a finished game", s.TakeBack(ctx, "g", 2), store.ErrConflict)
 	check(t, "take back in an unknown game", s.TakeBack(ctx, "nope", 0), store.ErrConflict)
 }
+
+// testUnrated finds the finished rated games whose rating was never
+// written, earliest finished first, and forgets each once Rate marks it.
+func testUnrated(t *testing.T, open func() store.Store) {
+	s := open()
+	a := accounts(t, s)
+	ctx := context.Background()
+	mk := func(id string, rated bool, finished int) {
+		g := NewGame(id)
+		g.Rated = rated
+		g.Created, g.Updated = at(0), at(finished)
+		if finished > 0 {
+			g.Status, g.End = store.Finished, store.End{Outcome: "1-0 resignation", Resigned: 1}
+		}
+		check(t, "create "+id, s.Create(ctx, g), nil)
+	}
+	mk("late", true, 9)
+	mk("early", true, 3)
+	mk("playing", true, 0)
+	mk("casual", false, 4)
+	mk("marked", true, 5)
+	check(t, "rate marked", a.Rate(ctx, "marked", at(6), nil), nil)
+	ids := func() []string {
+		gs, err := a.Unrated(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{}
+		for _, g := range gs {
+			if len(g.Seats) != 2 {
+				t.Fatalf("Unrated: game %s without its seats", g.ID)
+			}
+			out = append(out, g.ID)
+		}
+		return out
+	}
+	if got := ids(); !reflect.DeepEqual(got, []string{"early", "late"}) {
+		t.Fatalf("Unrated = %v; want [early late]", got)
+	}
+	check(t, "rate early", a.Rate(ctx, "early", at(10), nil), nil)
+	if got := ids(); !reflect.DeepEqual(got, []string{"late"}) {
+		t.Fatalf("Unrated after rating early = %v; want [late]", got)
+	}
+}

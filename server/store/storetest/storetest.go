@@ -49,6 +49,7 @@ func Run(t *testing.T, newDB Opener) {
 		{"DeleteUser", testDeleteUser},
 		{"Ratings", testRatings},
 		{"ConcurrentRate", testConcurrentRate},
+		{"Unrated", testUnrated},
 		{"Watch", testWatch},
 		{"Seeks", testSeeks},
 		{"Jobs", testJobs},
