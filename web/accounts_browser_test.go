@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"stax/games"
@@ -99,6 +102,7 @@ func TestBrowserAccounts(t *testing.T) {
 	// Bob sees it in the lobby, live, and accepts; both go to the game.
 	do(t, bob, "bob accepts", chromedp.Click(tid("accept-ann"), chromedp.NodeVisible), chromedp.WaitVisible(tid("board-box")))
 	do(t, ann, "ann is taken to the game", chromedp.WaitVisible(tid("board-box")))
+	gamePath := eval[string](t, ann, `location.pathname`)
 	waitFor(t, ann, "the clocks", `!document.querySelector('[data-testid=clocks]').hidden && /^[01]:[0-5][0-9]$/.test(document.querySelector('[data-testid=clock-0] .time').textContent) && document.querySelector('[data-testid=clock-0]').classList.contains("running")`)
 
 	// They play by clicking.
@@ -151,5 +155,73 @@ func TestBrowserAccounts(t *testing.T) {
 		}
 		shot(t, bob, "phone-account"+strings.ReplaceAll(page, "/", "-"))
 	}
+	translatedAccounts(t, b, ann, gamePath)
 	b.checkNoExceptions(t)
+}
+
+// translatedAccounts checks the pages of players in French (chosen on the
+// device) and Spanish (asked for by the browser): the sign-in page and its
+// server error, the lobby, a profile, the leaderboard, and a game's chat and
+// offers. Ann has a rematch offer from Bob pending in the game at gamePath.
+func translatedAccounts(t *testing.T, b *browser, ann context.Context, gamePath string) {
+	text := func(ctx context.Context, sel string) string {
+		return eval[string](t, ctx, `(document.querySelector('`+sel+`') || {}).textContent || ""`)
+	}
+	want := func(ctx context.Context, what, sel, words string) {
+		t.Helper()
+		waitFor(t, ctx, what+" reading "+words, `((document.querySelector('`+sel+`') || {}).textContent || "").includes("`+words+`")`)
+	}
+
+	// Ann switches to French: the offer and the chat of her game.
+	eval[chromedp.Void](t, ann, `localStorage.setItem("stax.lang", "fr")`)
+	do(t, ann, "ann opens her game in French", chromedp.Navigate(b.base+gamePath), chromedp.WaitVisible(tid("offer-news-rematch")))
+	want(ann, "the offer", "[data-testid=offer-news-rematch]", "Votre adversaire propose une revanche.")
+	want(ann, "the rematch button", "[data-testid=offer-rematch]", "Accepter la revanche")
+	want(ann, "the chat's heading", "[data-testid=chat] h2", "Discussion avec les joueurs")
+	want(ann, "the chat's button", "[data-testid=chat-send]", "Envoyer")
+	do(t, ann, "ann opens the lobby", chromedp.Navigate(b.base+"/"), chromedp.WaitVisible(tid("seek-form")))
+	want(ann, "the lobby's heading", "main h1", "Salon")
+	want(ann, "the seek button", "[data-testid=seek-submit]", "Chercher")
+	want(ann, "the time controls", "[data-testid=seek-kind]", "Pendule")
+	want(ann, "the waiting games", "[data-testid=my-turn]", "Aucune partie n’attend votre coup.")
+	do(t, ann, "ann opens bob's profile", chromedp.Navigate(b.base+"/@/bob"), chromedp.WaitVisible(tid("rating-plot")))
+	want(ann, "the profile", "[data-testid=profile]", "Parties récentes")
+	want(ann, "the profile", "[data-testid=profile]", "Joue depuis le")
+	want(ann, "the rating's details", "[data-testid=rating-pogo]", "écart")
+	do(t, ann, "ann opens the leaderboard", chromedp.Navigate(b.base+"/leaderboard"), chromedp.WaitVisible(chromedp.CSS("main h1")))
+	want(ann, "the leaderboard's heading", "main h1", "Classement")
+	if s := text(ann, "main"); strings.Contains(s, "Leaderboard") || strings.Contains(s, "Glicko-2 ratings") {
+		t.Errorf("the French leaderboard still speaks English: %.300q", s)
+	}
+
+	// Dan's browser asks for Spanish; he fails to sign in, then watches.
+	dan := b.person(t, 60*time.Second)
+	do(t, dan, "dan's browser asks for Spanish",
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
+				return err
+			}
+			_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": "es-ES,es;q=0.9"}})
+			return err
+		}),
+		chromedp.Navigate(b.base+"/login"),
+		chromedp.WaitVisible(tid("acct-submit")),
+	)
+	want(dan, "the sign-in button", "[data-testid=acct-submit]", "Iniciar sesión")
+	do(t, dan, "dan signs in with a wrong password",
+		chromedp.SendKeys(tid("acct-name"), "ann"),
+		chromedp.SendKeys(tid("acct-password"), "not her password"),
+		chromedp.Click(tid("acct-submit")),
+	)
+	want(dan, "the server's error", "[data-testid=acct-error]", "Nombre o contraseña incorrectos")
+	do(t, dan, "dan watches the game", chromedp.Navigate(b.base+gamePath), chromedp.WaitVisible(tid("chat")))
+	want(dan, "the spectators' chat", "[data-testid=chat] h2", "Chat de los espectadores")
+	want(dan, "the chat's button", "[data-testid=chat-send]", "Enviar")
+	if p := eval[string](t, dan, `document.querySelector('[data-testid=chat-input]').placeholder`); p != "Di algo" {
+		t.Errorf("the chat's placeholder reads %q", p)
+	}
+	do(t, dan, "dan opens ann's profile", chromedp.Navigate(b.base+"/@/ann"), chromedp.WaitVisible(tid("rating-plot")))
+	want(dan, "the profile", "[data-testid=profile]", "Partidas recientes")
+	do(t, dan, "dan opens the leaderboard", chromedp.Navigate(b.base+"/leaderboard"), chromedp.WaitVisible(chromedp.CSS("main h1")))
+	want(dan, "the leaderboard's heading", "main h1", "Clasificación")
 }

@@ -71,7 +71,7 @@ func TestTranslations(t *testing.T) {
 		}
 	}
 	// Every key written in the modules exists.
-	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker)\.[A-Za-z_.]+)"`)
+	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker|extras|lobby|profile|account|board|settings|analysis)\.[A-Za-z_.]*[A-Za-z_])"`)
 	for _, name := range modules(t) {
 		if strings.HasPrefix(name, "i18n/") {
 			continue
@@ -92,7 +92,7 @@ func TestTranslations(t *testing.T) {
 			t.Errorf("i18n/en.js lacks the reason %q", r)
 		}
 	}
-	for _, code := range []string{server.CodeBadToken, server.CodeBadMessage, server.CodeNotYourSeat, server.CodeNotYourTurn, server.CodeIllegalMove, server.CodeStale, server.CodeGameOver, server.CodeServer} {
+	for _, code := range []string{server.CodeBadToken, server.CodeBadMessage, server.CodeNotYourSeat, server.CodeNotYourTurn, server.CodeIllegalMove, server.CodeStale, server.CodeGameOver, server.CodeServer, server.CodeFlagged, server.CodeRateLimited} {
 		if _, ok := en["error."+code]; !ok {
 			t.Errorf("i18n/en.js lacks the error code %q", code)
 		}
@@ -182,4 +182,61 @@ func languages(t *testing.T, b *browser) {
 			t.Errorf("the recent games' heading reads %q", h)
 		}
 	})
+}
+
+// visibleEnglish finds the string literals a module shows to people
+// without going through the words of i18n/: a text child of the DOM
+// helper h(tag, attrs, "…"), a textContent, a document title, a
+// placeholder, an aria-label or a title attribute given as a literal, and
+// template literals whose fixed part has words. A literal counts when it
+// holds a word (two letters or more) and is neither a key nor a path.
+var visibleEnglish = []*regexp.Regexp{
+	regexp.MustCompile(`\}\s*,\s*("[^"\n]*"|` + "`[^`\\n]*`" + `)\s*[,)]`),
+	regexp.MustCompile(`\)\s*,\s*("[^"\n]*"|` + "`[^`\\n]*`" + `)\s*[,)]`),
+	regexp.MustCompile(`(?:textContent|document\.title)\s*=\s*("[^"\n]*"|` + "`[^`\\n]*`" + `)`),
+	regexp.MustCompile(`(?:placeholder|"aria-label"|title|alt)\s*:\s*("[^"\n]*"|` + "`[^`\\n]*`" + `)`),
+}
+
+// visibleAllowed are literals with letters that are no words of a
+// language: the site's name, units and symbols written the same everywhere.
+// The units of Intl.RelativeTimeFormat are names, not words.
+var visibleAllowed = map[string]bool{"stax": true, " – stax": true, "second": true, "minute": true, "hour": true}
+
+var templateExpr = regexp.MustCompile(`\$\{[^}]*\}`)
+var letter = regexp.MustCompile(`\p{L}{2,}`)
+
+// keyLike matches a key of i18n/ ("lobby.seek"), which a page may pass on.
+var keyLike = regexp.MustCompile(`^[a-z]+(\.[A-Za-z_]+)+$`)
+
+// TestNoHardCodedEnglish checks that the pages and the modules they use
+// show no English written into the code: every word a visitor reads comes
+// from i18n/<lang>.js (or, for a game's own words, its module's text), so a
+// page cannot fall back to English in French or Spanish unnoticed.
+func TestNoHardCodedEnglish(t *testing.T) {
+	for _, name := range modules(t) {
+		if strings.HasPrefix(name, "i18n/") || strings.HasPrefix(name, "games/") {
+			continue
+		}
+		src, err := fs.ReadFile(web.FS(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			trimmed := strings.TrimSpace(line)
+			if strings.HasPrefix(trimmed, "//") || strings.HasPrefix(trimmed, "import ") {
+				continue
+			}
+			for _, re := range visibleEnglish {
+				for _, m := range re.FindAllStringSubmatch(line, -1) {
+					for _, lit := range m[1:] {
+						body := lit[1 : len(lit)-1]
+						if visibleAllowed[body] || keyLike.MatchString(body) || strings.HasPrefix(body, "/") || !letter.MatchString(templateExpr.ReplaceAllString(body, "")) {
+							continue
+						}
+						t.Errorf("%s:%d shows %s to people without a key of i18n/en.js", name, i+1, lit)
+					}
+				}
+			}
+		}
+	}
 }

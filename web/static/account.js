@@ -2,6 +2,7 @@
 // (docs/server.md), and remembers who is signed in.
 
 import { request } from "./api.js";
+import { t } from "./i18n.js";
 
 // pools returns the rating pools, [{pool, spec, title}], as the server
 // defines them.
@@ -119,8 +120,8 @@ export class LobbySocket {
 // clockText writes a time control: "1+1", "3 days".
 export function clockText(s) {
   if (s.clock) return `${fmtMinutes(s.clock.initial)}+${s.clock.increment}`;
-  if (s.days) return s.days === 1 ? "1 day" : `${s.days} days`;
-  return "no clock";
+  if (s.days) return t("lobby.days", { n: s.days });
+  return t("lobby.noClockText");
 }
 
 function fmtMinutes(sec) {

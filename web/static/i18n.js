@@ -106,3 +106,16 @@ export function colourWords(name) {
   const key = "colour." + name;
   return CATALOGS[language()][key] ?? en[key] ?? name;
 }
+
+// errorWords writes an error from the server for people: in English the
+// server's own words; in another language the words of its code (the
+// websocket's codes, docs/server.md) with the move it was about, else the
+// words of its HTTP status, else the server's words.
+export function errorWords(err) {
+  if (language() === "en") return err.message || err.code || "";
+  const cat = CATALOGS[language()];
+  if (err.code && "error." + err.code in cat) return t("error." + err.code, { move: err.move || "" });
+  const byStatus = `error.http.${err.status}`;
+  if (err.status && byStatus in cat) return t(byStatus);
+  return err.message || err.code || "";
+}

@@ -8,6 +8,8 @@
 // the top of its stack; data-sq and data-depth on grid boards, data-cell
 // and data-level as well on rings) and data-testid values for tests.
 
+import { colourWords, t } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 // el creates an SVG element with attributes and children.
@@ -152,10 +154,10 @@ const hasMark = (cell, m) => (cell.marks || []).includes(m);
 // on top".
 function cellLabel(board, cell) {
   const h = cell.stack.length;
-  if (h === 0) return cell.name + ": empty";
-  const top = colourOf(board, cell.stack[h - 1]).name;
-  const lock = hasMark(cell, "roofed") ? ", roofed" : hasMark(cell, "locked") ? ", locked" : "";
-  return `${cell.name}: ${h} piece${h > 1 ? "s" : ""}, ${top} on top${lock}`;
+  if (h === 0) return t("board.empty", { cell: cell.name });
+  const top = colourWords(colourOf(board, cell.stack[h - 1]).name);
+  const mark = ["roofed", "locked"].find((m) => hasMark(cell, m));
+  return t("board.cell", { cell: cell.name, n: h, top }) + (mark ? ", " + t("board." + mark) : "");
 }
 
 // drawPile draws the pile of discs of one square, bottom to top, with its

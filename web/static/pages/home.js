@@ -6,7 +6,7 @@ import { clear, h, navigate } from "../dom.js";
 import { gameModule } from "../games/index.js";
 import { render } from "../render.js";
 import { recentList } from "./recent.js";
-import { colourWords, optionWords, playerWords, t } from "../i18n.js";
+import { colourWords, errorWords, optionWords, playerWords, t } from "../i18n.js";
 
 // Options shown under "More options" rather than at once.
 const ADVANCED = new Set(["rep", "maxplies"]);
@@ -258,7 +258,7 @@ export function homePage(root) {
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
       navigate("/game/" + res.id);
     } catch (err) {
-      showError(t("home.cannotStart", { error: err.message }));
+      showError(t("home.cannotStart", { error: errorWords(err) }));
       startBtn.disabled = false;
     }
   });
@@ -274,7 +274,7 @@ export function homePage(root) {
       const g = games.find((x) => x.name === wanted) || games[0];
       if (g) chooseGame(g);
     })
-    .catch((err) => showError(t("home.cannotLoad", { error: err.message })));
+    .catch((err) => showError(t("home.cannotLoad", { error: errorWords(err) })));
   recentList(recentBox, 5);
   return () => {
     alive = false;

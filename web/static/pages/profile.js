@@ -4,7 +4,7 @@
 
 import { leaderboard, myGames, pools, poolTitle, profile, ratingText } from "../account.js";
 import { h } from "../dom.js";
-import { timeAgo } from "../i18n.js";
+import { errorWords, formatNumber, language, t, timeAgo } from "../i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -27,10 +27,10 @@ export function plot(history) {
   const band = history.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating + p.deviation).toFixed(1)}`).join(" ") + " " +
     history.slice().reverse().map((p, j) => `L${x(history.length - 1 - j).toFixed(1)},${y(p.rating - p.deviation).toFixed(1)}`).join(" ") + " Z";
   const last = history[history.length - 1];
-  return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img", "aria-label": `Rating history: ${history.length} games, now ${Math.round(last.rating)}`, "data-testid": "rating-plot" },
+  return svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img", "aria-label": t("profile.plot", { n: history.length, rating: Math.round(last.rating) }), "data-testid": "rating-plot" },
     svg("path", { d: band, class: "band" }),
     svg("path", { d: line, class: "line" }),
-    ...history.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 2.5 }, svg("title", {}, `${Math.round(p.rating)} after game ${i + 1}`))),
+    ...history.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 2.5 }, svg("title", {}, t("profile.point", { rating: Math.round(p.rating), n: i + 1 })))),
     svg("text", { x: 2, y: 12, class: "axis" }, Math.round(hi)),
     svg("text", { x: 2, y: H - 2, class: "axis" }, Math.round(lo)),
   );
@@ -38,60 +38,60 @@ export function plot(history) {
 
 // gameRow is one game of a list.
 export function gameRow(g) {
-  const names = g.seats.map((s) => (s.account ? h("a", { href: "/@/" + encodeURIComponent(s.name), "data-link": "" }, s.name) : s.name || s.level || "open seat"));
+  const names = g.seats.map((s) => (s.account ? h("a", { href: "/@/" + encodeURIComponent(s.name), "data-link": "" }, s.name) : s.name || s.level || t("profile.openSeat")));
   const parts = [];
   names.forEach((n, i) => parts.push(i ? " – " : "", n));
   return h("li", { class: "game-row" },
-    h("a", { href: "/game/" + g.id, "data-link": "" }, g.title), g.rated ? " (rated) " : " ", ...parts, " ",
-    h("span", { class: "small muted" }, g.outcome ? g.outcome.description : g.yourMove ? "your move" : "playing", " · ", timeAgo(g.updated)));
+    h("a", { href: "/game/" + g.id, "data-link": "" }, g.title), " ", g.rated ? t("profile.rated") + " " : "", ...parts, " ",
+    h("span", { class: "small muted" }, g.outcome ? g.outcome.description : t(g.yourMove ? "profile.yourMove" : "profile.playing"), " · ", timeAgo(g.updated)));
 }
 
 export function profilePage(root, name) {
   document.title = name + " – stax";
-  const body = h("div", { "data-testid": "profile" }, h("p", { class: "loading" }, "Loading…"));
+  const body = h("div", { "data-testid": "profile" }, h("p", { class: "loading" }, t("profile.loading")));
   root.append(h("h1", { "data-testid": "profile-name" }, name), body);
   Promise.all([profile(name), pools()]).then(([p, list]) => {
     body.replaceChildren();
-    body.append(h("p", { class: "small muted" }, "Playing since " + p.created.slice(0, 10)));
+    body.append(h("p", { class: "small muted" }, t("profile.since", { date: new Intl.DateTimeFormat(language(), { dateStyle: "long" }).format(new Date(p.created)) })));
     const ratings = h("div", { class: "ratings" });
-    if (!p.ratings.length) ratings.append(h("p", { class: "muted" }, "No rated game yet."));
+    if (!p.ratings.length) ratings.append(h("p", { class: "muted" }, t("profile.noRated")));
     for (const r of p.ratings) {
       ratings.append(h("section", { class: "rating", "data-testid": "rating-" + r.pool },
         h("h2", {}, poolTitle(list, r.pool), " ", h("span", { class: "rating-value", "data-testid": "rating-value-" + r.pool, "data-rating": r.rating }, ratingText(r))),
-        h("p", { class: "small muted" }, `deviation ${Math.round(r.deviation)} · volatility ${r.volatility.toFixed(4)} · ${r.games} game${r.games === 1 ? "" : "s"}${r.provisional ? " · provisional" : ""}`),
+        h("p", { class: "small muted" }, t("profile.stats", { deviation: Math.round(r.deviation), volatility: formatNumber(Number(r.volatility.toFixed(4))), n: r.games }), r.provisional ? " · " + t("profile.provisional") : ""),
         r.history && r.history.length ? plot(r.history) : null));
     }
-    body.append(ratings, h("h2", {}, "Recent games"), h("ul", { class: "games" }, ...p.games.map(gameRow)));
+    body.append(ratings, h("h2", {}, t("profile.recent")), h("ul", { class: "games" }, ...p.games.map(gameRow)));
   }).catch((e) => {
-    body.replaceChildren(h("p", { class: "error", role: "alert" }, e.message));
+    body.replaceChildren(h("p", { class: "error", role: "alert" }, errorWords(e)));
   });
 }
 
 // leaderboardPage shows the leaderboard of pool, or of the first pool.
 export function leaderboardPage(root, pool) {
-  document.title = "Leaderboard – stax";
-  const title = h("h1", {}, "Leaderboard");
+  document.title = t("profile.leaderboardTitle");
+  const title = h("h1", {}, t("profile.leaderboard"));
   const tabs = h("nav", { class: "tabs" });
   const table = h("ol", { class: "leaderboard", "data-testid": "leaderboard" });
   root.append(title, tabs, table,
-    h("p", { class: "small muted" }, "Glicko-2 ratings of rated games between players with accounts; provisional ratings (deviation above 110) are not listed. Only the variants listed are rated."));
+    h("p", { class: "small muted" }, t("profile.leaderboardNote")));
   pools().then((list) => {
     pool = pool || (list[0] && list[0].pool);
-    title.textContent = "Leaderboard: " + poolTitle(list, pool);
+    title.textContent = t("profile.leaderboardOf", { pool: poolTitle(list, pool) });
     tabs.append(...list.map((p) => h("a", { href: "/leaderboard/" + p.pool, "data-link": "", "aria-current": p.pool === pool ? "page" : null }, p.title)));
     return leaderboard(pool);
   }).then((lb) => {
-    if (!lb.ratings.length) table.append(h("li", { class: "muted" }, "Nobody has an established rating here yet."));
-    for (const r of lb.ratings) table.append(h("li", {}, h("a", { href: "/@/" + encodeURIComponent(r.name), "data-link": "" }, r.name), " ", ratingText(r), h("span", { class: "small muted" }, ` ±${Math.round(2 * r.deviation)} · ${r.games} games`)));
-  }).catch((e) => table.append(h("li", { class: "error" }, e.message)));
+    if (!lb.ratings.length) table.append(h("li", { class: "muted" }, t("profile.nobody")));
+    for (const r of lb.ratings) table.append(h("li", {}, h("a", { href: "/@/" + encodeURIComponent(r.name), "data-link": "" }, r.name), " ", ratingText(r), h("span", { class: "small muted" }, " ", t("profile.entry", { margin: Math.round(2 * r.deviation), n: r.games }))));
+  }).catch((e) => table.append(h("li", { class: "error" }, errorWords(e))));
 }
 
 export function myGamesPage(root) {
-  document.title = "My games – stax";
+  document.title = t("profile.myGamesTitle");
   const list = h("ul", { class: "games", "data-testid": "my-games" });
-  root.append(h("h1", {}, "My games"), h("p", { class: "small muted" }, "Games where it is your move come first."), list);
+  root.append(h("h1", {}, t("profile.myGames")), h("p", { class: "small muted" }, t("profile.myTurnFirst")), list);
   myGames().then((gs) => {
-    if (!gs.length) list.append(h("li", { class: "muted" }, "No games yet: seek one in the ", h("a", { href: "/", "data-link": "" }, "lobby"), "."));
+    if (!gs.length) list.append(h("li", { class: "muted" }, t("profile.noGames"), " ", h("a", { href: "/", "data-link": "" }, t("profile.lobby")), "."));
     for (const g of gs) list.append(gameRow(g));
-  }).catch((e) => list.append(h("li", { class: "error" }, e.status === 401 ? "Sign in to see your games." : e.message)));
+  }).catch((e) => list.append(h("li", { class: "error" }, e.status === 401 ? t("profile.signInFirst") : errorWords(e))));
 }

@@ -3,7 +3,7 @@
 import { recentGames, token } from "../api.js";
 import { clear, h } from "../dom.js";
 import { describeOutcome } from "./outcome.js";
-import { t, timeAgo } from "../i18n.js";
+import { errorWords, t, timeAgo } from "../i18n.js";
 
 // seatText describes a seat of a summary, e.g. "alice" or "computer (hard)".
 function seatText(s) {
@@ -20,7 +20,7 @@ export async function recentList(box, limit = 20, status = "", heading = true) {
   try {
     games = await recentGames(limit, status);
   } catch (err) {
-    box.append(h("p", { class: "error" }, t("recent.cannotLoad", { error: err.message })));
+    box.append(h("p", { class: "error" }, t("recent.cannotLoad", { error: errorWords(err) })));
     return;
   }
   if (!games.length) {

@@ -5,7 +5,7 @@
 import { Connection, getGame, joinGame, saveToken, token } from "../../api.js";
 import { h } from "../../dom.js";
 import { saveName, savedName } from "../home.js";
-import { t } from "../../i18n.js";
+import { errorWords, t } from "../../i18n.js";
 
 // GameLink follows game id. on is {hello(seats), state(state),
 // error(err), status(text), missing(err)}: missing is called when the game
@@ -90,7 +90,7 @@ export function joinBox(box, id, link) {
       link.deliver(res.state);
       link.connect();
     } catch (err) {
-      joinErr.textContent = t("game.cannotJoin", { error: err.message });
+      joinErr.textContent = t("game.cannotJoin", { error: errorWords(err) });
       joinBtn.disabled = false;
     }
   });

@@ -5,6 +5,7 @@
 
 import { saveToken } from "../../api.js";
 import { h, clear, navigate } from "../../dom.js";
+import { t, errorWords } from "../../i18n.js";
 
 // lowTime is when a clock shows its warning, in milliseconds.
 const lowTime = 10000;
@@ -21,10 +22,10 @@ export class GameExtras {
     this.watchers = h("p", { class: "small muted", "data-testid": "watchers" });
     this.offerBox = h("div", { class: "offers", "data-testid": "offers" });
     this.chatList = h("ol", { class: "chat-lines", "data-testid": "chat-lines", "aria-live": "polite" });
-    this.chatInput = h("input", { type: "text", maxlength: 300, placeholder: "Say something", "data-testid": "chat-input", "aria-label": "Chat message" });
+    this.chatInput = h("input", { type: "text", maxlength: 300, placeholder: t("extras.say"), "data-testid": "chat-input", "aria-label": t("extras.message") });
     this.chatErr = h("p", { class: "error small", role: "alert" });
-    this.chatTitle = h("h2", {}, "Chat");
-    const form = h("form", { class: "chat-form" }, this.chatInput, h("button", { type: "submit", class: "secondary small", "data-testid": "chat-send" }, "Send"));
+    this.chatTitle = h("h2", {}, t("extras.chat"));
+    const form = h("form", { class: "chat-form" }, this.chatInput, h("button", { type: "submit", class: "secondary small", "data-testid": "chat-send" }, t("extras.send")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = this.chatInput.value.trim();
@@ -45,7 +46,7 @@ export class GameExtras {
 
   setHeld(seats) {
     this.held = seats;
-    this.chatTitle.textContent = seats.length ? "Chat with the players" : "Spectators' chat";
+    this.chatTitle.textContent = t(seats.length ? "extras.chatPlayers" : "extras.chatSpectators");
     this.drawOffers();
   }
 
@@ -72,7 +73,7 @@ export class GameExtras {
         this.drawOffers();
         break;
       case "watchers":
-        this.watchers.textContent = m.count === 1 ? "1 spectator" : `${m.count} spectators`;
+        this.watchers.textContent = t("extras.spectators", { n: m.count });
         break;
       case "rematch":
         if (m.token) saveToken(m.game, m.token);
@@ -84,7 +85,7 @@ export class GameExtras {
   // error shows a chat error; it reports whether the error was the chat's.
   error(err) {
     if (err.code === "rate_limited" || /chat/.test(err.message || "")) {
-      this.chatErr.textContent = err.message;
+      this.chatErr.textContent = errorWords(err);
       return true;
     }
     return false;
@@ -140,27 +141,28 @@ export class GameExtras {
     if (!st || !this.held.length) return;
     const mine = (kind) => (this.offers[kind] || []).some((p) => this.held.includes(p));
     const theirs = (kind) => (this.offers[kind] || []).some((p) => !this.held.includes(p));
-    const button = (kind, label, cls = "secondary") => {
+    const button = (kind, key, cls = "secondary") => {
+      const label = t(key);
       const made = mine(kind);
       const asked = theirs(kind);
       return h("button", {
         type: "button", class: (asked ? "primary" : cls) + " small", disabled: made, "data-testid": "offer-" + kind,
         onclick: () => this.send({ type: kind }),
-      }, made ? label + " (offered)" : asked ? "Accept: " + label.toLowerCase() : label);
+      }, made ? t("extras.offered", { offer: label }) : asked ? t("extras.accept." + kind) : label);
     };
     const news = [];
-    for (const [kind, label] of [["draw", "a draw"], ["takeback", "to take back the last move"], ["rematch", "a rematch"]]) {
-      if (theirs(kind)) news.push(h("p", { class: "offer-news", "data-testid": "offer-news-" + kind }, `Your opponent offers ${label}.`));
+    for (const kind of ["draw", "takeback", "rematch"]) {
+      if (theirs(kind)) news.push(h("p", { class: "offer-news", "data-testid": "offer-news-" + kind }, t("extras.news." + kind)));
     }
     const humans = st.seats.filter((s) => s.kind === "human").length;
     if (st.status === "playing") {
       if (humans > 1) {
-        this.offerBox.append(button("draw", "Offer a draw"));
-        if (!st.rated && !st.clock && st.ply > 0) this.offerBox.append(button("takeback", "Take back"));
+        this.offerBox.append(button("draw", "extras.offerDraw"));
+        if (!st.rated && !st.clock && st.ply > 0) this.offerBox.append(button("takeback", "extras.takeback"));
       }
-      if (st.ply < 2) this.offerBox.append(h("button", { type: "button", class: "secondary small", "data-testid": "abort", onclick: () => this.send({ type: "abort" }) }, "Abort"));
+      if (st.ply < 2) this.offerBox.append(h("button", { type: "button", class: "secondary small", "data-testid": "abort", onclick: () => this.send({ type: "abort" }) }, t("extras.abort")));
     } else if (humans > 1) {
-      this.offerBox.append(button("rematch", "Offer a rematch", "primary"));
+      this.offerBox.append(button("rematch", "extras.offerRematch", "primary"));
     }
     this.offerBox.append(...news);
   }
@@ -172,7 +174,7 @@ function fmt(ms, days) {
   if (days) {
     const hTotal = Math.floor(ms / 3600000);
     const d = Math.floor(hTotal / 24);
-    return d ? `${d} d ${hTotal % 24} h` : `${hTotal} h ${Math.floor((ms % 3600000) / 60000)} min`;
+    return d ? t("extras.days", { d, h: hTotal % 24 }) : t("extras.hours", { h: hTotal, m: Math.floor((ms % 3600000) / 60000) });
   }
   const s = ms / 1000;
   if (s < 10) return s.toFixed(1);

@@ -15,7 +15,7 @@ import { BoardView } from "./board-view.js";
 import { Controls } from "./controls.js";
 import { GameLink, joinBox } from "./connection.js";
 import { GameExtras } from "./extras.js";
-import { language, playerWords, t } from "../../i18n.js";
+import { errorWords, playerWords, t } from "../../i18n.js";
 
 // gamePage draws game id into root and returns the page's clean-up.
 export function gamePage(root, id) {
@@ -44,7 +44,7 @@ export function gamePage(root, id) {
   const extras = new GameExtras((m) => link.send(m));
 
   // The page's parts.
-  const title = h("h1", { class: "game-title", "data-testid": "game-title" }, "Game");
+  const title = h("h1", { class: "game-title", "data-testid": "game-title" }, t("game.heading"));
   const joinArea = h("section", { class: "join", hidden: true, "data-testid": "join-box" });
   const inviteBox = h("section", { class: "invites", hidden: true, "data-testid": "invites" });
   const banner = h("div", { class: "banner", role: "status", hidden: true, "data-testid": "result" });
@@ -120,7 +120,7 @@ export function gamePage(root, id) {
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
       navigate("/game/" + res.id);
     } catch (err) {
-      controls.error.textContent = t("game.cannotRematch", { error: err.message });
+      controls.error.textContent = t("game.cannotRematch", { error: errorWords(err) });
       rematchBtn.disabled = false;
     }
   });
@@ -240,6 +240,7 @@ export function gamePage(root, id) {
       const marks = interactive ? v.picker.marks() : {};
       marks.interactive = interactive;
       marks.flip = flipped();
+      marks.played = lastMove;
       marks.label = t(lastMove ? "game.boardLabelLast" : "game.boardLabel", { title: st.title, n: ply, move: lastMove });
       board.draw(shown, ply, pos, marks);
     }
@@ -432,7 +433,7 @@ export function gamePage(root, id) {
     error: (err) => {
       if (extras.error(err)) return;
       v.pending = false;
-      controls.error.textContent = err.code === "bad_token" ? t("game.badToken") : errorText(err);
+      controls.error.textContent = err.code === "bad_token" ? t("game.badToken") : errorWords(err);
       draw();
     },
     status: (s) => {
@@ -442,7 +443,7 @@ export function gamePage(root, id) {
     },
     missing: (err) => {
       playArea.hidden = true;
-      status.textContent = err.status === 404 ? t("game.missing") : t("game.cannotLoad", { error: err.message });
+      status.textContent = err.status === 404 ? t("game.missing") : t("game.cannotLoad", { error: errorWords(err) });
       status.setAttribute("data-error", "true");
     },
   });
@@ -474,12 +475,4 @@ async function describeOptions(spec) {
     else parts.push(`${label} ${value}`);
   }
   return parts.join(", ");
-}
-
-// errorText writes an error message of the websocket (docs/server.md) for
-// people: the server's words in English, else the words of its code, with
-// the move it was about.
-function errorText(err) {
-  if (language() === "en" || !err.code) return err.message || err.code;
-  return t("error." + err.code, { move: err.move || "" });
 }
