@@ -50,11 +50,20 @@ export class BoardView {
   }
 
   // draw draws position pos of ply from view v with the marks of render.
-  // Without a view it shows the position string.
+  // Without a view it shows the position string. When marks.played is the
+  // move that leads from the position drawn last (the ply before) to this
+  // one, the pieces it moved slide from where they were (see animate).
   draw(v, ply, pos, marks) {
     // Keep the keyboard focus on the same cell or piece.
     const focused = this.box.contains(document.activeElement) ? focusKey(document.activeElement) : "";
-    clear(this.box).append(v ? render(v, { ...marks, pos }) : h("p", { "data-testid": "board", "data-pos": pos }, pos));
+    const before = this.drawn;
+    const move = marks.played && before && before.view && before.ply === ply - 1 && before.flip === Boolean(marks.flip)
+      ? (before.view.moves || []).find((m) => m.text === marks.played) : null;
+    const from = move && !reducedMotion() ? startingPoints(this.box, move) : null;
+    const drawing = v ? render(v, { ...marks, pos }) : h("p", { "data-testid": "board", "data-pos": pos }, pos);
+    clear(this.box).append(drawing);
+    this.drawn = { view: v, ply, flip: Boolean(marks.flip) };
+    if (from && v) animate(drawing, move, from);
     if (focused) {
       const again = this.box.querySelector(focused);
       if (again) again.focus();
@@ -62,6 +71,76 @@ export class BoardView {
     this.box.classList.toggle("interactive", Boolean(marks.interactive));
     this.box.setAttribute("data-ply", String(ply));
   }
+}
+
+// slide is how long a move's pieces take to reach their place, in ms.
+const slide = 240;
+
+// reducedMotion reports whether the visitor asked for less motion.
+const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+// piecesOf returns the top n pieces of a cell in a drawing, top first.
+function piecesOf(root, cell, n) {
+  const out = [];
+  for (const e of root.querySelectorAll("[data-depth]")) {
+    const d = Number(e.getAttribute("data-depth"));
+    if (e.getAttribute("data-sq") === cell && d >= 1 && d <= n) out[d - 1] = e;
+  }
+  return out.filter(Boolean);
+}
+
+// startingPoints returns where the pieces of a shift were in the drawing
+// still shown, top first, as boxes in the board's units; for other kinds
+// of moves it returns [], as their pieces come from the reserve.
+function startingPoints(box, move) {
+  if (move.kind === "place") return [];
+  if (move.kind !== "shift") return null;
+  return piecesOf(box, move.from, move.count).map((e) => e.getBBox());
+}
+
+// animate makes the pieces a move brought in the new drawing come from
+// where they were: a shift's stack slides from its origin to its
+// destination, a placed piece drops in. The moving pieces carry the class
+// "moving" and an SVG transform transition until they settle.
+function animate(svg, move, from) {
+  let moving = [];
+  if (move.kind === "shift") {
+    const to = piecesOf(svg, move.to[0], move.count);
+    if (to.length !== from.length) return;
+    moving = to.map((e, i) => {
+      const b = e.getBBox();
+      return [e, `translate(${from[i].x - b.x}px, ${from[i].y - b.y}px)`];
+    });
+  } else {
+    moving = move.to.flatMap((cell) => piecesOf(svg, cell, 1)).map((e) => [e, "translate(0px, -40px)"]);
+  }
+  if (!moving.length) return;
+  // The destination is drawn last, so that the stack slides over the
+  // cells on its way.
+  for (const [e] of moving) {
+    const cell = e.closest("[data-sq]:not([data-depth])");
+    if (cell && cell.parentNode) cell.parentNode.append(cell);
+  }
+  for (const [e, start] of moving) {
+    e.classList.add("moving");
+    e.style.transition = "none";
+    e.style.transform = start;
+    if (move.kind === "place") e.style.opacity = "0";
+  }
+  svg.getBoundingClientRect(); // the start is laid out before the transition
+  requestAnimationFrame(() => {
+    for (const [e] of moving) {
+      e.style.transition = `transform ${slide}ms ease-out, opacity ${slide}ms ease-out`;
+      e.style.transform = "";
+      e.style.opacity = "";
+    }
+    setTimeout(() => {
+      for (const [e] of moving) {
+        e.classList.remove("moving");
+        e.style.transition = "";
+      }
+    }, slide + 30);
+  });
 }
 
 // focusKey returns a selector that finds the same cell or piece in a

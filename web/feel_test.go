@@ -1,0 +1,79 @@
+package web_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// watchMoving records in window.moving every piece of the board that is
+// given the class "moving" with a transform: the animation of a move.
+const watchMoving = `(() => {
+  window.moving = [];
+  new MutationObserver((ms) => {
+    for (const m of ms) {
+      const e = m.target;
+      if (e.classList && e.classList.contains("moving") && e.style.transform) window.moving.push(e.getAttribute("data-testid") + " " + e.style.transform);
+    }
+  }).observe(document.querySelector("[data-testid=board-box]"), { subtree: true, childList: true, attributes: true, attributeFilter: ["class", "style"] });
+})()`
+
+// playTyped plays a move by typing it into the move box.
+func playTyped(t *testing.T, ctx context.Context, move string) {
+	t.Helper()
+	do(t, ctx, "playing "+move,
+		chromedp.SetValue(tid("move-input"), move),
+		chromedp.Click(tid("move-submit"), chromedp.NodeVisible),
+	)
+}
+
+// TestBrowserFeel checks the feel of play: every game's moves animate on
+// the board (a shifted stack slides, a placed piece drops in) and the board
+// settles, except when the visitor asks for reduced motion.
+func TestBrowserFeel(t *testing.T) {
+	skipShort(t)
+	b := newBrowser(t)
+	defer b.checkNoExceptions(t)
+
+	for _, tc := range []struct {
+		game  string
+		moves int // moves played; the last one is watched
+	}{{"pogo", 1}, {"pisola", 1}, {"diam", 1}, {"diam", 9}} {
+		t.Run("animation-"+tc.game, func(t *testing.T) {
+			ctx := b.person(t, 40*time.Second)
+			startGame(t, ctx, b.base, tc.game, "you", "you")
+			for i := 1; i <= tc.moves; i++ {
+				waitMyTurn(t, ctx)
+				if i == tc.moves {
+					eval[chromedp.Void](t, ctx, watchMoving)
+				}
+				playTyped(t, ctx, legal(t, ctx)[0])
+				waitPlies(t, ctx, i)
+			}
+			waitFor(t, ctx, "a moving piece", `window.moving.length > 0 && window.moving.every((m) => /translate\(/.test(m))`)
+			waitFor(t, ctx, "the board settled", `document.querySelector("[data-testid=board-box] .moving") === null && [...document.querySelectorAll("[data-testid=board-box] [data-depth]")].every((e) => e.style.transform === "")`)
+		})
+	}
+
+	t.Run("reduced-motion", func(t *testing.T) {
+		ctx := b.person(t, 40*time.Second)
+		do(t, ctx, "asking for reduced motion", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+			return err
+		}))
+		startGame(t, ctx, b.base, "pogo", "you", "you")
+		waitMyTurn(t, ctx)
+		eval[chromedp.Void](t, ctx, watchMoving)
+		playTyped(t, ctx, legal(t, ctx)[0])
+		waitPlies(t, ctx, 1)
+		waitMyTurn(t, ctx)
+		if m := eval[[]string](t, ctx, `window.moving`); len(m) != 0 {
+			t.Errorf("pieces moved under reduced motion: %s", strings.Join(m, "; "))
+		}
+	})
+}
