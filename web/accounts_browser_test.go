@@ -42,9 +42,9 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 // TestBrowserAccounts: two people sign up in two browsers, one seeks a
 // rated Pogo game with a 1+1 clock, the other accepts it from the lobby
-// (on a phone-sized screen), they play by clicking and chat, one lets the
-// clock run out, a rematch offer reaches the other, and both profiles show
-// the new ratings.
+// (on a phone-sized screen), they play by clicking and chat, one's clock
+// turns red under 10 s and then runs out, a rematch offer reaches the
+// other, and both profiles show the new ratings.
 func TestBrowserAccounts(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
@@ -121,8 +121,27 @@ func TestBrowserAccounts(t *testing.T) {
 		t.Fatal("the chat message was rendered as HTML")
 	}
 
+	// Under 10 s the running clock turns red. Ann's clock runs (61 s after
+	// her increment) and is not low yet; 52 s later by the server's clock,
+	// her page (reloaded: it reads the server's time on connecting) shows
+	// under 10 s left, in tenths, in red, and Bob's clock, stopped, stays
+	// as it was.
+	lowClock := `document.querySelector('[data-testid=clock-0]').classList.contains("low")`
+	if eval[bool](t, ann, lowClock) {
+		t.Fatal("ann's clock shows the low-time warning with a minute left")
+	}
+	clock.Advance(52 * time.Second)
+	do(t, ann, "ann's page reloaded", chromedp.Reload(), chromedp.WaitVisible(tid("board-box")))
+	waitFor(t, ann, "the low-time warning", lowClock+` && /^[0-9]\.[0-9]$/.test(document.querySelector('[data-testid=clock-0] .time').textContent)`)
+	if c := eval[string](t, ann, `getComputedStyle(document.querySelector('[data-testid=clock-0]')).color`); c != "rgb(160, 35, 20)" {
+		t.Fatalf("the low clock's colour is %s; want the warning's red", c)
+	}
+	if eval[bool](t, ann, `document.querySelector('[data-testid=clock-1]').classList.contains("low")`) {
+		t.Fatal("bob's stopped clock shows the low-time warning")
+	}
+
 	// Ann lets her clock run out.
-	clock.Advance(62 * time.Second)
+	clock.Advance(10 * time.Second)
 	srv.CheckClocks()
 	waitFor(t, ann, "the flag at ann's", `document.querySelector('[data-testid=result]:not([hidden])') !== null && document.querySelector('[data-testid=result]').textContent.includes("ran out of time")`)
 	waitFor(t, bob, "the flag at bob's", `document.querySelector('[data-testid=result]:not([hidden])') !== null && document.querySelector('[data-testid=result]').textContent.includes("ran out of time")`)
