@@ -242,3 +242,40 @@ func GridCellNames(n int) []string {
 	}
 	return names
 }
+
+// Composer is implemented by games whose positions can be set up by hand:
+// Compose returns the position whose cells hold stacks (in the order of
+// Board's cells, each bottom to top in the letters of the game's pieces,
+// "" for an empty cell) with player toMove to move. It reads the position
+// through the game's own parser, so a position the rules refuse gets the
+// parser's message.
+type Composer interface {
+	Compose(stacks []string, toMove int) (State, error)
+}
+
+// GridText writes the stacks of a grid of size×size cells (in Grid order:
+// a1, b1, …) as the position strings of the grid games write their
+// boards: ranks from the top, separated by '/', cells by ',', '-' for an
+// empty cell.
+func GridText(size int, stacks []string) (string, error) {
+	if len(stacks) != size*size {
+		return "", fmt.Errorf("%d stacks for a board of %d cells", len(stacks), size*size)
+	}
+	var b strings.Builder
+	for r := size - 1; r >= 0; r-- {
+		for f := 0; f < size; f++ {
+			if f > 0 {
+				b.WriteByte(',')
+			}
+			if s := stacks[r*size+f]; s == "" {
+				b.WriteByte('-')
+			} else {
+				b.WriteString(s)
+			}
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String(), nil
+}

@@ -1,9 +1,11 @@
 package games_test
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"stax/game"
 	"stax/game/gametest"
 	"stax/games"
 )
@@ -54,5 +56,48 @@ func TestLoadErrors(t *testing.T) {
 				t.Errorf("Load(%q) error = %v, want it to mention %q", tt.spec, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestCompose checks that every game's positions can be set up by hand
+// (game.Composer): the stacks and the player to move of a position seen
+// through its board view compose the same position, along random games,
+// and a stack the rules refuse gets the parser's message.
+func TestCompose(t *testing.T) {
+	for _, info := range games.All() {
+		g, err := info.Variant(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok := g.(game.Composer)
+		if !ok {
+			t.Errorf("%s cannot be set up by hand: no Compose", info.Name)
+			continue
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		s := g.Start()
+		for ply := 0; ply < 40 && !s.Terminal(); ply++ {
+			b := s.(game.Viewer).Board()
+			stacks := make([]string, len(b.Cells))
+			for i, cell := range b.Cells {
+				stacks[i] = cell.Stack
+			}
+			got, err := c.Compose(stacks, b.ToMove)
+			if err != nil || got.String() != s.String() {
+				t.Errorf("%s: Compose of %s = %v, %v", info.Name, s, got, err)
+				break
+			}
+			moves := s.Legal(nil)
+			s.Apply(moves[rng.IntN(len(moves))])
+		}
+		b := g.Start().(game.Viewer).Board()
+		stacks := make([]string, len(b.Cells))
+		stacks[0] = "?"
+		if _, err := c.Compose(stacks, 0); err == nil {
+			t.Errorf("%s: Compose accepts a stack of unknown pieces", info.Name)
+		}
+		if _, err := c.Compose(stacks[:1], 0); err == nil {
+			t.Errorf("%s: Compose accepts too few stacks", info.Name)
+		}
 	}
 }

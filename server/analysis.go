@@ -618,3 +618,43 @@ func (s *Server) makeReview(id string, e *reviewEntry, spec string, g game.Game,
 	e.r = out
 	close(e.done)
 }
+
+// SetupRequest is the body of POST /api/setup: a position set up by hand,
+// as the stacks of the board view's cells (in its order, bottom to top,
+// "" for an empty cell) and the player to move.
+type SetupRequest struct {
+	Spec   string   `json:"spec"`
+	Stacks []string `json:"stacks"`
+	ToMove int      `json:"toMove"`
+}
+
+// Setup answers POST /api/setup: the position string and its view.
+type Setup struct {
+	Position string `json:"position"`
+	View     *View  `json:"view"`
+}
+
+// handleSetup answers POST /api/setup: the position of a board set up by
+// hand, read by the game's own parser (its message when it refuses it).
+func (s *Server) handleSetup(w http.ResponseWriter, r *http.Request) {
+	var req SetupRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	g, err := s.cfg.Games.Load(req.Spec)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	c, ok := g.(game.Composer)
+	if !ok {
+		httpError(w, http.StatusNotFound, g.Info().Title+" positions cannot be set up by hand; type a position string")
+		return
+	}
+	st, err := c.Compose(req.Stacks, req.ToMove)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, Setup{Position: st.String(), View: viewOf(st, st.Terminal(), nil)})
+}

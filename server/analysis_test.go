@@ -249,3 +249,28 @@ func TestNoAnalyst(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{})
 	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo"}, http.StatusNotFound, nil)
 }
+
+// TestSetup checks POST /api/setup: stacks set up by hand make the
+// position string the parser reads, and a board the rules refuse is 400
+// with the parser's message.
+func TestSetup(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{Analyst: searchAnalyst{}})
+	var out server.Setup
+	stacks := []string{"ww", "bw", "b", "bw", "w", "", "b", "", "wbb"}
+	ts.call("POST", "/api/setup", server.SetupRequest{Spec: "pogo", Stacks: stacks, ToMove: 0}, http.StatusOK, &out)
+	if out.Position != "b,-,wbb/bw,w,-/ww,bw,b w" || out.View == nil || len(out.View.Moves) == 0 {
+		t.Errorf("setup: %q, view %v", out.Position, out.View != nil)
+	}
+	g, _ := games.Load("pogo")
+	stacks[0] = "wx"
+	_, perr := g.ParseState("b,-,wbb/bw,w,-/wx,bw,b w")
+	var e struct{ Error string }
+	ts.call("POST", "/api/setup", server.SetupRequest{Spec: "pogo", Stacks: stacks}, http.StatusBadRequest, &e)
+	if e.Error != perr.Error() {
+		t.Errorf("setup of a bad stack: %q; want the parser's %q", e.Error, perr)
+	}
+	ts.call("POST", "/api/setup", server.SetupRequest{Spec: "diam", Stacks: []string{"r", "", "", "", "", "", "", ""}, ToMove: 1}, http.StatusOK, &out)
+	if out.Position != "r/-/-/-/-/-/-/- 2" {
+		t.Errorf("diam setup: %q", out.Position)
+	}
+}

@@ -31,6 +31,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
 	m.HandleFunc("GET /api/recent", s.handleRecent)
 	m.HandleFunc("POST /api/analyze", s.handleAnalyze)
+	m.HandleFunc("POST /api/setup", s.handleSetup)
 	m.HandleFunc("GET /ws/analyze", s.handleAnalyzeWS)
 	m.HandleFunc("GET /api/games/{id}/review", s.handleReview)
 	m.HandleFunc("GET /ws/games/{id}", s.handleWS)

@@ -188,8 +188,25 @@ func TestAnalysisBoard(t *testing.T) {
 		eval[bool](t, ctx, `(document.querySelector('[data-testid=setup-position]').value = '') === ''`)
 		do(t, ctx, "correcting it", chromedp.SendKeys(chromedp.CSS(`[data-testid=setup-position]`), pos))
 		waitFor(t, ctx, "the preview", `document.querySelector('[data-testid=setup-error]').textContent === '' && document.querySelector('[data-testid=setup-preview] svg') !== null`)
+		// Change a stack by hand on the board, then the side to move.
+		do(t, ctx, "editing b1's stack", chromedp.Click(chromedp.CSS(`[data-testid=setup-preview] [data-sq=b1]`)))
+		waitFor(t, ctx, "the stack editor", `!document.querySelector('[data-testid=setup-stack]').closest('[hidden]') && document.querySelector('[data-testid=setup-stack]').value === 'bw'`)
+		eval[bool](t, ctx, `(document.querySelector('[data-testid=setup-stack]').value = '') === ''`)
+		do(t, ctx, "typing a stack the rules refuse", chromedp.SendKeys(chromedp.CSS(`[data-testid=setup-stack]`), "wx"))
+		click(t, ctx, "setup-stack-set")
+		_, perr = pogo.ParseState("b,-,wbb/bw,w,-/ww,wx,b w")
+		waitFor(t, ctx, "the parser's message for the stack", fmt.Sprintf(`document.querySelector('[data-testid=setup-error]').textContent === %q`, perr.Error()))
+		eval[bool](t, ctx, `(document.querySelector('[data-testid=setup-stack]').value = '') === ''`)
+		do(t, ctx, "typing a good stack", chromedp.SendKeys(chromedp.CSS(`[data-testid=setup-stack]`), "wb"))
+		click(t, ctx, "setup-stack-set")
+		const edited = "b,-,wbb/bw,w,-/ww,wb,b w"
+		waitFor(t, ctx, "the composed position", fmt.Sprintf(`document.querySelector('[data-testid=setup-position]').value === %q && document.querySelector('[data-testid=setup-error]').textContent === ''`, edited))
+		do(t, ctx, "giving Black the move", chromedp.SetValue(tid("setup-side"), "1"))
+		eval[bool](t, ctx, `document.querySelector('[data-testid=setup-side]').dispatchEvent(new Event('change')) || true`)
+		const blackToMove = "b,-,wbb/bw,w,-/ww,wb,b b"
+		waitFor(t, ctx, "Black to move", fmt.Sprintf(`document.querySelector('[data-testid=setup-position]').value === %q`, blackToMove))
 		click(t, ctx, "setup-use")
-		waitFor(t, ctx, "the position analysed and shared", fmt.Sprintf(`document.querySelector('[data-testid=board]').dataset.pos === %q && new URLSearchParams(location.search).get('position') === %q`, pos, pos))
+		waitFor(t, ctx, "the position analysed and shared", fmt.Sprintf(`document.querySelector('.board-col [data-testid=board]').dataset.pos === %q && new URLSearchParams(location.search).get('position') === %q`, blackToMove, blackToMove))
 	})
 
 	t.Run("phone", func(t *testing.T) {

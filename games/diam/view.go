@@ -1,6 +1,13 @@
 package diam
 
-import "stax/game"
+import (
+	"cmp"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"stax/game"
+)
 
 var cellNames = [numCells]string{"1", "2", "3", "4", "5", "6", "7", "8"}
 
@@ -57,4 +64,20 @@ func (s *State) ViewMove(m game.Move) game.MoveView {
 		return game.MoveView{Kind: game.Shift, From: cell, Count: int(s.h[cell]) - level, To: []int{neighbour(cell, m&cwBit != 0)}}
 	}
 	return game.MoveView{Kind: game.Pass}
+}
+
+// Compose sets up a position by hand (game.Composer): the stacks of the
+// cells 1 to 8 in the colours' letters, bottom to top.
+func (g *Game) Compose(stacks []string, toMove int) (game.State, error) {
+	if len(stacks) != 8 {
+		return nil, fmt.Errorf("%d stacks for a ring of 8 cells", len(stacks))
+	}
+	if toMove < 0 || toMove >= g.Players() {
+		return nil, fmt.Errorf("player %d to move: want 0 to %d", toMove, g.Players()-1)
+	}
+	cells := make([]string, 8)
+	for i, s := range stacks {
+		cells[i] = cmp.Or(s, "-")
+	}
+	return g.ParseState(strings.Join(cells, "/") + " " + strconv.Itoa(toMove+1))
 }

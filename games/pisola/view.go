@@ -1,6 +1,7 @@
 package pisola
 
 import (
+	"fmt"
 	"math/bits"
 
 	"stax/game"
@@ -57,4 +58,17 @@ func (s *State) ViewMove(m game.Move) game.MoveView {
 		return game.MoveView{Kind: game.Shift, From: a, Count: int(s.height[a]), To: []int{b}}
 	}
 	return game.MoveView{Kind: game.Place, Piece: "wb"[s.toMove], To: []int{a, b}}
+}
+
+// Compose sets up a position by hand (game.Composer): the stacks of the
+// squares a1, b1, … in the letters w and b, bottom to top.
+func (g *Game) Compose(stacks []string, toMove int) (game.State, error) {
+	board, err := game.GridText(g.Size(), stacks)
+	if err != nil {
+		return nil, err
+	}
+	if toMove < 0 || toMove > 1 {
+		return nil, fmt.Errorf("player %d to move: want 0 (White) or 1 (Black)", toMove)
+	}
+	return g.ParseState(board + " " + string("wb"[toMove]))
 }

@@ -1,6 +1,7 @@
 package pogo
 
 import (
+	"fmt"
 	"math/bits"
 
 	"stax/game"
@@ -34,4 +35,17 @@ func (s *State) Board() game.Board {
 func (s *State) ViewMove(m game.Move) game.MoveView {
 	k, from, to := decode(m)
 	return game.MoveView{Kind: game.Shift, From: from, Count: k, To: []int{to}}
+}
+
+// Compose sets up a position by hand (game.Composer): the stacks of the
+// squares a1, b1, …, c3 in the letters w and b, bottom to top.
+func (g *Game) Compose(stacks []string, toMove int) (game.State, error) {
+	board, err := game.GridText(3, stacks)
+	if err != nil {
+		return nil, err
+	}
+	if toMove < 0 || toMove > 1 {
+		return nil, fmt.Errorf("player %d to move: want 0 (White) or 1 (Black)", toMove)
+	}
+	return g.ParseState(board + " " + string("wb"[toMove]))
 }

@@ -212,6 +212,10 @@ export function view(spec, position = "", move = "") {
 // position, moves} or {game, ply}.
 export const analyze = (req) => request("POST", "/api/analyze", req);
 
+// setup returns the position of stacks set up by hand and its view (see
+// POST /api/setup): {spec, stacks, toMove}.
+export const setupPosition = (req) => request("POST", "/api/setup", req);
+
 // review returns the review of a finished game (GET /api/games/{id}/review).
 export const review = (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`);
 

@@ -228,7 +228,7 @@ export default {
   "analysis.analyse": "Analyse this position",
   "analysis.startPosition": "Starting position",
   "analysis.setup": "Set up a position",
-  "analysis.setupHelp": "Type or paste a position string (see the rules); the server checks it as you type.",
+  "analysis.setupHelp": "Type or paste a position string (see the rules), or click a cell of the board to change its stack; the server checks the position as you go.",
   "analysis.positionString": "Position",
   "analysis.preview": "The position set up",
 
@@ -359,5 +359,8 @@ export default {
   "board.locked": "locked",
   "settings.sound": "Sounds",
   "settings.soundOn": "Sounds on",
-  "settings.soundOff": "Sounds off"
+  "settings.soundOff": "Sounds off",
+  "analysis.sideToMove": "To move",
+  "analysis.setStack": "Set the stack",
+  "analysis.stackOf": "Stack on {cell}, bottom to top ({pieces}):"
 };

@@ -228,7 +228,7 @@ export default {
   "analysis.analyse": "Analizar esta posición",
   "analysis.startPosition": "Posición inicial",
   "analysis.setup": "Preparar una posición",
-  "analysis.setupHelp": "Escribe o pega una posición (ver las reglas); el servidor la comprueba mientras escribes.",
+  "analysis.setupHelp": "Escribe o pega una posición (ver las reglas), o pulsa una casilla del tablero para cambiar su pila; el servidor comprueba la posición sobre la marcha.",
   "analysis.positionString": "Posición",
   "analysis.preview": "La posición preparada",
 
@@ -359,5 +359,8 @@ export default {
   "board.locked": "bloqueada",
   "settings.sound": "Sonidos",
   "settings.soundOn": "Sonidos activados",
-  "settings.soundOff": "Sonidos desactivados"
+  "settings.soundOff": "Sonidos desactivados",
+  "analysis.sideToMove": "Le toca a",
+  "analysis.setStack": "Poner la pila",
+  "analysis.stackOf": "Pila en {cell}, de abajo arriba ({pieces}):"
 };

@@ -228,7 +228,7 @@ export default {
   "analysis.analyse": "Analyser cette position",
   "analysis.startPosition": "Position de départ",
   "analysis.setup": "Composer une position",
-  "analysis.setupHelp": "Tapez ou collez une position (voir les règles) ; le serveur la vérifie au fil de la frappe.",
+  "analysis.setupHelp": "Tapez ou collez une position (voir les règles), ou cliquez sur une case du plateau pour changer sa pile ; le serveur vérifie la position au fur et à mesure.",
   "analysis.positionString": "Position",
   "analysis.preview": "La position composée",
 
@@ -359,5 +359,8 @@ export default {
   "board.locked": "bloquée",
   "settings.sound": "Sons",
   "settings.soundOn": "Sons activés",
-  "settings.soundOff": "Sons désactivés"
+  "settings.soundOff": "Sons désactivés",
+  "analysis.sideToMove": "Au trait",
+  "analysis.setStack": "Poser la pile",
+  "analysis.stackOf": "Pile en {cell}, de bas en haut ({pieces}) :"
 };

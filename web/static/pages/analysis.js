@@ -10,7 +10,7 @@
 // URLs: /analysis?spec=S&position=P&moves=M1,M2&ply=N  a position and a line
 //       /analysis?game=ID&ply=N                        a finished game
 
-import { AnalysisSocket, analyze, getGame, listGames, review, view } from "../api.js";
+import { AnalysisSocket, analyze, getGame, listGames, review, setupPosition, variant, view } from "../api.js";
 import { clear, h } from "../dom.js";
 import { GAMES, gameModule } from "../games/index.js";
 import { Picker } from "../picker.js";
@@ -431,8 +431,10 @@ function graph(rv, players, onPick) {
   return svg;
 }
 
-// setupBox is the position setup: a game, and a position string checked
-// live by the server's own parser (its messages are shown as they are);
+// setupBox is the position setup: a game, a position string checked live
+// by the server's own parser (its messages are shown as they are), and
+// the board of that position, whose stacks and side to move can be
+// changed by hand (the server composes the position: POST /api/setup);
 // onUse(spec, position) analyses it.
 function setupBox(onUse) {
   const specSel = h("select", { "data-testid": "setup-spec", "aria-label": t("home.game") });
@@ -441,6 +443,11 @@ function setupBox(onUse) {
   const use = h("button", { type: "button", "data-testid": "setup-use" }, t("analysis.analyse"));
   const start = h("button", { type: "button", class: "secondary", "data-testid": "setup-start" }, t("analysis.startPosition"));
   const preview = h("div", { class: "setup-preview", "data-testid": "setup-preview" });
+  const side = h("select", { "data-testid": "setup-side", "aria-label": t("analysis.sideToMove") });
+  const stackInput = h("input", { type: "text", spellcheck: "false", autocapitalize: "off", autocomplete: "off", "data-testid": "setup-stack" });
+  const stackLabel = h("label", { class: "block" }, "", stackInput);
+  const stackSet = h("button", { type: "button", class: "secondary", "data-testid": "setup-stack-set" }, t("analysis.setStack"));
+  const stackBox = h("div", { class: "setup-stack", hidden: true }, stackLabel, stackSet);
   const box = h(
     "details",
     { class: "setup", "data-testid": "setup" },
@@ -449,41 +456,107 @@ function setupBox(onUse) {
     h("label", {}, t("home.game"), " ", specSel),
     h("label", { class: "block" }, t("analysis.positionString"), pos),
     err,
-    h("div", { class: "actions" }, use, start),
     preview,
+    stackBox,
+    h("label", {}, t("analysis.sideToMove"), " ", side),
+    h("div", { class: "actions" }, use, start),
   );
   let timer = null;
   let seq = 0;
-  // check asks the server for the view of the position: its parser's
-  // message when it refuses it, a preview of the board when it takes it.
+  let shown = null; // the view of the position in the box
+  let editing = ""; // the cell whose stack is being edited
+  let namesFor = "";
+
+  // showView draws the board of the position in the box, whose cells
+  // pick the stack to edit.
+  const showView = (v) => {
+    shown = v;
+    clear(preview);
+    if (!v || !v.board) return;
+    preview.append(render(v, { label: t("analysis.preview"), selected: editing ? [editing] : [], interactive: true }));
+    side.value = String(v.board.toMove);
+  };
+  // names fills the side-to-move choice with the players of the game.
+  const names = (spec) => {
+    if (namesFor === spec) return;
+    namesFor = spec;
+    variant(spec).then((va) => {
+      const mod = gameModule(spec.split("(")[0]);
+      clear(side).append(...va.playerNames.map((n, i) => h("option", { value: String(i) }, playerWords(mod, n))));
+      if (shown) side.value = String(shown.board.toMove);
+    }, () => {});
+  };
+  // check asks the server for the view of the typed position: its
+  // parser's message when it refuses it, the board when it takes it.
   const check = () => {
     const my = ++seq;
     const spec = specSel.value;
+    names(spec);
     view(spec, pos.value.trim()).then(
       (v) => {
         if (my !== seq) return;
         err.textContent = "";
         use.disabled = false;
         pos.setAttribute("aria-invalid", "false");
-        clear(preview);
-        if (v && v.board) {
-          preview.append(render(v, { label: t("analysis.preview") }));
-        }
+        showView(v);
       },
       (e) => {
         if (my !== seq) return;
         err.textContent = e.message;
         use.disabled = true;
         pos.setAttribute("aria-invalid", "true");
-        clear(preview);
+        showView(null);
       },
     );
   };
+  // compose asks the server for the position of the board with the
+  // edited stack and side to move.
+  const compose = (cell, stack) => {
+    if (!shown) return;
+    const stacks = shown.board.cells.map((c) => (c.name === cell ? stack : c.stack));
+    const my = ++seq;
+    setupPosition({ spec: specSel.value, stacks, toMove: Number(side.value) }).then(
+      (r) => {
+        if (my !== seq) return;
+        pos.value = r.position;
+        err.textContent = "";
+        use.disabled = false;
+        showView(r.view);
+      },
+      (e) => {
+        if (my !== seq) return;
+        err.textContent = e.message;
+      },
+    );
+  };
+  preview.addEventListener("click", (ev) => {
+    const c = ev.target.closest && ev.target.closest("[data-sq]");
+    if (!c || !shown) return;
+    editing = c.getAttribute("data-sq");
+    const cell = shown.board.cells.find((x) => x.name === editing);
+    stackLabel.firstChild.textContent = t("analysis.stackOf", { cell: editing, pieces: shown.board.pieces.map((p) => p.letter).join(", ") }) + " ";
+    stackInput.value = cell ? cell.stack : "";
+    stackBox.hidden = false;
+    showView(shown);
+    stackInput.focus();
+  });
+  stackSet.addEventListener("click", () => editing && compose(editing, stackInput.value.trim()));
+  stackInput.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter") return;
+    ev.preventDefault();
+    if (editing) compose(editing, stackInput.value.trim());
+  });
+  side.addEventListener("change", () => compose("", ""));
   pos.addEventListener("input", () => {
     clearTimeout(timer);
     timer = setTimeout(check, 250);
   });
-  specSel.addEventListener("change", check);
+  specSel.addEventListener("change", () => {
+    pos.value = "";
+    stackBox.hidden = true;
+    editing = "";
+    check();
+  });
   use.addEventListener("click", () => onUse(specSel.value, pos.value.trim()));
   start.addEventListener("click", () => {
     pos.value = "";
@@ -492,13 +565,13 @@ function setupBox(onUse) {
   return {
     box,
     show(spec, position) {
-      listGames().then((list) => {
-        clear(specSel);
-        const specs = new Set(list.map((g) => g.name));
-        specs.add(spec);
-        for (const s of specs) specSel.append(h("option", { value: s, selected: s === spec }, s));
-      }, () => specSel.append(h("option", { value: spec, selected: true }, spec)));
       pos.value = position || "";
+      const fill = (specs) => {
+        clear(specSel);
+        for (const s of new Set([...specs, spec])) specSel.append(h("option", { value: s, selected: s === spec }, s));
+        check();
+      };
+      listGames().then((list) => fill(list.map((g) => g.name)), () => fill([]));
     },
   };
 }
