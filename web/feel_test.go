@@ -77,3 +77,43 @@ func TestBrowserFeel(t *testing.T) {
 		}
 	})
 }
+
+// soundsPlayed returns how many sounds the page played.
+const soundsPlayed = `import("/sound.js").then((m) => m.played.move + m.played.turn + m.played.low)`
+
+// TestBrowserSounds checks that the sounds are off by default, that the
+// switch in the header turns them on and is remembered, and that a move is
+// then heard.
+func TestBrowserSounds(t *testing.T) {
+	skipShort(t)
+	b := newBrowser(t)
+	defer b.checkNoExceptions(t)
+	ctx := b.person(t, 40*time.Second)
+
+	startGame(t, ctx, b.base, "pogo", "you", "you")
+	waitMyTurn(t, ctx)
+	if on := eval[string](t, ctx, `document.querySelector("[data-testid=sound-switch]").getAttribute("aria-pressed")`); on != "false" {
+		t.Errorf("the sounds are on by default (aria-pressed %q)", on)
+	}
+	playTyped(t, ctx, legal(t, ctx)[0])
+	waitPlies(t, ctx, 1)
+	waitMyTurn(t, ctx)
+	if n := awaitEval[int](t, ctx, soundsPlayed); n != 0 {
+		t.Errorf("%d sounds played while they are off", n)
+	}
+
+	click(t, ctx, "sound-switch")
+	waitFor(t, ctx, "the switch on", `document.querySelector("[data-testid=sound-switch]").getAttribute("aria-pressed") === "true"`)
+	do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(tid("board-box")))
+	waitFor(t, ctx, "the switch still on", `document.querySelector("[data-testid=sound-switch]").getAttribute("aria-pressed") === "true"`)
+	waitMyTurn(t, ctx)
+	playTyped(t, ctx, legal(t, ctx)[0])
+	waitPlies(t, ctx, 2)
+	if n := awaitEval[int](t, ctx, soundsPlayed); n == 0 {
+		t.Error("no sound played for a move with the sounds on")
+	}
+
+	click(t, ctx, "sound-switch")
+	do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(tid("board-box")))
+	waitFor(t, ctx, "the switch still off", `document.querySelector("[data-testid=sound-switch]").getAttribute("aria-pressed") === "false"`)
+}

@@ -27,6 +27,7 @@ import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
 import { accountPage, signinPage } from "./pages/signin.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { applyTheme, theme, toggleTheme } from "./theme.js";
+import { setSound, soundOn } from "./sound.js";
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
@@ -155,6 +156,22 @@ function drawNav() {
         },
       },
       theme() === "dark" ? "☀" : "☾",
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "theme sound",
+        "data-testid": "sound-switch",
+        "aria-pressed": soundOn() ? "true" : "false",
+        "aria-label": t("settings.sound"),
+        title: t(soundOn() ? "settings.soundOn" : "settings.soundOff"),
+        onclick: () => {
+          setSound(!soundOn());
+          drawNav();
+        },
+      },
+      soundOn() ? "🔊" : "🔇",
     ),
     h(
       "select",

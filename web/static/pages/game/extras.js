@@ -6,6 +6,7 @@
 import { saveToken } from "../../api.js";
 import { h, clear, navigate } from "../../dom.js";
 import { t, errorWords } from "../../i18n.js";
+import { play } from "../../sound.js";
 
 // lowTime is when a clock shows its warning, in milliseconds.
 const lowTime = 10000;
@@ -18,6 +19,7 @@ export class GameExtras {
     this.held = [];
     this.offers = {};
     this.offset = 0; // server time minus this browser's, in ms
+    this.warned = ""; // the turn (clock.since) whose low time was sounded
     this.clocks = h("div", { class: "clocks", hidden: true, "data-testid": "clocks" });
     this.watchers = h("p", { class: "small muted", "data-testid": "watchers" });
     this.offerBox = h("div", { class: "offers", "data-testid": "offers" });
@@ -130,7 +132,13 @@ export class GameExtras {
       else left = c.remaining[i] - (running ? Math.max(0, now - Date.parse(c.since)) : 0);
       left = Math.max(0, left);
       el.classList.toggle("running", running);
-      el.classList.toggle("low", running && !c.days && left < lowTime);
+      const low = running && !c.days && left < lowTime;
+      el.classList.toggle("low", low);
+      // The player hears once that their own time runs low.
+      if (low && this.held.includes(i) && this.warned !== c.since) {
+        this.warned = c.since;
+        play("low");
+      }
       el.querySelector(".time").textContent = fmt(left, Boolean(c.days));
     });
   }

@@ -16,6 +16,7 @@ import { Controls } from "./controls.js";
 import { GameLink, joinBox } from "./connection.js";
 import { GameExtras } from "./extras.js";
 import { errorWords, playerWords, t } from "../../i18n.js";
+import { play } from "../../sound.js";
 
 // gamePage draws game id into root and returns the page's clean-up.
 export function gamePage(root, id) {
@@ -414,8 +415,10 @@ export function gamePage(root, id) {
     },
     other: (m) => extras.message(m),
     state: (st) => {
+      const moved = v.st && st.ply > v.st.ply;
       const plyChanged = !v.st || v.st.ply !== st.ply;
       v.st = st;
+      if (moved) play(myTurn() ? "turn" : "move");
       if (plyChanged) {
         v.pending = false;
         controls.played();
