@@ -305,7 +305,7 @@ function renderRing(board, marks) {
         "data-testid": `piece-${name}-${level}`,
         tabindex: marks.interactive ? 0 : undefined,
         role: marks.interactive ? "button" : undefined,
-        "aria-label": marks.interactive ? `${col.name} piece at level ${level} of cell ${name}` : undefined,
+        "aria-label": marks.interactive ? t("board.piece", { colour: colourWords(col.name), level, cell: name }) : undefined,
       });
       piece.append(...slotPiece(col, x + 1, y + 1, SLOT_W - 2, slotH - 2));
       g.append(piece);

@@ -362,5 +362,6 @@ export default {
   "settings.soundOff": "Sounds off",
   "analysis.sideToMove": "To move",
   "analysis.setStack": "Set the stack",
-  "analysis.stackOf": "Stack on {cell}, bottom to top ({pieces}):"
+  "analysis.stackOf": "Stack on {cell}, bottom to top ({pieces}):",
+  "board.piece": "{colour} piece at level {level} of cell {cell}"
 };

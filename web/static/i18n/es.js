@@ -362,5 +362,6 @@ export default {
   "settings.soundOff": "Sonidos desactivados",
   "analysis.sideToMove": "Le toca a",
   "analysis.setStack": "Poner la pila",
-  "analysis.stackOf": "Pila en {cell}, de abajo arriba ({pieces}):"
+  "analysis.stackOf": "Pila en {cell}, de abajo arriba ({pieces}):",
+  "board.piece": "pieza {colour} en el nivel {level} de la casilla {cell}"
 };

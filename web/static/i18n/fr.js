@@ -362,5 +362,6 @@ export default {
   "settings.soundOff": "Sons désactivés",
   "analysis.sideToMove": "Au trait",
   "analysis.setStack": "Poser la pile",
-  "analysis.stackOf": "Pile en {cell}, de bas en haut ({pieces}) :"
+  "analysis.stackOf": "Pile en {cell}, de bas en haut ({pieces}) :",
+  "board.piece": "pion {colour} au niveau {level} de la case {cell}"
 };
