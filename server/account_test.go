@@ -63,6 +63,14 @@ func (ts *testServer) player(name string) *player {
 	return &player{t: ts.t, ts: ts, name: name, hc: &http.Client{Jar: jar}}
 }
 
+// annAndBob signs up the players ann and bob, whom most tests need.
+func (ts *testServer) annAndBob() (ann, bob *player) {
+	ann, bob = ts.player("ann"), ts.player("bob")
+	ann.signup("correct horse")
+	bob.signup("battery staple")
+	return ann, bob
+}
+
 // do sends a JSON request and returns the status and body.
 func (p *player) do(method, path string, body any) (int, []byte) {
 	p.t.Helper()
@@ -244,9 +252,7 @@ func TestLoginRateLimit(t *testing.T) {
 
 func TestDeleteAccount(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
-	ann, bob := ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo"})
 	ann.fails("DELETE", "/api/me", server.PasswordConfirm{Password: "wrong horse"}, http.StatusForbidden, "wrong password")
 	ann.call("DELETE", "/api/me", server.PasswordConfirm{Password: "correct horse"}, http.StatusOK, nil)
@@ -278,9 +284,7 @@ func playersGame(t *testing.T, a, b *player, seek map[string]any) string {
 // player is signed in, without the token.
 func TestGameFollowsItsPlayer(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
-	ann, bob := ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ann, bob := ts.annAndBob()
 	var created server.CreateResponse
 	ann.call("POST", "/api/games", server.CreateRequest{Spec: "pogo", Name: "ignored", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: true}}}, http.StatusCreated, &created)
 	var joined server.JoinResponse

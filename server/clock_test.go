@@ -43,9 +43,7 @@ func TestFischerClock(t *testing.T) {
 	clock := newFakeClock()
 	db := newDB(t)
 	ts := startAccounts(t, db, clock)
-	ann, bob := ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 1}, "rated": true, "seat": 0})
 	st := ann.clock(id)
 	wantRemaining(t, st, 60000, 60000)
@@ -115,9 +113,7 @@ func (s clockOf) Legal0() string {
 func TestMoveAfterFlag(t *testing.T) {
 	clock := newFakeClock()
 	ts := startAccounts(t, newDB(t), clock)
-	ann, bob := ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 5, "increment": 0}, "seat": 0})
 	wa := ann.game(id)
 	st := wa.waitPly(0)
@@ -133,9 +129,7 @@ func TestMoveAfterFlag(t *testing.T) {
 func TestCorrespondenceClock(t *testing.T) {
 	clock := newFakeClock()
 	ts := startAccounts(t, newDB(t), clock)
-	ann, bob := ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pisola", "days": 2, "seat": 1})
 	wa, wb := ann.game(id), bob.game(id)
 	wa.hello()
@@ -177,9 +171,7 @@ func TestFlagTwoInstances(t *testing.T) {
 	db := newDB(t)
 	ts1 := startAccounts(t, db, clock)
 	ts2 := startAccounts(t, db, clock)
-	ann, bob := ts1.player("ann"), ts1.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ann, bob := ts1.annAndBob()
 	// Both players use the first server for the seek.
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 30, "increment": 0}, "rated": true, "seat": 0})
 	// Bob plays on the second server, which reads his session and the

@@ -195,9 +195,7 @@ func TestChallenges(t *testing.T) {
 // device.
 func TestRatedGame(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
-	ann, bob := ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "rated": true, "seat": 0})
 	wa, wb := ann.game(id), bob.game(id)
 	if seats := wa.hello(); len(seats) != 1 || seats[0] != 0 {
@@ -276,9 +274,7 @@ func TestRatedGame(t *testing.T) {
 
 func TestUnratedGameKeepsRatings(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
-	ann, bob := ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo"})
 	wa := ann.game(id)
 	wa.hello()

@@ -19,9 +19,7 @@ func TestRatedOnRestart(t *testing.T) {
 	clock := newFakeClock()
 	db := newDB(t)
 	ts := startAccounts(t, db, clock)
-	ann, bob := ts.player("ann"), ts.player("bob")
-	ann.signup("correct horse")
-	bob.signup("battery staple")
+	ts.annAndBob()
 	acct := ts.store.(store.Accounts)
 	ctx := context.Background()
 	var seats []store.Seat

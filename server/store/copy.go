@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 )
 
 // Diff returns the first difference between two stored games in words, or
@@ -55,24 +56,25 @@ func diffAccount(a, b *Account) string {
 	case len(a.History) != len(b.History):
 		return fmt.Sprintf("%d points of rating history; want %d", len(a.History), len(b.History))
 	}
-	for i, r := range a.Ratings {
-		w := b.Ratings[i]
-		if !r.Updated.Equal(w.Updated) {
-			return fmt.Sprintf("rating in %s updated %v; want %v", r.Pool, r.Updated, w.Updated)
-		}
-		r.Updated = w.Updated
-		if r != w {
-			return fmt.Sprintf("rating %+v; want %+v", r, w)
-		}
+	if d := diffTimed(a.Ratings, b.Ratings, func(r *Rating) *time.Time { return &r.Updated }); d != "" {
+		return "rating " + d
 	}
-	for i, p := range a.History {
-		w := b.History[i]
-		if !p.At.Equal(w.At) {
-			return fmt.Sprintf("rating history point of game %s at %v; want %v", p.GameID, p.At, w.At)
-		}
-		p.At = w.At
-		if p != w {
-			return fmt.Sprintf("rating history point %+v; want %+v", p, w)
+	if d := diffTimed(a.History, b.History, func(p *RatingPoint) *time.Time { return &p.At }); d != "" {
+		return "rating history point " + d
+	}
+	return ""
+}
+
+// diffTimed returns the first difference between two lists of records of
+// the same length in words, or "" when they are the same, the time each
+// holds (when) compared as an instant.
+func diffTimed[T comparable](have, want []T, when func(*T) *time.Time) string {
+	for i := range have {
+		h, w := have[i], want[i]
+		same := when(&h).Equal(*when(&w))
+		*when(&h) = *when(&w)
+		if !same || h != w {
+			return fmt.Sprintf("%+v; want %+v", have[i], want[i])
 		}
 	}
 	return ""

@@ -12,16 +12,19 @@ import (
 	"stax/server/store"
 )
 
-// accounts returns the store's store.Accounts, failing the test when it
-// has none.
-func accounts(t *testing.T, s store.Store) store.Accounts {
+// implements returns s as a T, one of the interfaces a store may offer
+// besides store.Store, failing the test when it does not.
+func implements[T any](t *testing.T, s store.Store) T {
 	t.Helper()
-	a, ok := s.(store.Accounts)
+	v, ok := s.(T)
 	if !ok {
-		t.Fatalf("%T does not implement store.Accounts", s)
+		t.Fatalf("%T does not implement %T", s, new(T))
 	}
-	return a
+	return v
 }
+
+// accounts returns the store's store.Accounts.
+func accounts(t *testing.T, s store.Store) store.Accounts { return implements[store.Accounts](t, s) }
 
 // testTerms checks what a game keeps besides its moves: rated, its time
 // control, each move's time and the accounts holding its seats.

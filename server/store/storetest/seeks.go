@@ -11,16 +11,8 @@ import (
 	"stax/server/store"
 )
 
-// seeks returns the store's store.Seeks, failing the test when it has
-// none.
-func seeks(t *testing.T, s store.Store) store.Seeks {
-	t.Helper()
-	sk, ok := s.(store.Seeks)
-	if !ok {
-		t.Fatalf("%T does not implement store.Seeks", s)
-	}
-	return sk
-}
+// seeks returns the store's store.Seeks.
+func seeks(t *testing.T, s store.Store) store.Seeks { return implements[store.Seeks](t, s) }
 
 func seekIDs(t *testing.T, s store.Seeks) []string {
 	t.Helper()
