@@ -216,29 +216,9 @@ func testConcurrentRate(t *testing.T, open func() store.Store) {
 	stores := []store.Store{open(), open()}
 	ctx := context.Background()
 	check(t, "create user", accounts(t, stores[0]).CreateUser(ctx, &store.User{ID: "a", Name: "a", PasswordHash: "h", Created: base}), nil)
-	const racers = 6
-	var wg sync.WaitGroup
-	errs := make([]error, racers)
-	for i := range racers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = accounts(t, stores[i%2]).Rate(ctx, "g", at(i), []store.Rating{{UserID: "a", Pool: "pogo", Rating: float64(1500 + i), Deviation: 300, Volatility: 0.06, Games: 1}})
-		}()
-	}
-	wg.Wait()
-	wins := 0
-	for _, err := range errs {
-		switch {
-		case err == nil:
-			wins++
-		case !errors.Is(err, store.ErrConflict):
-			t.Fatalf("Rate: %v", err)
-		}
-	}
-	if wins != 1 {
-		t.Fatalf("%d of %d Rate calls won; want 1", wins, racers)
-	}
+	onlyOne(t, "Rate", 6, store.ErrConflict, func(i int) error {
+		return accounts(t, stores[i%2]).Rate(ctx, "g", at(i), []store.Rating{{UserID: "a", Pool: "pogo", Rating: float64(1500 + i), Deviation: 300, Volatility: 0.06, Games: 1}})
+	})
 	if h, err := accounts(t, stores[1]).RatingHistory(ctx, "a", "pogo"); err != nil || len(h) != 1 {
 		t.Fatalf("history %v, %v; want one point", h, err)
 	}
@@ -263,6 +243,34 @@ func testTakeBack(t *testing.T, open func() store.Store) {
 	check(t, "finish", s.Finish(ctx, "g", store.End{Outcome: "1-0 resignation; Black resigned", Resigned: 1}, at(10)), nil)
 	check(t, "take back in a finished game", s.TakeBack(ctx, "g", 2), store.ErrConflict)
 	check(t, "take back in an unknown game", s.TakeBack(ctx, "nope", 0), store.ErrConflict)
+}
+
+// onlyOne makes n calls of fn at once and fails the test unless exactly
+// one succeeds and each other fails with lose.
+func onlyOne(t *testing.T, what string, n int, lose error, fn func(i int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	wins := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			wins++
+		case !errors.Is(err, lose):
+			t.Fatalf("%s: %v; want nil or %v", what, err, lose)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("%d of %d %s calls made at once succeeded; want exactly 1", wins, n, what)
+	}
 }
 
 // testUnrated finds the finished rated games whose rating was never

@@ -2,9 +2,7 @@ package storetest
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -76,29 +74,7 @@ func testSeeks(t *testing.T, open func() store.Store) {
 	check(t, "get a missing seek", func() error { _, err := b.GetSeek(ctx, "nope"); return err }(), store.ErrNotFound)
 
 	// Taking: exactly one of many takers, on either instance, succeeds.
-	const racers = 8
-	var wg sync.WaitGroup
-	errs := make([]error, racers)
-	for i := range racers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = []store.Seeks{a, b}[i%2].TakeSeek(ctx, "s0")
-		}()
-	}
-	wg.Wait()
-	won := 0
-	for _, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case !errors.Is(err, store.ErrNotFound):
-			t.Fatalf("TakeSeek: %v; want nil or ErrNotFound", err)
-		}
-	}
-	if won != 1 {
-		t.Fatalf("%d takers won the seek; want exactly 1", won)
-	}
+	onlyOne(t, "TakeSeek", 8, store.ErrNotFound, func(i int) error { return []store.Seeks{a, b}[i%2].TakeSeek(ctx, "s0") })
 	if ev := next("take s0"); ev != (store.Event{Kind: store.EventSeek, Game: "s0"}) {
 		t.Fatalf("event %+v; want s0 taken", ev)
 	}
