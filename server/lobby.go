@@ -657,9 +657,11 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	lb.mu.Unlock()
-	if last && lb.seeks != nil {
+	if last && lb.seeks != nil && s.ctx.Err() == nil {
 		// The owner's seeks go unless another instance holds them in the
-		// lobby.
+		// lobby. (When this server is stopping, the owner's page
+		// reconnects to another instance: the presence record keeps the
+		// seeks meanwhile, and lapses within presenceTTL if it does not.)
 		if err := lb.seeks.Leave(ctx, lb.instance, uid, s.now()); err != nil {
 			s.log.Error("lobby: leave", "err", err)
 		}

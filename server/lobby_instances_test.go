@@ -138,4 +138,32 @@ func testLobbyTwoInstances(t *testing.T, db string) {
 	annLobby2.Close(websocket.StatusNormalClosure, "")
 	waitLobby(t, bobLobby, "the seek withdrawn", func(m lobbyMsg) bool { return m.Type == "seeks" && len(m.Seeks) == 0 })
 	bob.fails("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusNotFound, "withdrawn")
+
+	// The first instance stops while Ann is in its lobby: her page
+	// reconnects to the second, and her seek is still there.
+	annLobby = ann.dial("/ws/lobby")
+	readLobby(t, annLobby)
+	ann.call("POST", "/api/seeks", map[string]any{"spec": "pogo"}, http.StatusCreated, &sk)
+	waitLobby(t, bobLobby, "the seek before the stop", func(m lobbyMsg) bool { return len(m.Seeks) == 1 && m.Seeks[0].ID == sk.ID })
+	ts1.stop()
+	annLobby2 = ann.on(ts2).dial("/ws/lobby")
+	if m := readLobby(t, annLobby2); len(m.Seeks) != 1 || m.Seeks[0].ID != sk.ID {
+		t.Fatalf("ann's lobby on the second instance after the first stopped: %+v; want her seek", m.Seeks)
+	}
+	// When she leaves, the stopped instance's record still holds her seek,
+	// until it lapses within a minute.
+	annLobby2.Close(websocket.StatusNormalClosure, "")
+	for deadline := time.Now().Add(5 * time.Second); ts2.srv.Stats().Lobby != 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the second instance still holds %d lobby websockets; want bob's", ts2.srv.Stats().Lobby)
+		}
+	}
+	ts2.srv.CheckClocks()
+	bob.call("GET", "/api/seeks", nil, http.StatusOK, &list)
+	if len(list.Seeks) != 1 {
+		t.Fatalf("right after ann left: %+v; want her seek, held by the stopped instance's record", list.Seeks)
+	}
+	clock.Advance(time.Minute)
+	ts2.srv.CheckClocks()
+	waitLobby(t, bobLobby, "the seek withdrawn", func(m lobbyMsg) bool { return m.Type == "seeks" && len(m.Seeks) == 0 })
 }
