@@ -208,11 +208,11 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := checkUserName(req.Name); err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpErrorCode(w, http.StatusBadRequest, CodeBadName, err.Error())
 		return
 	}
 	if err := checkNewPassword(req.Name, req.Password); err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpErrorCode(w, http.StatusBadRequest, CodeWeakPassword, err.Error())
 		return
 	}
 	now := s.now()
@@ -227,7 +227,7 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 	u := &store.User{ID: newID(), Name: req.Name, PasswordHash: hash, Created: now.Truncate(time.Millisecond)}
 	if err := s.acct.store.CreateUser(r.Context(), u); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			httpError(w, http.StatusConflict, fmt.Sprintf("the name %q is taken; choose another", req.Name))
+			httpErrorCode(w, http.StatusConflict, CodeNameTaken, fmt.Sprintf("the name %q is taken; choose another", req.Name))
 			return
 		}
 		s.log.Error("create user", "err", err)
@@ -252,7 +252,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(req.Password) > maxPassword || len(req.Name) > 4*maxUserName {
-		httpError(w, http.StatusUnauthorized, "wrong name or password")
+		httpErrorCode(w, http.StatusUnauthorized, CodeWrongLogin, "wrong name or password")
 		return
 	}
 	now := s.now()
@@ -286,7 +286,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ok {
-		httpError(w, http.StatusUnauthorized, "wrong name or password")
+		httpErrorCode(w, http.StatusUnauthorized, CodeWrongLogin, "wrong name or password")
 		return
 	}
 	s.startSession(w, r, u, http.StatusOK)
@@ -414,7 +414,7 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, u *store.User, 
 		s.log.Error("check password", "name", u.Name, "err", cerr)
 	}
 	if !ok {
-		httpError(w, http.StatusForbidden, "wrong password")
+		httpErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
 	}
 	return ok
 }
@@ -429,12 +429,12 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := checkNewPassword(u.Name, req.New); err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpErrorCode(w, http.StatusBadRequest, CodeWeakPassword, err.Error())
 		return
 	}
 	if len(req.Old) > maxPassword || !s.confirm(w, r, u, req.Old) {
 		if len(req.Old) > maxPassword {
-			httpError(w, http.StatusForbidden, "wrong password")
+			httpErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
 		}
 		return
 	}
@@ -464,7 +464,7 @@ func (s *Server) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(req.Password) > maxPassword {
-		httpError(w, http.StatusForbidden, "wrong password")
+		httpErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
 		return
 	}
 	if !s.confirm(w, r, u, req.Password) {

@@ -106,14 +106,15 @@ func (p *player) call(method, path string, body any, want int, out any) {
 
 // fails checks that a request fails with the status and an error that
 // says what.
-func (p *player) fails(method, path string, body any, want int, says string) {
+func (p *player) fails(method, path string, body any, want int, says string) (errCode string) {
 	p.t.Helper()
 	code, data := p.do(method, path, body)
-	var e struct{ Error string }
+	var e struct{ Error, Code string }
 	json.Unmarshal(data, &e)
 	if code != want || !strings.Contains(e.Error, says) {
 		p.t.Fatalf("%s: %s %s = %d %s; want %d with an error saying %q", p.name, method, path, code, data, want, says)
 	}
+	return e.Code
 }
 
 func (p *player) signup(password string) {
@@ -173,23 +174,28 @@ func TestSignupLoginLogout(t *testing.T) {
 		name, password string
 		code           int
 		says           string
+		errCode        string // by which the UI translates the error
 	}{
-		{"ANN", "another password", http.StatusConflict, "taken"},
-		{"ab", "long enough pw", http.StatusBadRequest, "3 to 20"},
-		{"a_very_long_name_indeed", "long enough pw", http.StatusBadRequest, "3 to 20"},
-		{"bob smith", "long enough pw", http.StatusBadRequest, "letters, digits"},
-		{"_bob", "long enough pw", http.StatusBadRequest, "starting with"},
-		{"bob", "short", http.StatusBadRequest, "at least 8"},
-		{"bob", "password", http.StatusBadRequest, "best-known"},
-		{"bob", "aaaaaaaaaaaa", http.StatusBadRequest, "repeated"},
-		{"bobby", "BOBBY", http.StatusBadRequest, "at least 8"},
-		{"bobbybob", "BobbyBob", http.StatusBadRequest, "your name"},
-		{"bob", strings.Repeat("x1", 200), http.StatusBadRequest, "at most 256"},
+		{"ANN", "another password", http.StatusConflict, "taken", server.CodeNameTaken},
+		{"ab", "long enough pw", http.StatusBadRequest, "3 to 20", server.CodeBadName},
+		{"a_very_long_name_indeed", "long enough pw", http.StatusBadRequest, "3 to 20", server.CodeBadName},
+		{"bob smith", "long enough pw", http.StatusBadRequest, "letters, digits", server.CodeBadName},
+		{"_bob", "long enough pw", http.StatusBadRequest, "starting with", server.CodeBadName},
+		{"bob", "short", http.StatusBadRequest, "at least 8", server.CodeWeakPassword},
+		{"bob", "password", http.StatusBadRequest, "best-known", server.CodeWeakPassword},
+		{"bob", "aaaaaaaaaaaa", http.StatusBadRequest, "repeated", server.CodeWeakPassword},
+		{"bobby", "BOBBY", http.StatusBadRequest, "at least 8", server.CodeWeakPassword},
+		{"bobbybob", "BobbyBob", http.StatusBadRequest, "your name", server.CodeWeakPassword},
+		{"bob", strings.Repeat("x1", 200), http.StatusBadRequest, "at most 256", server.CodeWeakPassword},
 	} {
-		bob.fails("POST", "/api/signup", server.Credentials{Name: tc.name, Password: tc.password}, tc.code, tc.says)
+		if c := bob.fails("POST", "/api/signup", server.Credentials{Name: tc.name, Password: tc.password}, tc.code, tc.says); c != tc.errCode {
+			t.Errorf("signup %q %q: error code %q; want %q", tc.name, tc.password, c, tc.errCode)
+		}
 	}
 	bob.fails("POST", "/api/signup", map[string]any{"name": "bob", "password": "x", "admin": true}, http.StatusBadRequest, "unknown field")
-	bob.fails("POST", "/api/login", server.Credentials{Name: "Ann", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password")
+	if c := bob.fails("POST", "/api/login", server.Credentials{Name: "Ann", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password"); c != server.CodeWrongLogin {
+		t.Errorf("a wrong password at login: error code %q; want %q", c, server.CodeWrongLogin)
+	}
 	bob.fails("POST", "/api/login", server.Credentials{Name: "nobody", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password")
 	bob.fails("POST", "/api/login", server.Credentials{Name: "Ann", Password: strings.Repeat("x", 100000)}, http.StatusBadRequest, "")
 	bob.fails("POST", "/api/login", server.Credentials{Name: "Ann"}, http.StatusBadRequest, "password")
@@ -222,7 +228,9 @@ func TestChangePassword(t *testing.T) {
 	ann.signup("correct horse")
 	phone := ts.player("ann")
 	phone.call("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
-	ann.fails("POST", "/api/password", server.PasswordChange{Old: "wrong horse", New: "battery staple"}, http.StatusForbidden, "wrong password")
+	if c := ann.fails("POST", "/api/password", server.PasswordChange{Old: "wrong horse", New: "battery staple"}, http.StatusForbidden, "wrong password"); c != server.CodeWrongPassword {
+		t.Errorf("a wrong old password: error code %q; want %q", c, server.CodeWrongPassword)
+	}
 	ann.fails("POST", "/api/password", server.PasswordChange{Old: "correct horse", New: "short"}, http.StatusBadRequest, "at least 8")
 	ann.call("POST", "/api/password", server.PasswordChange{Old: "correct horse", New: "battery staple"}, http.StatusOK, nil)
 	// This browser stays signed in; the others are signed out.

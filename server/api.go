@@ -55,6 +55,23 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, map[string]string{"error": msg})
 }
 
+// The codes of the HTTP errors a player meets while signing in and in the
+// lobby, by which the UI shows them in the player's language.
+const (
+	CodeBadName       = "bad_name"
+	CodeWeakPassword  = "weak_password"
+	CodeNameTaken     = "name_taken"
+	CodeWrongLogin    = "wrong_login"
+	CodeWrongPassword = "wrong_password"
+	CodeSelfChallenge = "self_challenge"
+	CodeOwnSeek       = "own_seek"
+)
+
+// httpErrorCode writes {"error": msg, "code": errCode} with the status code.
+func httpErrorCode(w http.ResponseWriter, code int, errCode, msg string) {
+	writeJSON(w, code, map[string]string{"error": msg, "code": errCode})
+}
+
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {

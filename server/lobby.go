@@ -375,7 +375,7 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 			return
 		}
 		if to.ID == u.ID {
-			httpError(w, http.StatusBadRequest, "you cannot challenge yourself")
+			httpErrorCode(w, http.StatusBadRequest, CodeSelfChallenge, "you cannot challenge yourself")
 			return
 		}
 		sk.To, sk.toID = to.Name, to.ID
@@ -470,7 +470,7 @@ func (s *Server) takeSeek(w http.ResponseWriter, r *http.Request, userID string,
 	}
 	switch {
 	case by == "accept" && sk.ownerID == userID:
-		httpError(w, http.StatusConflict, "this is your own seek; another player must accept it (or cancel it)")
+		httpErrorCode(w, http.StatusConflict, CodeOwnSeek, "this is your own seek; another player must accept it (or cancel it)")
 		return nil
 	case (by == "accept" || by == "decline") && sk.toID != "" && sk.toID != userID:
 		httpError(w, http.StatusForbidden, fmt.Sprintf("this challenge is for %s", sk.To))

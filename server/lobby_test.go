@@ -103,7 +103,9 @@ func TestSeeks(t *testing.T) {
 		t.Fatalf("GET /api/seeks?game=diam: %+v; want none", list)
 	}
 
-	ann.fails("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusConflict, "your own seek")
+	if c := ann.fails("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusConflict, "your own seek"); c != server.CodeOwnSeek {
+		t.Errorf("accepting one's own seek: error code %q; want %q", c, server.CodeOwnSeek)
+	}
 	bob.fails("DELETE", "/api/seeks/"+sk.ID, struct{}{}, http.StatusForbidden, "only its owner")
 	var acc server.AcceptResponse
 	bob.call("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusCreated, &acc)
@@ -156,7 +158,9 @@ func TestChallenges(t *testing.T) {
 	ann.dial("/ws/lobby")
 	ann.fails("POST", "/api/challenges", map[string]any{"spec": "pogo"}, http.StatusBadRequest, `missing "to"`)
 	ann.fails("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "nobody"}, http.StatusNotFound, "no player")
-	ann.fails("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "ANN"}, http.StatusBadRequest, "yourself")
+	if c := ann.fails("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "ANN"}, http.StatusBadRequest, "yourself"); c != server.CodeSelfChallenge {
+		t.Errorf("challenging oneself: error code %q; want %q", c, server.CodeSelfChallenge)
+	}
 	var ch server.Seek
 	ann.call("POST", "/api/challenges", map[string]any{"spec": "pisola(size=8)", "to": "BOB", "days": 3, "rated": true}, http.StatusCreated, &ch)
 	if ch.To != "bob" || ch.Pool != "pisola8" || ch.Days != 3 {

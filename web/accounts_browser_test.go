@@ -232,7 +232,7 @@ func translatedAccounts(t *testing.T, b *browser, ann context.Context, gamePath 
 		chromedp.SendKeys(tid("acct-password"), "not her password"),
 		chromedp.Click(tid("acct-submit")),
 	)
-	want(dan, "the server's error", "[data-testid=acct-error]", "Nombre o contraseña incorrectos")
+	want(dan, "the server's error", "[data-testid=acct-error]", "Nombre o contraseña incorrectos.")
 	do(t, dan, "dan watches the game", chromedp.Navigate(b.base+gamePath), chromedp.WaitVisible(tid("chat")))
 	want(dan, "the spectators' chat", "[data-testid=chat] h2", "Chat de los espectadores")
 	want(dan, "the chat's button", "[data-testid=chat-send]", "Enviar")

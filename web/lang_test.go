@@ -92,7 +92,8 @@ func TestTranslations(t *testing.T) {
 			t.Errorf("i18n/en.js lacks the reason %q", r)
 		}
 	}
-	for _, code := range []string{server.CodeBadToken, server.CodeBadMessage, server.CodeNotYourSeat, server.CodeNotYourTurn, server.CodeIllegalMove, server.CodeStale, server.CodeGameOver, server.CodeServer, server.CodeFlagged, server.CodeRateLimited} {
+	for _, code := range []string{server.CodeBadToken, server.CodeBadMessage, server.CodeNotYourSeat, server.CodeNotYourTurn, server.CodeIllegalMove, server.CodeStale, server.CodeGameOver, server.CodeServer, server.CodeFlagged, server.CodeRateLimited,
+		server.CodeBadName, server.CodeWeakPassword, server.CodeNameTaken, server.CodeWrongLogin, server.CodeWrongPassword, server.CodeSelfChallenge, server.CodeOwnSeek} {
 		if _, ok := en["error."+code]; !ok {
 			t.Errorf("i18n/en.js lacks the error code %q", code)
 		}

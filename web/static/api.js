@@ -21,6 +21,7 @@ export async function request(method, path, body) {
     const msg = (data && data.error) || text || res.statusText;
     const err = new Error(msg);
     err.status = res.status;
+    if (data && data.code) err.code = data.code;
     throw err;
   }
   return data;

@@ -363,5 +363,12 @@ export default {
   "analysis.sideToMove": "To move",
   "analysis.setStack": "Set the stack",
   "analysis.stackOf": "Stack on {cell}, bottom to top ({pieces}):",
-  "board.piece": "{colour} piece at level {level} of cell {cell}"
+  "board.piece": "{colour} piece at level {level} of cell {cell}",
+  "error.bad_name": "That name cannot be used: 3 to 20 letters, digits, _ or -, starting with a letter or digit; some names are reserved.",
+  "error.weak_password": "That password is too weak: at least 8 characters, not your name, not one character repeated, not a well-known password.",
+  "error.name_taken": "That name is taken; choose another.",
+  "error.wrong_login": "Wrong name or password.",
+  "error.wrong_password": "Wrong password.",
+  "error.self_challenge": "You cannot challenge yourself.",
+  "error.own_seek": "This is your own seek: another player must accept it."
 };

@@ -363,5 +363,12 @@ export default {
   "analysis.sideToMove": "Le toca a",
   "analysis.setStack": "Poner la pila",
   "analysis.stackOf": "Pila en {cell}, de abajo arriba ({pieces}):",
-  "board.piece": "pieza {colour} en el nivel {level} de la casilla {cell}"
+  "board.piece": "pieza {colour} en el nivel {level} de la casilla {cell}",
+  "error.bad_name": "Ese nombre no se puede usar: de 3 a 20 letras, cifras, _ o -, empezando por una letra o una cifra; algunos nombres están reservados.",
+  "error.weak_password": "Esa contraseña es demasiado débil: al menos 8 caracteres, que no sea tu nombre, ni un solo carácter repetido, ni una contraseña conocida.",
+  "error.name_taken": "Ese nombre ya está cogido; elige otro.",
+  "error.wrong_login": "Nombre o contraseña incorrectos.",
+  "error.wrong_password": "Contraseña incorrecta.",
+  "error.self_challenge": "No puedes desafiarte a ti mismo.",
+  "error.own_seek": "Es tu propia propuesta: otro jugador debe aceptarla."
 };

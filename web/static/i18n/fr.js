@@ -363,5 +363,12 @@ export default {
   "analysis.sideToMove": "Au trait",
   "analysis.setStack": "Poser la pile",
   "analysis.stackOf": "Pile en {cell}, de bas en haut ({pieces}) :",
-  "board.piece": "pion {colour} au niveau {level} de la case {cell}"
+  "board.piece": "pion {colour} au niveau {level} de la case {cell}",
+  "error.bad_name": "Ce nom ne peut pas servir : de 3 à 20 lettres, chiffres, _ ou -, commençant par une lettre ou un chiffre ; certains noms sont réservés.",
+  "error.weak_password": "Ce mot de passe est trop faible : au moins 8 caractères, pas votre nom, pas un seul caractère répété, pas un mot de passe connu.",
+  "error.name_taken": "Ce nom est déjà pris ; choisissez-en un autre.",
+  "error.wrong_login": "Nom ou mot de passe incorrect.",
+  "error.wrong_password": "Mot de passe incorrect.",
+  "error.self_challenge": "Vous ne pouvez pas vous défier vous-même.",
+  "error.own_seek": "C’est votre propre proposition : un autre joueur doit l’accepter."
 };
