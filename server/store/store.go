@@ -53,6 +53,24 @@ type Clock struct {
 	Days      int
 }
 
+// ClockColumns returns the columns a store keeps for a time control, in
+// milliseconds: an initial time of -1 when there is none.
+func ClockColumns(c *Clock) (initial, increment int64, days int) {
+	if c == nil {
+		return -1, 0, 0
+	}
+	return c.Initial.Milliseconds(), c.Increment.Milliseconds(), c.Days
+}
+
+// ClockFromColumns is the inverse of ClockColumns: nil for an initial time
+// below 0.
+func ClockFromColumns(initial, increment int64, days int) *Clock {
+	if initial < 0 {
+		return nil
+	}
+	return &Clock{Initial: time.Duration(initial) * time.Millisecond, Increment: time.Duration(increment) * time.Millisecond, Days: days}
+}
+
 // End says how a game finished.
 type End struct {
 	// Outcome is the game's outcome in the text form of game.Outcome

@@ -162,7 +162,7 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 		outcome = "*"
 	}
 	b := &pgx.Batch{}
-	initial, increment, days := clockCols(g.Clock)
+	initial, increment, days := store.ClockColumns(g.Clock)
 	b.Queue(`INSERT INTO games (id, spec, start, status, outcome, resigned, ply, created, updated,
 		rated, clock_initial_ms, clock_increment_ms, clock_days)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
@@ -276,24 +276,8 @@ func scanGame(row pgx.Row) (*store.Game, error) {
 		return nil, err
 	}
 	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
-	g.Clock = clockOf(initial, increment, days)
+	g.Clock = store.ClockFromColumns(initial, increment, days)
 	return &g, nil
-}
-
-// clockCols returns the columns of a time control: an initial time of -1
-// when there is none.
-func clockCols(c *store.Clock) (initial, increment int64, days int) {
-	if c == nil {
-		return -1, 0, 0
-	}
-	return c.Initial.Milliseconds(), c.Increment.Milliseconds(), c.Days
-}
-
-func clockOf(initial, increment int64, days int) *store.Clock {
-	if initial < 0 {
-		return nil
-	}
-	return &store.Clock{Initial: time.Duration(initial) * time.Millisecond, Increment: time.Duration(increment) * time.Millisecond, Days: days}
 }
 
 // Get implements store.Store.
