@@ -291,7 +291,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	// Follow the feed before reading the games, so that no change falls
 	// between the two.
-	if err := s.store.Watch(s.ctx, s.follow); err != nil {
+	if err := s.store.Watch(s.ctx, s.startFeed()); err != nil {
 		s.cancel()
 		return nil, fmt.Errorf("server: follow the store's changes: %w", err)
 	}

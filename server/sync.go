@@ -8,6 +8,61 @@ import (
 	"stax/server/store"
 )
 
+// feedShards is how many goroutines apply the feed's game events. The
+// events of one game always go to the same one, in the feed's order; a
+// game whose lock is held (a move of its own being committed, say) then
+// holds back only the games of its shard, not every game of the instance,
+// which is what made moves that cross instances wait seconds under load.
+const feedShards = 32
+
+// feedDepth is how many events may wait for each shard before the feed
+// itself waits.
+const feedDepth = 256
+
+// startFeed starts the shards that apply game events and returns the
+// function to hand to the store's Watch: it applies the other events at
+// once and passes a game's events to its shard.
+func (s *Server) startFeed() func(store.Event) {
+	shards := make([]chan store.Event, feedShards)
+	for i := range shards {
+		ch := make(chan store.Event, feedDepth)
+		shards[i] = ch
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			for {
+				select {
+				case <-s.ctx.Done():
+					return
+				case ev := <-ch:
+					s.follow(ev)
+				}
+			}
+		}()
+	}
+	return func(ev store.Event) {
+		switch ev.Kind {
+		case store.EventMove, store.EventTakeBack, store.EventJoin, store.EventFinish:
+			select {
+			case shards[shardOf(ev.Game)] <- ev:
+			case <-s.ctx.Done():
+			}
+		default:
+			s.follow(ev)
+		}
+	}
+}
+
+// shardOf returns the feed shard of a game id (FNV-1a).
+func shardOf(id string) int {
+	h := uint32(2166136261)
+	for i := 0; i < len(id); i++ {
+		h ^= uint32(id[i])
+		h *= 16777619
+	}
+	return int(h % feedShards)
+}
+
 // follow handles one event of the store's feed: a change committed by this
 // process or by another instance sharing the store reaches the games this
 // instance holds and their connections.
