@@ -171,7 +171,7 @@ function drawNav() {
           drawNav();
         },
       },
-      soundOn() ? "🔊" : "🔇",
+      speakerIcon(soundOn()),
     ),
     h(
       "select",
@@ -190,6 +190,27 @@ function drawNav() {
     ),
   );
 }
+// speakerIcon draws the sound switch's icon, a speaker with waves when the
+// sounds are on and crossed out when they are off, in SVG so that it does
+// not depend on the fonts of the visitor's machine.
+function speakerIcon(on) {
+  const NS = "http://www.w3.org/2000/svg";
+  const el = (name, attrs) => {
+    const e = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    return e;
+  };
+  const svg = el("svg", { viewBox: "0 0 24 24", width: "18", height: "18", "aria-hidden": "true" });
+  const line = { fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" };
+  svg.append(el("path", { d: "M3 9h4l5-4v14l-5-4H3z", fill: "currentColor" }));
+  if (on) {
+    svg.append(el("path", { d: "M15.5 8.5a5 5 0 0 1 0 7", ...line }), el("path", { d: "M18.5 5.5a9 9 0 0 1 0 13", ...line }));
+  } else {
+    svg.append(el("path", { d: "M16 9l6 6M22 9l-6 6", ...line }));
+  }
+  return svg;
+}
+
 applyTheme();
 drawNav();
 
