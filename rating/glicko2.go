@@ -59,12 +59,6 @@ func (r Rating) Valid() bool {
 		r.Volatility > 0 && !math.IsInf(r.Volatility, 0)
 }
 
-// Interval returns the approximate 95% interval of the player's strength:
-// the rating plus or minus two deviations.
-func (r Rating) Interval() (low, high float64) {
-	return r.Rating - 2*r.Deviation, r.Rating + 2*r.Deviation
-}
-
 // Result is one game of a rating period: the opponent's rating at the start
 // of the period and the player's score, 1 for a win, 0.5 for a draw, 0 for
 // a loss.
