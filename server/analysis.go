@@ -362,7 +362,6 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.wg.Add(1)
 	defer s.wg.Done()
 	key := clientKey(clientIP(r))
 

@@ -592,7 +592,6 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.wg.Add(1)
 	defer s.wg.Done()
 	c := &client{out: make(chan []byte, s.cfg.SendQueue)}
 	var closeOnce sync.Once

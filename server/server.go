@@ -178,7 +178,12 @@ type Server struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // workers, connections and the janitor
-	worker *Worker        // nil when this process computes no moves
+	// closing is set by Close, under closeMu, before it waits for wg: a
+	// websocket that arrives after it is refused rather than added to a
+	// WaitGroup that is being waited for.
+	closeMu sync.Mutex
+	closing bool
+	worker  *Worker // nil when this process computes no moves
 
 	mu    sync.Mutex // guards games
 	games map[string]*room
@@ -540,6 +545,9 @@ func (s *Server) acquire(ctx context.Context, id string) (*room, error) {
 // Close stops the server: it closes every websocket with status 1001,
 // stops the AI moves and waits for them. It does not close the store.
 func (s *Server) Close() error {
+	s.closeMu.Lock()
+	s.closing = true
+	s.closeMu.Unlock()
 	s.cancel()
 	s.wg.Wait()
 	return nil

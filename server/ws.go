@@ -66,7 +66,6 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.wg.Add(1)
 	defer s.wg.Done()
 
 	c := &client{out: make(chan []byte, s.cfg.SendQueue), chatLimit: newRateLimiter(chatEvery, chatBurst)}
@@ -179,11 +178,22 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 }
 
 // acceptWS upgrades the request to a websocket, from the server's own
-// origin or OriginPatterns, reading messages of at most maxMessage bytes.
-// On failure Accept has answered the request.
+// origin or OriginPatterns, reading messages of at most maxMessage bytes,
+// and counts the connection in s.wg, so that Close waits for it: the
+// caller calls s.wg.Done when it is over. Once Close has begun it answers
+// 503 instead. On failure the request has been answered.
 func (s *Server) acceptWS(w http.ResponseWriter, r *http.Request) (*websocket.Conn, bool) {
+	s.closeMu.Lock()
+	if s.closing {
+		s.closeMu.Unlock()
+		httpError(w, http.StatusServiceUnavailable, "the server is shutting down; try again")
+		return nil, false
+	}
+	s.wg.Add(1)
+	s.closeMu.Unlock()
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
 	if err != nil {
+		s.wg.Done()
 		s.log.Debug("websocket accept", "path", r.URL.Path, "err", err)
 		return nil, false
 	}
