@@ -118,12 +118,20 @@ func (l *room) flagged(now time.Time) (int, bool) {
 // 4-player Diam the seat loses and the others share the win, or with
 // teams its team loses: the game does not go on with three). Of several
 // servers holding the game, the first to commit the ending wins; the
-// others read it back. The caller holds l.mu.
-func (s *Server) flag(l *room, p int) {
+// others read it back. It reports whether the game as stored had the seat
+// to move out of time. The caller holds l.mu.
+func (s *Server) flag(l *room, p int) bool {
+	// The seat may have moved on another server sharing the store, whose
+	// announcement this one missed: only the game as stored is flagged.
+	s.catchUp(l)
+	if q, out := l.flagged(s.now()); !out || q != p {
+		return false
+	}
 	// When another server ended the game first, finish rereads it.
 	if err := s.finish(s.ctx, l, p, game.ByTime, l.g.PlayerName(p)+" ran out of time"); err != nil {
 		s.log.Debug("flag", "game", l.id, "seat", p, "err", err)
 	}
+	return true
 }
 
 // adopt takes the game as another live copy holds it (read back from the

@@ -407,8 +407,11 @@ func (s *Server) play(ctx context.Context, l *room, seats []int, text string, pl
 	}
 	now := s.now().Truncate(time.Millisecond)
 	if p, out := l.flagged(now); out {
-		s.flag(l, p)
-		return &moveError{code: CodeFlagged, msg: "your time ran out before the move arrived; it was not played", move: text}
+		if s.flag(l, p) {
+			return &moveError{code: CodeFlagged, msg: "your time ran out before the move arrived; it was not played", move: text}
+		}
+		// The game had moved on on another server: the sender sees it.
+		return &moveError{code: CodeStale, msg: "the game has moved on since; the move was not played", move: text}
 	}
 	note, err := l.applyText(text)
 	if err != nil {

@@ -66,6 +66,13 @@ func startBare(t *testing.T, db string, cfg server.Config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startOn(t, st, cfg)
+}
+
+// startOn starts a server on the given store, which it closes when it
+// stops.
+func startOn(t *testing.T, st store.Store, cfg server.Config) *testServer {
+	t.Helper()
 	cfg.Store = st
 	cfg.Games = games.All()
 	srv, err := server.New(cfg)

@@ -144,13 +144,41 @@ func (s *Server) follow(ev store.Event) {
 // joined, an ending by resignation, forfeit or time. The caller holds
 // l.mu.
 func (s *Server) refresh(l *room) {
+	if sg := s.reread(l); sg != nil {
+		s.adoptStored(l, sg)
+	}
+}
+
+// catchUp rereads a game this instance already holds and takes it as
+// stored only when the store is ahead: more moves, or an ending. A move of
+// another instance sharing the store reaches this one through the feed;
+// catchUp covers the move whose announcement was lost (its instance died
+// between the commit and the announcement), before a player is served the
+// game or a seat is flagged. The caller holds l.mu.
+func (s *Server) catchUp(l *room) {
+	sg := s.reread(l)
+	if sg == nil || len(sg.Moves) == l.h.Ply() && (sg.Status == store.Finished) == l.h.Over() {
+		return
+	}
+	s.adoptStored(l, sg)
+}
+
+// reread returns the game as stored, or nil (logged) when it cannot be
+// read.
+func (s *Server) reread(l *room) *store.Game {
 	sg, err := s.store.Get(context.WithoutCancel(s.ctx), l.id)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
 			s.log.Error("refresh game", "game", l.id, "err", err)
 		}
-		return
+		return nil
 	}
+	return sg
+}
+
+// adoptStored takes sg as the game l is, keeping l's connections, and
+// tells them. The caller holds l.mu.
+func (s *Server) adoptStored(l *room, sg *store.Game) {
 	nl, err := s.build(sg)
 	if err != nil {
 		s.log.Error("refresh game", "game", l.id, "err", err)

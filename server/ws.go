@@ -57,6 +57,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	id := r.PathValue("id")
+	s.mu.Lock()
+	_, held := s.games[id]
+	s.mu.Unlock()
 	l, err := s.get(r.Context(), id)
 	if err != nil {
 		s.lookupError(w, id, err)
@@ -103,6 +106,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 				badToken = false
 			}
 		}
+	}
+	if held && len(c.seats) > 0 && !l.h.Over() {
+		// A player (re)connecting is served the game as stored, should
+		// this instance have missed a move of another one.
+		s.catchUp(l)
 	}
 	c.out <- encodeMsg(struct {
 		Type  string    `json:"type"`

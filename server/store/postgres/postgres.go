@@ -53,8 +53,9 @@ func IsURL(db string) bool {
 
 // Store is a PostgreSQL store.Store.
 type Store struct {
-	pool *pgxpool.Pool
-	url  string
+	pool     *pgxpool.Pool
+	url      string
+	announce *announcer // the notifications of moves
 }
 
 // Open connects to the database at url and migrates it.
@@ -78,6 +79,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
+	s.announce = newAnnouncer(pool)
 	return s, nil
 }
 
@@ -191,20 +193,22 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 	return nil
 }
 
-// AppendMove implements store.Store. The move's row and its notification
-// are one statement, or one transaction with the game's ending.
+// AppendMove implements store.Store. The move's row (with the game's
+// ending, when it ends the game) is committed first, then the move is
+// announced to the instances watching (see announcer). A move whose
+// announcement fails after retries is stored all the same; the other
+// instances read it when they next reread the game (a player connecting, a
+// conflicting move, their feed reconnecting).
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
-	const insert = `WITH m AS (INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4) RETURNING 1)
-		SELECT pg_notify($5, $6) FROM m`
-	note := payload(store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move})
+	const insert = `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`
 	var err error
 	if end == nil {
 		// A move writes only its row, as in the SQLite store; the game's
 		// ply and update time are written when it ends.
-		_, err = s.pool.Exec(ctx, insert, id, ply, move, at, channel, note)
+		_, err = s.pool.Exec(ctx, insert, id, ply, move, at)
 	} else {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, insert, id, ply, move, at, channel, note); err != nil {
+			if _, err := tx.Exec(ctx, insert, id, ply, move, at); err != nil {
 				return err
 			}
 			_, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
@@ -218,6 +222,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 	if err != nil {
 		return fmt.Errorf("game %s ply %d: %w", id, ply, err)
 	}
+	_ = s.announce.announce(ctx, payload(store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move}))
 	return nil
 }
 
@@ -421,6 +426,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close implements store.Store: it waits for the connections in use to be
 // returned, then closes them.
 func (s *Store) Close() error {
+	s.announce.close()
 	s.pool.Close()
 	return nil
 }

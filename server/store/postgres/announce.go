@@ -1,0 +1,158 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// An announcer sends the notifications of moves once the moves are
+// committed, many in one transaction.
+//
+// PostgreSQL serialises every transaction that notifies on one lock, held
+// until its commit is flushed to disk. When each move notified inside its
+// own transaction, the moves of every instance queued on that lock, and a
+// backend holding it while it waited for a CPU held all of them back (at
+// 1,000 moves/s on two shared cores, nearly every busy backend was found
+// waiting for it, and the relay's p99 was 270 ms). So a move's row is
+// committed, and flushed, on its own; its notification then goes out with
+// the others waiting at that moment, in one transaction that does not wait
+// for a flush: a notification is not data to keep, and a listener that
+// loses its connection rereads what it holds anyway.
+//
+// One goroutine sends the batches, in the order the notifications came, so
+// the notifications of one game keep their order. A caller waits until its
+// notification is sent, so a move acknowledged to its player has been
+// announced to the other instances.
+type announcer struct {
+	pool *pgxpool.Pool
+
+	mu      sync.Mutex
+	pending []*announcement // in arrival order
+	wake    chan struct{}   // signalled when pending grows
+
+	stop context.CancelFunc
+	done chan struct{} // closed when the sender has stopped
+}
+
+// An announcement is a notification's payload and the result of sending
+// it.
+type announcement struct {
+	payload string
+	sent    chan struct{}
+	err     error
+}
+
+// maxAnnouncements bounds the notifications of one transaction.
+const maxAnnouncements = 256
+
+// announceAttempts is how many times a batch is tried before it is given
+// up; announceRetry is the pause before the second attempt, doubled after
+// each failure.
+const (
+	announceAttempts = 4
+	announceRetry    = 50 * time.Millisecond
+)
+
+// errStoreClosed answers the notifications pending when the store closes.
+var errStoreClosed = errors.New("postgres: the store is closed")
+
+func newAnnouncer(pool *pgxpool.Pool) *announcer {
+	ctx, stop := context.WithCancel(context.Background())
+	a := &announcer{pool: pool, wake: make(chan struct{}, 1), stop: stop, done: make(chan struct{})}
+	go a.run(ctx)
+	return a
+}
+
+// announce sends payload on the feed's channel, with the notifications
+// other callers asked for meanwhile, and waits until they are sent.
+func (a *announcer) announce(ctx context.Context, payload string) error {
+	n := &announcement{payload: payload, sent: make(chan struct{})}
+	a.mu.Lock()
+	a.pending = append(a.pending, n)
+	a.mu.Unlock()
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case <-n.sent:
+		return n.err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-a.done:
+		return errStoreClosed
+	}
+}
+
+// run sends what is pending, batch after batch, until close.
+func (a *announcer) run(ctx context.Context) {
+	defer close(a.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-a.wake:
+		}
+		for {
+			a.mu.Lock()
+			batch := a.pending[:min(len(a.pending), maxAnnouncements)]
+			a.pending = a.pending[len(batch):]
+			if len(a.pending) == 0 {
+				a.pending = nil // let the backing array go
+			}
+			a.mu.Unlock()
+			if len(batch) == 0 {
+				break
+			}
+			err := a.send(ctx, batch)
+			for _, n := range batch {
+				n.err = err
+				close(n.sent)
+			}
+		}
+	}
+}
+
+// send notifies the batch's payloads in one transaction that does not wait
+// for its commit to be flushed, retrying a failed attempt.
+func (a *announcer) send(ctx context.Context, batch []*announcement) error {
+	wait := announceRetry
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
+			b := &pgx.Batch{}
+			b.Queue("SET LOCAL synchronous_commit = off")
+			for _, n := range batch {
+				b.Queue("SELECT pg_notify($1, $2)", channel, n.payload)
+			}
+			return tx.SendBatch(ctx, b).Close()
+		})
+		if err == nil || attempt == announceAttempts || ctx.Err() != nil {
+			break
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+		case <-t.C:
+		}
+		wait *= 2
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: announce %d changes: %w", len(batch), err)
+	}
+	return nil
+}
+
+// close stops the sender; the notifications still pending get
+// errStoreClosed.
+func (a *announcer) close() {
+	a.stop()
+	<-a.done
+}
