@@ -532,6 +532,7 @@ func (s *Server) accountRoutes(m *http.ServeMux) {
 func (s *Server) CheckClocks() {
 	s.checkClocks()
 	s.sweepSeeks(s.now())
+	s.sweepPeers(s.now())
 }
 
 // handleMyGames lists the signed-in player's games: the ongoing ones

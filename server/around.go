@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -39,11 +41,17 @@ type ChatLine struct {
 	At   time.Time `json:"at"`
 }
 
-// talk is the chat and offers of a live game.
+// talk is the chat and offers of a live game, and the connections to it
+// that other instances told of (see relay.go).
 type talk struct {
 	players, spectators []ChatLine
 	// offers holds, for each kind of offer, the seats that made it.
 	offers map[string][]int
+	// away holds, for each other instance holding connections to seats,
+	// how many it holds per seat.
+	away map[string][]int
+	// rematch is the id of the game's rematch once its players were told.
+	rematch string
 }
 
 // roomOf returns the chat room of a connection.
@@ -82,20 +90,8 @@ func (s *Server) chat(l *room, c *client, text string) error {
 		return &moveError{code: CodeRateLimited, msg: fmt.Sprintf("you are chatting too fast; wait %d s", int(wait.Seconds()+0.999))}
 	}
 	line := ChatLine{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
-	lines := &l.talk.spectators
-	if room == "players" {
-		lines = &l.talk.players
-	}
-	*lines = append(*lines, line)
-	if len(*lines) > chatKeep {
-		*lines = append((*lines)[:0], (*lines)[len(*lines)-chatKeep:]...)
-	}
-	msg := encodeMsg(line)
-	for sub := range l.subs {
-		if roomOf(sub) == room {
-			sub.send(msg)
-		}
-	}
+	l.addLine(line)
+	s.tell(l, roomNews{What: newsChat, Line: &line})
 	return nil
 }
 
@@ -240,25 +236,52 @@ func (s *Server) offer(l *room, c *client, kind string) error {
 			return &moveError{code: CodeBadMessage, msg: "there is no move to take back"}
 		}
 	case offerRematch:
-		if !over {
+		switch {
+		case !over:
 			return &moveError{code: CodeBadMessage, msg: "a rematch is offered once the game is over"}
+		case l.talk.rematch != "":
+			return &moveError{code: CodeBadMessage, msg: "the rematch has started: game " + l.talk.rematch}
 		}
+	}
+	for _, p := range c.seats {
+		l.addOffer(kind, p)
+	}
+	if !l.agreed(kind) {
+		l.sendOffers()
+		s.tellState(l, false)
+		return nil
+	}
+	// Every player agrees: this instance carries the offer out, and the
+	// others learn of it from the store (or the rematch's news).
+	return s.carryOut(l, kind)
+}
+
+// addOffer records an offer of seat p, and reports whether it is new. The
+// caller holds l.mu.
+func (l *room) addOffer(kind string, p int) bool {
+	if holds(l.talk.offers[kind], p) {
+		return false
 	}
 	if l.talk.offers == nil {
 		l.talk.offers = map[string][]int{}
 	}
-	for _, p := range c.seats {
-		if !holds(l.talk.offers[kind], p) {
-			l.talk.offers[kind] = append(l.talk.offers[kind], p)
-		}
-	}
+	l.talk.offers[kind] = append(l.talk.offers[kind], p)
+	return true
+}
+
+// agreed reports whether every human seat made the offer. The caller
+// holds l.mu.
+func (l *room) agreed(kind string) bool {
 	for _, p := range l.humans() {
 		if !holds(l.talk.offers[kind], p) {
-			l.sendOffers()
-			return nil
+			return false
 		}
 	}
-	// Every player agrees.
+	return len(l.talk.offers[kind]) > 0
+}
+
+// carryOut carries out an offer every player made. The caller holds l.mu.
+func (s *Server) carryOut(l *room, kind string) error {
 	delete(l.talk.offers, kind)
 	switch kind {
 	case offerDraw:
@@ -296,6 +319,12 @@ func (s *Server) abort(l *room, c *client) error {
 func (s *Server) takeBack(l *room) error {
 	ply := l.h.Ply() - 1
 	if err := s.store.TakeBack(context.WithoutCancel(s.ctx), l.id, ply); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			// Another instance took the move back first, or the game
+			// moved on: catch up with it.
+			s.refresh(l)
+			return &moveError{code: CodeStale, msg: "the game changed before the takeback; it was not made"}
+		}
 		s.log.Error("store takeback", "game", l.id, "err", err)
 		return &moveError{code: CodeServer, msg: "the server could not save the takeback"}
 	}
@@ -309,12 +338,14 @@ func (s *Server) takeBack(l *room) error {
 
 // rematch starts the next game between the same players: same variant,
 // start position, clock and rating, seats turned by one (swapped for two
-// players). Each connection that held a seat is told the new game, with a
-// new token for a guest's seat. The caller holds l.mu.
+// players). Its id is derived from the game's, so that of instances
+// starting it at once one creates it and the others find it. Each
+// connection that held a seat is told the new game (deliverRematch), the
+// other instances through the feed. The caller holds l.mu.
 func (s *Server) rematch(l *room) error {
 	n := len(l.seats)
 	now := s.now().Truncate(time.Millisecond)
-	sg := &store.Game{ID: newID(), Spec: l.spec, Status: store.Playing, Created: now, Updated: now, Rated: l.rated}
+	sg := &store.Game{ID: rematchID(l.id), Spec: l.spec, Status: store.Playing, Created: now, Updated: now, Rated: l.rated}
 	if start := l.h.Start().String(); start != l.g.Start().String() {
 		sg.Start = start
 	}
@@ -323,43 +354,107 @@ func (s *Server) rematch(l *room) error {
 		sg.Clock = &c
 	}
 	sg.End.Resigned = -1
-	// A guest's seats get a new token, one per old token (a guest
-	// holding several seats keeps holding them all).
-	tokens := map[string]string{}
+	// A guest's seats are joined with a new token by the instance that
+	// holds the guest's connection (deliverRematch).
 	for i := range n {
 		old := l.seats[(i+1)%n].Seat
-		st := store.Seat{Kind: old.Kind, Level: old.Level, Name: old.Name, User: old.User, Joined: true}
-		if old.Kind == "human" && old.User == "" && old.TokenHash != "" {
-			if tokens[old.TokenHash] == "" {
-				tokens[old.TokenHash] = newSecret()
-			}
-			st.TokenHash = hashSecret(tokens[old.TokenHash])
-		}
-		sg.Seats = append(sg.Seats, st)
+		guest := old.Kind == "human" && old.User == "" && old.TokenHash != ""
+		sg.Seats = append(sg.Seats, store.Seat{Kind: old.Kind, Level: old.Level, Name: old.Name, User: old.User, Joined: !guest})
 	}
-	if err := s.store.Create(context.WithoutCancel(s.ctx), sg); err != nil {
+	switch err := s.store.Create(context.WithoutCancel(s.ctx), sg); {
+	case errors.Is(err, store.ErrConflict):
+		// Another instance started it first.
+	case err != nil:
 		s.log.Error("rematch", "game", l.id, "err", err)
 		return &moveError{code: CodeServer, msg: "the rematch could not be saved"}
+	default:
+		nl, err := newRoom(sg, l.g)
+		if err != nil {
+			return &moveError{code: CodeServer, msg: "the rematch could not be started"}
+		}
+		s.mu.Lock()
+		s.games[nl.id] = nl
+		s.mu.Unlock()
+		nl.mu.Lock()
+		s.scheduleAI(nl)
+		nl.mu.Unlock()
+		s.log.Info("rematch", "game", l.id, "rematch", nl.id)
 	}
-	nl, err := newRoom(sg, l.g)
-	if err != nil {
-		return &moveError{code: CodeServer, msg: "the rematch could not be started"}
+	s.deliverRematch(l, sg.ID)
+	s.tell(l, roomNews{What: newsRematch, Rematch: sg.ID})
+	return nil
+}
+
+// rematchID returns the id of the rematch of game id.
+func rematchID(id string) string {
+	h := sha256.Sum256([]byte("rematch " + id))
+	return idEncoding.EncodeToString(h[:10])
+}
+
+// deliverRematch tells this instance's connections to the game that its
+// rematch id has started, once: a guest's connection with a new token for
+// the guest's seats in it. The caller holds l.mu.
+func (s *Server) deliverRematch(l *room, id string) {
+	if l.talk.rematch == id || !validID(id) {
+		return
 	}
-	s.mu.Lock()
-	s.games[nl.id] = nl
-	s.mu.Unlock()
+	l.talk.rematch = id
+	if len(l.talk.offers[offerRematch]) > 0 {
+		delete(l.talk.offers, offerRematch)
+		l.sendOffers()
+	}
+	tokens := map[string]string{} // by the old token's hash
 	for c := range l.subs {
-		if len(c.seats) == 0 {
-			c.send(encodeMsg(RematchMsg{Type: "rematch", Game: nl.id}))
+		m := RematchMsg{Type: "rematch", Game: id}
+		if len(c.seats) > 0 {
+			if old := l.seats[c.seats[0]].Seat; old.Kind == "human" && old.User == "" && old.TokenHash != "" {
+				tok, ok := tokens[old.TokenHash]
+				if !ok {
+					tok = s.joinRematch(l, id, old.TokenHash)
+					tokens[old.TokenHash] = tok
+				}
+				m.Token = tok
+			}
+		}
+		c.send(encodeMsg(m))
+	}
+}
+
+// joinRematch joins a guest to the seats of the rematch id that the
+// guest's seats of l (those whose token hash is hash) turn into, under a
+// new token, which it returns; it returns "" when another instance joined
+// them first (for the guest's connection there). The caller holds l.mu.
+func (s *Server) joinRematch(l *room, id, hash string) string {
+	tok := newSecret()
+	n := len(l.seats)
+	now := s.now().Truncate(time.Millisecond)
+	for j := range l.seats {
+		if l.seats[j].TokenHash != hash {
 			continue
 		}
-		c.send(encodeMsg(RematchMsg{Type: "rematch", Game: nl.id, Token: tokens[l.seats[c.seats[0]].TokenHash]}))
+		p, name := (j+n-1)%n, l.seats[j].Name
+		if err := s.store.Join(context.WithoutCancel(s.ctx), id, p, hashSecret(tok), name, "", now); err != nil {
+			if !errors.Is(err, store.ErrConflict) {
+				s.log.Error("rematch: join a guest", "game", id, "seat", p, "err", err)
+			}
+			return ""
+		}
+		// The rematch held here takes the join at once: the guest
+		// connects with the token before the feed brings the join.
+		s.mu.Lock()
+		nl := s.games[id]
+		s.mu.Unlock()
+		if nl != nil {
+			nl.mu.Lock()
+			if st := &nl.seats[p].Seat; !st.Joined {
+				st.TokenHash, st.Joined = hashSecret(tok), true
+				nl.updated = now
+				nl.changed()
+			}
+			nl.mu.Unlock()
+		}
 	}
-	nl.mu.Lock()
-	s.scheduleAI(nl)
-	nl.mu.Unlock()
-	s.log.Info("rematch", "game", l.id, "rematch", nl.id)
-	return nil
+	return tok
 }
 
 // RematchMsg tells a game's connections that its rematch has started;

@@ -178,6 +178,7 @@ func (s *Server) clockLoop() {
 		case <-t.C:
 			s.checkClocks()
 			s.sweepSeeks(s.now())
+			s.sweepPeers(s.now())
 		}
 	}
 }

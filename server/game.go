@@ -61,7 +61,7 @@ type room struct {
 // seat is one seat of a room.
 type seat struct {
 	store.Seat
-	connected int // open connections holding the seat
+	connected int // open connections of this instance holding the seat
 }
 
 // moveError is a rejected move or message, sent to the client as an error
@@ -289,7 +289,7 @@ func (l *room) seatJSON(i int) Seat {
 		Level:     st.Level,
 		Name:      st.Name,
 		Joined:    st.Joined,
-		Connected: st.connected > 0,
+		Connected: l.connected(i),
 		Account:   st.User != "",
 		Thinking:  st.Kind == "ai" && !l.h.Over() && l.h.State().ToMove() == i,
 	}

@@ -329,6 +329,7 @@ func (m *memStore) TakeBack(ctx context.Context, id string, ply int) error {
 // The memStore is one process's store for human games: it reports no
 // changes (the server knows its own) and queues no computer moves.
 func (m *memStore) Watch(ctx context.Context, fn func(store.Event)) error { return nil }
+func (m *memStore) Announce(ctx context.Context, ev store.Event) error    { return nil }
 func (m *memStore) AddJob(ctx context.Context, id string, ply int, delay time.Duration) error {
 	return errors.New("memStore: no computer moves")
 }

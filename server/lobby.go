@@ -108,8 +108,8 @@ type lobby struct {
 	swept, renewed time.Time
 }
 
-func newLobby(st store.Store) *lobby {
-	lb := &lobby{instance: newID(), conns: map[string]map[*client]struct{}{}, all: map[*client]string{}}
+func newLobby(st store.Store, instance string) *lobby {
+	lb := &lobby{instance: instance, conns: map[string]map[*client]struct{}{}, all: map[*client]string{}}
 	lb.seeks, _ = st.(store.Seeks)
 	return lb
 }
@@ -203,7 +203,7 @@ func (lb *lobby) deliver(userID, news string) {
 // instances they are.
 func (s *Server) announce(ctx context.Context, userID string, m lobbyMsg) {
 	ev := store.Event{Kind: store.EventNews, Game: userID, Move: string(encodeMsg(m))}
-	if err := s.lobby.seeks.Announce(ctx, ev); err != nil {
+	if err := s.store.Announce(ctx, ev); err != nil {
 		s.log.Error("lobby: announce", "type", m.Type, "err", err)
 	}
 }

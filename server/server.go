@@ -202,6 +202,11 @@ type Server struct {
 	refused    atomic.Int64 // connections refused at a limit
 	idleClosed atomic.Int64 // websockets closed for not answering a ping
 
+	// instance names this server among those sharing the store; peers
+	// are the others it has heard from (see relay.go).
+	instance string
+	peers    peers
+
 	acct  accounts  // accounts and sessions
 	lobby *lobby    // seeks and challenges
 	an    *analysis // the analysis board's workers, rate limit and reviews
@@ -259,6 +264,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.KeepFinished <= 0 {
 		cfg.KeepFinished = 5 * time.Minute
 	}
+	instance := newID()
 	s := &Server{
 		cfg:   cfg,
 		store: cfg.Store,
@@ -267,8 +273,11 @@ func New(cfg Config) (*Server, error) {
 
 		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:   newRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
-		lobby:   newLobby(cfg.Store),
-		an:      newAnalysis(cfg),
+		lobby:   newLobby(cfg.Store, instance),
+
+		instance: instance,
+		peers:    peers{heard: map[string]time.Time{}, lapsed: map[string]time.Time{}},
+		an:       newAnalysis(cfg),
 	}
 	// Password hashes take the computer moves' share of the CPUs, or all
 	// of them on a server that leaves the moves to stax worker.
@@ -427,12 +436,15 @@ func (s *Server) get(ctx context.Context, id string) (*room, error) {
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if prev := s.games[id]; prev != nil {
+		s.mu.Unlock()
 		return prev, nil
 	}
 	l.idle = time.Now()
 	s.games[id] = l
+	s.mu.Unlock()
+	// Other instances may hold it too, with offers, chat and players.
+	s.ask(l)
 	return l, nil
 }
 
@@ -548,6 +560,10 @@ func (s *Server) Close() error {
 	s.closeMu.Lock()
 	s.closing = true
 	s.closeMu.Unlock()
+	// The other instances forget this one's connections at once.
+	ctx, cancel := context.WithTimeout(s.ctx, time.Second)
+	s.announceSelf(ctx, peerGone)
+	cancel()
 	s.cancel()
 	s.wg.Wait()
 	return nil

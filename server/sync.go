@@ -42,7 +42,7 @@ func (s *Server) startFeed() func(store.Event) {
 	}
 	return func(ev store.Event) {
 		switch ev.Kind {
-		case store.EventMove, store.EventTakeBack, store.EventJoin, store.EventFinish:
+		case store.EventMove, store.EventTakeBack, store.EventJoin, store.EventFinish, store.EventRoom:
 			select {
 			case shards[shardOf(ev.Game)] <- ev:
 			case <-s.ctx.Done():
@@ -79,6 +79,12 @@ func (s *Server) follow(ev store.Event) {
 	case store.EventNews:
 		s.lobby.deliver(ev.Game, ev.Move)
 		return
+	case store.EventRoom:
+		s.followRoom(ev)
+		return
+	case store.EventInstance:
+		s.followPeer(ev)
+		return
 	case store.EventResync:
 		if s.worker != nil {
 			s.worker.Wake()
@@ -94,6 +100,8 @@ func (s *Server) follow(ev store.Event) {
 			l.mu.Lock()
 			s.refresh(l)
 			l.mu.Unlock()
+			// The news of its room may have been lost too.
+			s.ask(l)
 		}
 		return
 	}
@@ -116,6 +124,7 @@ func (s *Server) follow(ev store.Event) {
 			if _, err := l.applyText(ev.Move); err == nil {
 				now := time.Now().UTC().Truncate(time.Millisecond)
 				l.updated, l.lastAt = now, now
+				l.clearOffers()
 				l.broadcast()
 				if l.h.Over() {
 					s.open.done(l.id)
@@ -184,7 +193,11 @@ func (s *Server) adoptStored(l *room, sg *store.Game) {
 		s.log.Error("refresh game", "game", l.id, "err", err)
 		return
 	}
+	ply, over := l.h.Ply(), l.h.Over()
 	l.adopt(nl)
+	if l.h.Ply() != ply || l.h.Over() != over {
+		l.clearOffers() // the draw and takeback offers were for the position before
+	}
 	l.broadcast()
 	if l.h.Over() {
 		s.open.done(l.id)

@@ -129,6 +129,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if len(c.seats) > 0 {
 		l.changed()
 		l.broadcast()
+		s.tellState(l, false)
 	} else {
 		c.send(l.stateMsg())
 		c.synced = true
@@ -176,6 +177,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		if len(c.seats) > 0 {
 			l.changed()
 			l.broadcast()
+			s.tellState(l, false)
 		}
 		l.sendWatchers()
 	}

@@ -12,7 +12,7 @@ const (
 	EventSeek = "seek"
 	// EventNews is news for one account's lobby connections, on whichever
 	// instance they are: Event.Game is the account id, Event.Move the
-	// news as the server encodes it (Announce sends it).
+	// news as the server encodes it (Store.Announce sends it).
 	EventNews = "news"
 )
 
@@ -59,7 +59,4 @@ type Seeks interface {
 	// expired at now (an instance that stopped without saying so). It
 	// returns how many seeks it withdrew.
 	ExpireSeeks(ctx context.Context, now time.Time) (int, error)
-	// Announce sends an event to every watcher of the store, whichever
-	// instance they are on, without writing anything else.
-	Announce(ctx context.Context, ev Event) error
 }

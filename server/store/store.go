@@ -6,6 +6,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -130,6 +132,35 @@ const (
 	EventResync = "resync"
 )
 
+// The kinds of Event that the server sends itself (Announce) about what
+// no table keeps, so that every instance sharing the store hears it.
+const (
+	// EventRoom is news of a live game's room (Event.Game): a chat line,
+	// the offers standing, the players' connections; Event.Move holds it
+	// as the server encodes it.
+	EventRoom = "room"
+	// EventInstance is news of a server instance (Event.Game is its id):
+	// Event.Move says whether it is alive or gone.
+	EventInstance = "instance"
+)
+
+// MaxAnnounce is the largest Event.Move that Announce must carry, in
+// bytes (PostgreSQL's NOTIFY takes payloads under 8,000 bytes, with the
+// kind and game besides).
+const MaxAnnounce = 7000
+
+// CheckAnnounce returns an error for an event that Announce need not
+// carry: a Move longer than MaxAnnounce, a Game with a space.
+func CheckAnnounce(ev Event) error {
+	switch {
+	case len(ev.Move) > MaxAnnounce:
+		return fmt.Errorf("announce %s: %d bytes of news; at most %d fit", ev.Kind, len(ev.Move), MaxAnnounce)
+	case strings.ContainsAny(ev.Game+ev.Kind, " \t\n"):
+		return fmt.Errorf("announce %s %q: want a kind and game without spaces", ev.Kind, ev.Game)
+	}
+	return nil
+}
+
 // Event is a change committed to a store, as Watch reports it.
 type Event struct {
 	Kind string
@@ -220,6 +251,10 @@ type Store interface {
 	ReleaseJob(ctx context.Context, id int64, owner string) error
 	// Jobs returns the jobs of a game, in ply order.
 	Jobs(ctx context.Context, id string) ([]Job, error)
+	// Announce sends an event to every watcher of the store, whichever
+	// process they are in, without writing anything else; ev.Move is at
+	// most MaxAnnounce bytes and ev.Game holds no space.
+	Announce(ctx context.Context, ev Event) error
 	// Ping checks that the store answers and accepts writes: it commits
 	// a write that changes nothing, so that a read-only or full database
 	// fails it.

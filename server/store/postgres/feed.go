@@ -90,6 +90,18 @@ func (s *Store) Watch(ctx context.Context, fn func(store.Event)) error {
 	return nil
 }
 
+// Announce implements store.Store with a NOTIFY, sent by the announcer
+// with the moves' notifications, in the order they were asked for.
+func (s *Store) Announce(ctx context.Context, ev store.Event) error {
+	if err := store.CheckAnnounce(ev); err != nil {
+		return err
+	}
+	if err := s.announce.announce(ctx, payload(ev)); err != nil {
+		return fmt.Errorf("announce: %w", err)
+	}
+	return nil
+}
+
 // listen opens a connection that listens to the feed's channel.
 func (s *Store) listen(ctx context.Context) (*pgx.Conn, error) {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())

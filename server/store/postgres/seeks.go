@@ -143,11 +143,3 @@ func (s *Store) ExpireSeeks(ctx context.Context, now time.Time) (int, error) {
 	}
 	return int(n), nil
 }
-
-// Announce implements store.Seeks with a NOTIFY.
-func (s *Store) Announce(ctx context.Context, ev store.Event) error {
-	if _, err := s.pool.Exec(ctx, "SELECT pg_notify($1, $2)", channel, payload(ev)); err != nil {
-		return fmt.Errorf("announce: %w", err)
-	}
-	return nil
-}

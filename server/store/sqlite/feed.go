@@ -95,6 +95,16 @@ func (s *Store) Watch(ctx context.Context, fn func(store.Event)) error {
 	return nil
 }
 
+// Announce implements store.Store: a SQLite database is used by one
+// process, whose feed carries the event.
+func (s *Store) Announce(ctx context.Context, ev store.Event) error {
+	if err := store.CheckAnnounce(ev); err != nil {
+		return err
+	}
+	s.feed.emit(ev)
+	return nil
+}
+
 // AddJob implements store.Store.
 func (s *Store) AddJob(ctx context.Context, id string, ply int, delay time.Duration) error {
 	return s.writeEvent(ctx, &store.Event{Kind: store.EventJob, Game: id, Ply: ply}, func(ctx context.Context, tx *sql.Tx) error {

@@ -175,10 +175,3 @@ func (s *Store) ExpireSeeks(ctx context.Context, now time.Time) (int, error) {
 	}
 	return int(n), nil
 }
-
-// Announce implements store.Seeks: a SQLite database is used by one
-// process, whose feed carries the event.
-func (s *Store) Announce(ctx context.Context, ev store.Event) error {
-	s.feed.emit(ev)
-	return nil
-}

@@ -130,7 +130,7 @@ func testSeeks(t *testing.T, open func() store.Store) {
 	// News reaches the watchers of every instance; nothing else sends an
 	// event.
 	news := store.Event{Kind: store.EventNews, Game: "cat", Move: `{"type":"started","game":"g1","by":"bob smith"}`}
-	check(t, "announce", a.Announce(ctx, news), nil)
+	check(t, "announce", s1.Announce(ctx, news), nil)
 	if ev := next("news"); ev != news {
 		t.Fatalf("event %+v; want %+v", ev, news)
 	}

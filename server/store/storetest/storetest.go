@@ -722,6 +722,28 @@ func testWatch(t *testing.T, open func() store.Store) {
 			t.Fatalf("event %d (%+v) did not arrive", i, w)
 		}
 	}
+	// Announce carries news that no table keeps, of up to MaxAnnounce
+	// bytes, spaces and any UTF-8 included, to every watcher.
+	room := strings.Repeat("é ", store.MaxAnnounce/3)
+	room += strings.Repeat("x", store.MaxAnnounce-len(room))
+	for _, ev := range []store.Event{
+		{Kind: store.EventRoom, Game: "g", Move: `{"chat":"good game"}`},
+		{Kind: store.EventRoom, Game: "g", Move: room},
+		{Kind: store.EventInstance, Game: "i1", Move: "gone"},
+	} {
+		check(t, "announce", writer.Announce(ctx, ev), nil)
+		select {
+		case got := <-events:
+			if got != ev {
+				t.Fatalf("announced %.80q, got %.80q", ev.Move, got.Move)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the announcement of %.80q did not arrive", ev.Move)
+		}
+	}
+	if err := writer.Announce(ctx, store.Event{Kind: store.EventRoom, Game: "g", Move: room + "x"}); err == nil {
+		t.Fatalf("Announce of %d bytes succeeded; want an error past %d", len(room)+1, store.MaxAnnounce)
+	}
 	select {
 	case ev := <-events:
 		t.Fatalf("unexpected event %+v", ev)
