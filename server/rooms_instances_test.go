@@ -215,3 +215,44 @@ func TestGuestRematchTwoInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossingOffersTwoInstances: both players offer a takeback at the
+// same moment, each on their own instance, so that each instance may see
+// the agreement complete: one move is taken back, not two.
+func TestCrossingOffersTwoInstances(t *testing.T) { testCrossingOffers(t, newDB(t)) }
+
+// TestCrossingOffersTwoInstancesPostgres: the same on PostgreSQL, whose
+// notifications take long enough for the two offers to cross.
+func TestCrossingOffersTwoInstancesPostgres(t *testing.T) { testCrossingOffers(t, pgtest.URL(t)) }
+
+func testCrossingOffers(t *testing.T, db string) {
+	ts1 := startAccounts(t, db, newFakeClock())
+	ts2 := startAccounts(t, db, newFakeClock())
+	for round := range 5 {
+		id, tokens := ts1.twoPlayerGame("pogo")
+		wa, wb := ts1.dial("alice", id, tokens[0]), ts2.dial("bob", id, tokens[1])
+		wa.hello()
+		wb.hello()
+		st := wa.waitPly(0)
+		wa.move(st.Legal[0], 0)
+		st = wb.waitPly(1)
+		wb.move(st.Legal[0], 1)
+		wa.waitPly(2)
+		wb.waitPly(2)
+		wa.send(map[string]any{"type": "takeback"})
+		wb.send(map[string]any{"type": "takeback"})
+		for _, w := range []*wsClient{wa, wb} {
+			w.waitState("the takeback", func(s *stateOf) bool { return s.Ply < 2 })
+		}
+		// Any second takeback would have been committed by now: read the
+		// game on both instances once the feed is quiet.
+		time.Sleep(100 * time.Millisecond)
+		for _, ts := range []*testServer{ts1, ts2} {
+			var got stateOf
+			ts.call("GET", "/api/games/"+id, nil, http.StatusOK, &got)
+			if got.Ply != 1 {
+				t.Fatalf("round %d: the game is at ply %d on %s; want 1 (one move taken back)", round, got.Ply, ts.url)
+			}
+		}
+	}
+}
