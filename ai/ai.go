@@ -312,11 +312,11 @@ func tighter(a, b search.Limits) search.Limits {
 
 // Evaluator returns the evaluation function the levels of g use.
 func Evaluator(g game.Game) search.Evaluator {
-	switch g.(type) {
+	switch g := g.(type) {
 	case *pogo.Game:
 		return pogoEval{}
 	case *diam.Game:
-		return diamEval{}
+		return diamEvaluator(g)
 	case *pisola.Game:
 		return pisolaEval{}
 	}

@@ -1,6 +1,8 @@
 package ai
 
 import (
+	"math/bits"
+
 	"stax/game"
 	"stax/games/diam"
 )
@@ -13,71 +15,161 @@ import (
 // cell can still grow (its capacity). Higher levels weigh more, as the
 // highest diam wins. A colour counts for the player who owns it (in the
 // team game, for the team), against everyone else.
-type diamEval struct{}
+//
+// The score is linear in the features of diamFeatures, weighted by w:
+// two-player games use diamWeights2, tuned from self-play results
+// (TestTuneDiam), the others diamWeights4.
+type diamEval struct{ w *diamWeights }
 
-// Weights by level (0-based; level 0 makes no diam).
-var (
-	diamThreatNow = [4]int{0, 60, 90, 130}   // completable this turn
-	diamHalf      = [4]int{0, 20, 30, 45}    // the opposite cell is at the level
-	diamLater     = [4]int{0, 6, 9, 12}      // the opposite cell is lower
-	diamToMove    = [4]int{0, 250, 350, 500} // an immediate threat of the side to move
+// The features of a Diam position, each counted for the evaluating
+// player's side minus the others' (see diamFeatures). The ones by level
+// have three entries, for levels 2, 3 and 4 (0-based 1 to 3).
+const (
+	fThreat   = 0  // half a diam its owner can complete this turn
+	fHalf     = 3  // half a diam: the opposite cell is exactly as high
+	fLater    = 6  // the opposite cell is lower by two or more
+	fNear     = 9  // the opposite cell is lower by one
+	fCovered  = 12 // the opposite cell is higher
+	fToMove   = 15 // the side to move's best threat, counted once
+	fGround   = 18 // pieces at level 1
+	fTop      = 19 // stacks topped by a colour, by height 1 to 4
+	fReserve  = 23 // pieces in hand
+	fTempo    = 24 // the side to move
+	fDouble   = 25 // two or more cells where the side not to move threatens
+	diamNFeat = 26
 )
 
-func (diamEval) Evaluate(st game.State, p int) int {
-	s := st.(*diam.State)
+// diamWeights weighs the features of diamFeatures, in evaluation units.
+type diamWeights [diamNFeat]int32
+
+// diamWeights4 are the hand-set weights of the four-player games (the
+// weights that every Diam level used before the two-player ones were
+// tuned): threats, half diams, diams for later whatever the gap, the side
+// to move's best threat and the reserves.
+var diamWeights4 = diamWeights{
+	fThreat: 60, fThreat + 1: 90, fThreat + 2: 130,
+	fHalf: 20, fHalf + 1: 30, fHalf + 2: 45,
+	fLater: 6, fLater + 1: 9, fLater + 2: 12,
+	fNear: 6, fNear + 1: 9, fNear + 2: 12,
+	fToMove: 250, fToMove + 1: 350, fToMove + 2: 500,
+	fReserve: 3,
+}
+
+// diamWeights2 are the weights of the two-player games.
+var diamWeights2 = diamWeights4
+
+// diamEvaluator returns the evaluation of g's levels.
+func diamEvaluator(g *diam.Game) diamEval {
+	if g.Players() == 2 {
+		return diamEval{w: &diamWeights2}
+	}
+	return diamEval{w: &diamWeights4}
+}
+
+// Evaluate implements search.Evaluator.
+func (e diamEval) Evaluate(st game.State, p int) int {
+	var f [diamNFeat]int32
+	diamFeatures(st.(*diam.State), p, &f)
+	v := int32(0)
+	for i, x := range f {
+		v += e.w[i] * x
+	}
+	return int(v)
+}
+
+// diamFeatures sets f to the features of s for player p (see the f...
+// constants): the count for p's side minus the count for the others.
+func diamFeatures(s *diam.State, p int, f *[diamNFeat]int32) {
 	g := s.Game().(*diam.Game)
 	toMove := s.ToMove()
+	moverFriend := g.SameTeam(toMove, p)
 	var h [8]int
 	for c := 0; c < 8; c++ {
 		h[c] = s.Height(c)
 	}
+	var friendly [4]bool
+	for c := range friendly {
+		friendly[c] = g.SameTeam(g.Owner(c), p)
+	}
 	// best immediate threat level of the side to move's colours, to count
-	// once only: one winning move is enough.
+	// once only: one winning move is enough; and the cells where each
+	// side threatens.
 	bestNow := 0
-	score := 0
+	var threatCells [2]uint8 // p's side, the others
 	for cell := 0; cell < 8; cell++ {
-		for l := 1; l < h[cell]; l++ {
+		if h[cell] == 0 {
+			continue
+		}
+		top := s.Piece(cell, h[cell]-1)
+		if friendly[top] {
+			f[fTop+h[cell]-1]++
+		} else {
+			f[fTop+h[cell]-1]--
+		}
+		for l := 0; l < h[cell]; l++ {
 			c := s.Piece(cell, l)
-			o := cell ^ 4
-			owner := g.Owner(c)
-			sign := -1
-			if g.SameTeam(owner, p) {
+			sign := int32(-1)
+			if friendly[c] {
 				sign = 1
 			}
-			v := 0
+			if l == 0 {
+				f[fGround] += sign
+				continue
+			}
+			o := cell ^ 4
 			switch {
 			case h[o] == l:
-				v = diamHalf[l]
+				f[fHalf+l-1] += sign
 				if canLand(s, g, c, o, l, h) {
-					v += diamThreatNow[l]
+					f[fThreat+l-1] += sign
+					side := 0
+					if !friendly[c] {
+						side = 1
+					}
+					threatCells[side] |= 1 << o
 					if canMoveColour(g, toMove, c) {
-						if g.SameTeam(owner, p) {
+						if friendly[c] {
 							bestNow = max(bestNow, l)
 						} else {
 							bestNow = min(bestNow, -l)
 						}
 					}
 				}
+			case h[o] == l-1:
+				f[fNear+l-1] += sign
 			case h[o] < l:
-				v = diamLater[l]
+				f[fLater+l-1] += sign
+			default:
+				f[fCovered+l-1] += sign
 			}
-			score += sign * v
 		}
 	}
 	if bestNow > 0 {
-		score += diamToMove[bestNow]
+		f[fToMove+bestNow-1]++
 	} else if bestNow < 0 {
-		score -= diamToMove[-bestNow]
+		f[fToMove-bestNow-1]--
+	}
+	// The side not to move with two threats cannot be stopped by one
+	// block, unless the side to move wins at once.
+	if moverFriend {
+		f[fTempo]++
+		if bits.OnesCount8(threatCells[1]) >= 2 {
+			f[fDouble]--
+		}
+	} else {
+		f[fTempo]--
+		if bits.OnesCount8(threatCells[0]) >= 2 {
+			f[fDouble]++
+		}
 	}
 	// Reserves: pieces in hand keep options open.
 	for c := 0; c < 4; c++ {
-		if g.SameTeam(g.Owner(c), p) {
-			score += 3 * s.Reserve(c)
+		if friendly[c] {
+			f[fReserve] += int32(s.Reserve(c))
 		} else {
-			score -= 3 * s.Reserve(c)
+			f[fReserve] -= int32(s.Reserve(c))
 		}
 	}
-	return score
 }
 
 // canMoveColour reports whether player p may move or place colour c.

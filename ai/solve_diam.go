@@ -35,7 +35,7 @@ func takeDiamSolver(g *diam.Game) *dsolve.Solver {
 		diamSolvers.idle[g.DropAny()] = idle[:len(idle)-1]
 		return s
 	}
-	s, err := dsolve.New(g, dsolve.Options{TableBytes: diamSolverTable, Workers: 1, Evaluate: diamEval{}.Evaluate})
+	s, err := dsolve.New(g, dsolve.Options{TableBytes: diamSolverTable, Workers: 1, Evaluate: diamEvaluator(g).Evaluate})
 	if err != nil {
 		panic(err) // only two-player variants get here
 	}
@@ -84,7 +84,7 @@ var perfectDiam struct {
 func lockPerfectSolver(g *diam.Game) *dsolve.Solver {
 	perfectDiam.Lock()
 	if perfectDiam.s == nil {
-		s, err := dsolve.New(g, dsolve.Options{TableBytes: 64 << 20, Evaluate: diamEval{}.Evaluate})
+		s, err := dsolve.New(g, dsolve.Options{TableBytes: 64 << 20, Evaluate: diamEvaluator(g).Evaluate})
 		if err != nil {
 			panic(err) // only diam(drop=any) with two players gets here
 		}
@@ -197,7 +197,7 @@ func (p *diamProver) Play(ctx context.Context, pos search.Position, lim search.L
 			}
 			c := st.Copy()
 			c.Apply(o.Move)
-			v := -diamEval{}.Evaluate(c, c.ToMove())
+			v := -diamEvaluator(p.g).Evaluate(c, c.ToMove())
 			if !found || v > bestV {
 				best, bestV, found = o.Move, v, true
 			}
