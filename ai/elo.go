@@ -9,7 +9,7 @@ import "stax/game"
 // measured.
 var levelElo = map[string]map[string]int{
 	"pogo": {"random": 0, "beginner": 549, "greedy": 845, "easy": 899, "medium": 1072, "hard": 1184},
-	"diam": {"random": 0, "beginner": 419, "greedy": 646, "easy": 737, "medium": 1054, "hard": 1542},
+	"diam": {"random": 0, "beginner": 551, "greedy": 740, "easy": 1024, "medium": 1310, "hard": 1865},
 }
 
 // Elo returns level's measured rating for g, in Elo with the random
