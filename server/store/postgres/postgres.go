@@ -53,9 +53,9 @@ func IsURL(db string) bool {
 
 // Store is a PostgreSQL store.Store.
 type Store struct {
-	pool     *pgxpool.Pool
-	url      string
-	announce *announcer // the notifications of moves
+	pool  *pgxpool.Pool
+	url   string
+	moves *moveWriter // the moves that do not end their game
 }
 
 // Open connects to the database at url and migrates it.
@@ -79,7 +79,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	s.announce = newAnnouncer(pool)
+	s.moves = newMoveWriter(pool)
 	return s, nil
 }
 
@@ -193,36 +193,41 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 	return nil
 }
 
-// AppendMove implements store.Store. The move's row (with the game's
-// ending, when it ends the game) is committed first, then the move is
-// announced to the instances watching (see announcer). A move whose
-// announcement fails after retries is stored all the same; the other
-// instances read it when they next reread the game (a player connecting, a
-// conflicting move, their feed reconnecting).
+// AppendMove implements store.Store. A move that does not end its game
+// is written with the moves of other games stored at the same moment, in
+// one transaction (see moveWriter); one that ends it is a transaction of
+// its own with the game's ending. Either way the move's notification
+// commits with it.
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
-	const insert = `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`
-	var err error
-	if end == nil {
-		// A move writes only its row, as in the SQLite store; the game's
-		// ply and update time are written when it ends.
-		_, err = s.pool.Exec(ctx, insert, id, ply, move, at)
-	} else {
-		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, insert, id, ply, move, at); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
-				ply+1, at, store.Finished, end.Outcome, end.Resigned, id)
-			return err
-		})
-	}
-	if isConflict(err) {
+	conflict := func() error {
 		return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
+	}
+	if end == nil {
+		stored, err := s.moves.write(ctx, id, ply, move, at)
+		switch {
+		case err != nil:
+			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
+		case !stored:
+			return conflict()
+		}
+		return nil
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, id, ply, move, at); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
+			ply+1, at, store.Finished, end.Outcome, end.Resigned, id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move})
+	})
+	if isConflict(err) {
+		return conflict()
 	}
 	if err != nil {
 		return fmt.Errorf("game %s ply %d: %w", id, ply, err)
 	}
-	_ = s.announce.announce(ctx, payload(store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move}))
 	return nil
 }
 
@@ -426,7 +431,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close implements store.Store: it waits for the connections in use to be
 // returned, then closes them.
 func (s *Store) Close() error {
-	s.announce.close()
+	s.moves.close()
 	s.pool.Close()
 	return nil
 }

@@ -202,12 +202,18 @@ func testAppendMove(t *testing.T, open func() store.Store) {
 	}
 }
 
-// testConcurrentAppend races many writers for each ply of one game: exactly
-// one wins each ply and the others get ErrConflict.
+// testConcurrentAppend races many writers for each ply of one game, through
+// one store and through two: exactly one wins each ply and the others get
+// ErrConflict.
 func testConcurrentAppend(t *testing.T, open func() store.Store) {
-	stores := []store.Store{open(), open()}
+	one := open()
+	t.Run("one store", func(t *testing.T) { raceAppends(t, "race1", []store.Store{one}) })
+	t.Run("two stores", func(t *testing.T) { raceAppends(t, "race2", []store.Store{one, open()}) })
+}
+
+func raceAppends(t *testing.T, id string, stores []store.Store) {
 	ctx := context.Background()
-	check(t, "create", stores[0].Create(ctx, NewGame("race")), nil)
+	check(t, "create", stores[0].Create(ctx, NewGame(id)), nil)
 	const plies, racers = 10, 8
 	for ply := 0; ply < plies; ply++ {
 		var wins, conflicts atomic.Int32
@@ -219,7 +225,7 @@ func testConcurrentAppend(t *testing.T, open func() store.Store) {
 			go func() {
 				defer wg.Done()
 				<-start
-				err := stores[r%len(stores)].AppendMove(ctx, "race", ply, fmt.Sprintf("m%d-%d", ply, r), at(ply), nil)
+				err := stores[r%len(stores)].AppendMove(ctx, id, ply, fmt.Sprintf("m%d-%d", ply, r), at(ply), nil)
 				switch {
 				case err == nil:
 					wins.Add(1)
@@ -240,7 +246,7 @@ func testConcurrentAppend(t *testing.T, open func() store.Store) {
 			t.Fatalf("ply %d: %d writers won and %d got a conflict; want 1 and %d", ply, wins.Load(), conflicts.Load(), racers-1)
 		}
 	}
-	g := mustGet(t, stores[1], "race")
+	g := mustGet(t, stores[len(stores)-1], id)
 	if g.Ply != plies || len(g.Moves) != plies {
 		t.Fatalf("ply %d, %d moves; want %d", g.Ply, len(g.Moves), plies)
 	}
