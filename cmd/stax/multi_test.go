@@ -212,7 +212,13 @@ func connect(t *testing.T, name string, in *instance, id, token string) *wsPlaye
 // wait returns the first state at least at ply, or one that is finished.
 func (p *wsPlayer) wait(ply int) gameState {
 	p.t.Helper()
-	deadline := time.After(20 * time.Second)
+	return p.waitFor(ply, 20*time.Second)
+}
+
+// waitFor is wait with a time limit of its own.
+func (p *wsPlayer) waitFor(ply int, limit time.Duration) gameState {
+	p.t.Helper()
+	deadline := time.After(limit)
 	for {
 		p.mu.Lock()
 		st := p.last
@@ -407,4 +413,72 @@ func getJSON(t *testing.T, url string, v any) {
 	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
+}
+
+// TestWorkerKilled kills a stax worker while it computes a computer move:
+// once its lease has expired, another worker makes the move, exactly once,
+// and the game goes on.
+func TestWorkerKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	db := pgtest.URL(t)
+	a := startInstance(t, "A", db, "--workers", "0")
+	// A lease is --ai-timeout and 10 s; Pisola's strongest thinks 1.5 s.
+	worker := []string{"worker", "--db", db, "--workers", "1", "--ai-delay", "0s", "--ai-timeout", "3s", "--log-level", "warn"}
+	first := startProcess(t, nil, worker...)
+	var created server.CreateResponse
+	postJSON(t, "http://"+a.addr+"/api/games", server.CreateRequest{Spec: "pisola", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "strongest"}}}, &created)
+	human := connect(t, "human on A", a, created.ID, created.Token)
+	st, err := postgres.Open(context.Background(), db, postgres.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+
+	begin := human.wait(0)
+	human.move(begin.Legal[0], 0)
+	// Kill the worker once it has claimed the job, while it thinks.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		jobs, err := st.Jobs(context.Background(), created.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) == 1 && jobs[0].Done {
+			t.Fatal("the worker made its move before it could be killed")
+		}
+		if len(jobs) == 1 && jobs[0].Attempts == 1 && jobs[0].Owner != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no worker claimed the computer's move: %+v", jobs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	killed := time.Now()
+	first.Process.Kill()
+	first.Wait()
+	startProcess(t, nil, worker...)
+
+	after := human.waitFor(2, time.Minute)
+	waited := time.Since(killed)
+	if after.Ply != 2 || after.Status != "playing" {
+		t.Fatalf("after the kill: ply %d, %s; want the computer's move and the game going on", after.Ply, after.Status)
+	}
+	jobs, err := st.Jobs(context.Background(), created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 1 || !jobs[0].Done || jobs[0].Attempts != 2 {
+		t.Fatalf("jobs %+v; want one, done at the second attempt", jobs)
+	}
+	human.move(after.Legal[0], 2)
+	if end := human.wait(4); end.Ply < 4 {
+		t.Fatalf("the game stopped at ply %d", end.Ply)
+	}
+	if errs := human.errors(); len(errs) > 0 {
+		t.Fatalf("errors: %q", errs)
+	}
+	t.Logf("the second worker moved %v after the first was killed", waited.Round(100*time.Millisecond))
 }

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"stax/server/store"
@@ -22,15 +21,15 @@ import (
 // and a backend holding it while it waited for a CPU held all of them back:
 // at 1,000 moves/s on two shared cores nearly every busy backend was found
 // waiting for it, and the relay's p99 was 270 ms (docs/performance.md). So
-// one goroutine per store writes the moves waiting at that moment in one
-// transaction (one insert of them all, one notification each, one flush),
-// and the next batch gathers while it commits. The lock is then wanted once
-// a batch by each instance, not once a move by each connection, and a
-// move's row and its notification still commit together.
+// a few goroutines per store write the moves waiting at that moment in one
+// statement (one insert of them all, one notification each, one commit and
+// one flush), and the next batch gathers while it commits. The lock is then
+// wanted once a batch, not once a move, and a move's row and its
+// notification still commit together.
 //
-// Moves come in batches in the order they arrived, so the moves of one game
-// (one at a time: the server holds the game's lock while it stores a move)
-// keep their order.
+// A game has one move at a time in the writer (the server holds the game's
+// lock while it stores a move), so batches committing side by side never
+// reorder a game's moves.
 type moveWriter struct {
 	pool *pgxpool.Pool
 
@@ -61,10 +60,24 @@ const maxBatch = 256
 // errStoreClosed answers the moves pending when the store closes.
 var errStoreClosed = errors.New("postgres: the store is closed")
 
+// moveWriters is how many batches may commit at once.
+const moveWriters = 4
+
 func newMoveWriter(pool *pgxpool.Pool) *moveWriter {
 	ctx, stop := context.WithCancel(context.Background())
 	w := &moveWriter{pool: pool, wake: make(chan struct{}, 1), stop: stop, done: make(chan struct{})}
-	go w.run(ctx)
+	var wg sync.WaitGroup
+	for range moveWriters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(ctx)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(w.done)
+	}()
 	return w
 }
 
@@ -77,10 +90,7 @@ func (w *moveWriter) write(ctx context.Context, game string, ply int, move strin
 	w.mu.Lock()
 	w.pending = append(w.pending, m)
 	w.mu.Unlock()
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
+	w.signal()
 	select {
 	case <-m.written:
 		return m.stored, m.err
@@ -93,9 +103,10 @@ func (w *moveWriter) write(ctx context.Context, game string, ply int, move strin
 	}
 }
 
-// run writes what is pending, batch after batch, until close.
+// run writes what is pending, batch after batch, until close. Several run
+// at once: while one batch commits, the next gathers and the next writer
+// takes it.
 func (w *moveWriter) run(ctx context.Context) {
-	defer close(w.done)
 	for {
 		select {
 		case <-ctx.Done():
@@ -106,12 +117,16 @@ func (w *moveWriter) run(ctx context.Context) {
 			w.mu.Lock()
 			batch := w.pending[:min(len(w.pending), maxBatch)]
 			w.pending = w.pending[len(batch):]
-			if len(w.pending) == 0 {
+			more := len(w.pending) > 0
+			if !more {
 				w.pending = nil // let the backing array go
 			}
 			w.mu.Unlock()
 			if len(batch) == 0 {
 				break
+			}
+			if more {
+				w.signal() // another writer takes the rest
 			}
 			err := w.commit(ctx, batch)
 			for _, m := range batch {
@@ -119,6 +134,14 @@ func (w *moveWriter) run(ctx context.Context) {
 				close(m.written)
 			}
 		}
+	}
+}
+
+// signal wakes a writer.
+func (w *moveWriter) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -145,8 +168,8 @@ func (w *moveWriter) commit(ctx context.Context, batch []*pendingMove) error {
 		tried = append(tried, m)
 		games, plies, moves, ats, payloads = append(games, m.game), append(plies, int32(m.ply)), append(moves, m.move), append(ats, m.at), append(payloads, m.payload)
 	}
-	return pgx.BeginFunc(ctx, w.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `WITH m AS (
+	// One statement, so one transaction and one round trip.
+	rows, err := w.pool.Query(ctx, `WITH m AS (
 				INSERT INTO moves (game_id, ply, move, at)
 				SELECT g, p, mv, t FROM unnest($1::text[], $2::integer[], $3::text[], $4::timestamptz[]) AS u(g, p, mv, t)
 				WHERE EXISTS (SELECT 1 FROM games WHERE games.id = u.g)
@@ -155,23 +178,27 @@ func (w *moveWriter) commit(ctx context.Context, batch []*pendingMove) error {
 			SELECT u.i - 1, pg_notify($5, u.note)
 			FROM m JOIN unnest($1::text[], $2::integer[], $6::text[]) WITH ORDINALITY AS u(g, p, note, i)
 				ON u.g = m.game_id AND u.p = m.ply`,
-			games, plies, moves, ats, channel, payloads)
-		if err != nil {
+		games, plies, moves, ats, channel, payloads)
+	if err != nil {
+		return fmt.Errorf("postgres: store %d moves: %w", len(tried), err)
+	}
+	defer rows.Close()
+	var stored []int
+	for rows.Next() {
+		var i int
+		if err := rows.Scan(&i, nil); err != nil {
 			return fmt.Errorf("postgres: store %d moves: %w", len(tried), err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var i int
-			if err := rows.Scan(&i, nil); err != nil {
-				return fmt.Errorf("postgres: store %d moves: %w", len(tried), err)
-			}
-			tried[i].stored = true
-		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("postgres: store %d moves: %w", len(tried), err)
-		}
-		return nil
-	})
+		stored = append(stored, i)
+	}
+	if err := rows.Err(); err != nil {
+		// Not committed: none is stored.
+		return fmt.Errorf("postgres: store %d moves: %w", len(tried), err)
+	}
+	for _, i := range stored {
+		tried[i].stored = true
+	}
+	return nil
 }
 
 // close stops the writer; the moves still pending get errStoreClosed.
