@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"stax/server"
+	"stax/server/store"
 	"stax/server/store/pgtest"
 	"stax/server/store/postgres"
 )
@@ -466,9 +467,15 @@ func TestWorkerKilled(t *testing.T) {
 	if after.Ply != 2 || after.Status != "playing" {
 		t.Fatalf("after the kill: ply %d, %s; want the computer's move and the game going on", after.Ply, after.Status)
 	}
-	jobs, err := st.Jobs(context.Background(), created.ID)
-	if err != nil {
-		t.Fatal(err)
+	// The worker marks the job done just after committing the move.
+	var jobs []store.Job
+	for wait := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if jobs, err = st.Jobs(context.Background(), created.ID); err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != 1 || jobs[0].Done || time.Now().After(wait) {
+			break
+		}
 	}
 	if len(jobs) != 1 || !jobs[0].Done || jobs[0].Attempts != 2 {
 		t.Fatalf("jobs %+v; want one, done at the second attempt", jobs)

@@ -87,7 +87,7 @@ func (s *Store) Watch(ctx context.Context, fn func(store.Event)) error {
 }
 
 // Announce implements store.Store with a NOTIFY, sent by the announcer
-// with the moves' notifications, in the order they were asked for.
+// in the order they were asked for.
 func (s *Store) Announce(ctx context.Context, ev store.Event) error {
 	if err := store.CheckAnnounce(ev); err != nil {
 		return err

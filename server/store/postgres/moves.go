@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -56,9 +55,6 @@ type pendingMove struct {
 
 // maxBatch bounds the moves of one transaction.
 const maxBatch = 256
-
-// errStoreClosed answers the moves pending when the store closes.
-var errStoreClosed = errors.New("postgres: the store is closed")
 
 // moveWriters is how many batches may commit at once.
 const moveWriters = 4

@@ -53,9 +53,10 @@ func IsURL(db string) bool {
 
 // Store is a PostgreSQL store.Store.
 type Store struct {
-	pool  *pgxpool.Pool
-	url   string
-	moves *moveWriter // the moves that do not end their game
+	pool     *pgxpool.Pool
+	url      string
+	moves    *moveWriter // the moves that do not end their game
+	announce *announcer  // news: events kept by no table
 }
 
 // Open connects to the database at url and migrates it.
@@ -80,6 +81,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
 	s.moves = newMoveWriter(pool)
+	s.announce = newAnnouncer(pool)
 	return s, nil
 }
 
@@ -432,6 +434,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // returned, then closes them.
 func (s *Store) Close() error {
 	s.moves.close()
+	s.announce.close()
 	s.pool.Close()
 	return nil
 }
