@@ -196,8 +196,9 @@ func (a *AlphaBeta) ClearTable() {
 }
 
 // Play searches pos within lim and returns the best move found. A position
-// that repeats one of pos.Prior, or one on the line searched, scores as a
-// draw in games with a repetition rule.
+// that repeats one of pos.Prior, or one on the line searched, ends the
+// game in games with a repetition rule, scored as the rules adjudicate a
+// repetition (a draw, or in Pisola a win for the side with more squares).
 func (a *AlphaBeta) Play(ctx context.Context, pos Position, lim Limits, report func(Progress)) (Result, error) {
 	s := pos.State
 	if err := ctx.Err(); err != nil {
@@ -533,7 +534,7 @@ func (a *abThread) node(s game.State, friend bool, depth, ply, alpha, beta int) 
 	if a.repeats {
 		for i := len(a.path) - 1; i >= 0; i-- {
 			if a.path[i] == h {
-				return 0
+				return a.repetition(s, friend)
 			}
 		}
 	}
@@ -614,6 +615,21 @@ func (a *abThread) node(s game.State, friend bool, depth, ply, alpha, beta int) 
 	}
 	a.store(key, bestMove, best, depth, flag, ply)
 	return best
+}
+
+// repetition returns the value of s, a position that repeats one on the
+// line, for its mover's side: the game ends by repetition, as the rules
+// adjudicate it (a draw in most games; in Pisola the side that tops more
+// squares wins). A decided repetition scores as the largest heuristic
+// value rather than as a proven result, since the line is only the
+// search's guess of the play that leads to it (and the rules want more
+// than one return).
+func (a *abThread) repetition(s game.State, friend bool) int {
+	v := a.sd.outcomeValue(s.Adjudicate(game.ByRepetition)) * maxHeuristic
+	if !friend {
+		v = -v
+	}
+	return v
 }
 
 func histIndex(m game.Move) int {

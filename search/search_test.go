@@ -248,3 +248,29 @@ func TestMCTSReuse(t *testing.T) {
 		t.Errorf("first report %+v: want a move before any playout, from the old tree", first)
 	}
 }
+
+// TestRepetitionScored checks that alpha-beta scores a return to an earlier
+// position of the game as the rules adjudicate it: in Pisola, a win for the
+// side that tops more squares.
+func TestRepetitionScored(t *testing.T) {
+	s := mustLoad(t, "pisola", "")
+	var buf []game.Move
+	for ply := 0; !s.Terminal(); ply++ {
+		buf = s.Legal(buf[:0])
+		for _, m := range buf {
+			c := s.Clone()
+			c.Apply(m)
+			if o := c.Adjudicate(game.ByRepetition); ply >= 20 && !c.Terminal() && o.Results[s.ToMove()] == game.Win {
+				ab := search.NewAlphaBeta(search.Zero, 12, 1)
+				pos := search.Position{State: s, Prior: []uint64{c.Hash()}}
+				res, err := ab.Play(context.Background(), pos, search.Limits{Depth: 1}, nil)
+				if err != nil || res.Move != m || res.Score.Int() != search.WinScore/4 {
+					t.Fatalf("%s, after which %s repeats a winning position: Play = %s %v, %v", s, s.FormatMove(m), s.FormatMove(res.Move), res.Score, err)
+				}
+				return
+			}
+		}
+		s.Apply(buf[ply*7919%len(buf)])
+	}
+	t.Fatal("no position with a winning repetition")
+}
