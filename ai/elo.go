@@ -8,8 +8,9 @@ import "stax/game"
 // by the key of levelTable. A game or level missing here has not been
 // measured.
 var levelElo = map[string]map[string]int{
-	"pogo": {"random": 0, "beginner": 549, "greedy": 845, "easy": 899, "medium": 1072, "hard": 1184},
-	"diam": {"random": 0, "beginner": 551, "greedy": 740, "easy": 1024, "medium": 1310, "hard": 1865},
+	"pogo":   {"random": 0, "beginner": 549, "greedy": 845, "easy": 899, "medium": 1072, "hard": 1184},
+	"diam":   {"random": 0, "beginner": 551, "greedy": 740, "easy": 1024, "medium": 1310, "hard": 1865},
+	"pisola": {"random": 0, "beginner": 493, "greedy": 962, "easy": 1146, "medium": 1422, "hard": 1611},
 }
 
 // Elo returns level's measured rating for g, in Elo with the random

@@ -570,6 +570,16 @@ func TestBrowser(t *testing.T) {
 		if got, want := eval[string](t, ctx, hard), fmt.Sprintf("hard (%d Elo)", mustElo(t, "pogo", "hard")); !strings.Contains(got, want) {
 			t.Errorf("the picker offers %q; want it to show %q", got, want)
 		}
+		do(t, ctx, "opening Pisola's seats",
+			chromedp.Navigate(b.base+"/"),
+			chromedp.WaitVisible(tid("game-pisola")),
+			chromedp.Click(tid("game-pisola")),
+		)
+		waitFor(t, ctx, "the seats of pisola", `document.querySelector('[data-testid=seats][data-spec="pisola"] [data-testid=seat-1] option[value="ai:hard"]') !== null`)
+		hard = `document.querySelector('[data-testid=seats][data-spec="pisola"] [data-testid=seat-1] option[value="ai:hard"]').textContent`
+		if got, want := eval[string](t, ctx, hard), fmt.Sprintf("hard (%d Elo)", mustElo(t, "pisola", "hard")); !strings.Contains(got, want) {
+			t.Errorf("Pisola's picker offers %q; want it to show %q", got, want)
+		}
 	})
 
 	t.Run("rough-edges", func(t *testing.T) { roughEdges(t, b) })
