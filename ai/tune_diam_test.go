@@ -67,23 +67,28 @@ func TestTuneDiam(t *testing.T) {
 	}
 	samples := diamTuneSamples(t, g, &from)
 	t.Logf("%d positions", len(samples))
-	feats := make([][diamNFeat]int32, len(samples))
+	feats := make([][]float64, len(samples))
 	results := make([]float64, len(samples))
 	for i, sm := range samples {
 		st, err := g.ParseState(sm.pos)
 		if err != nil {
 			t.Fatal(err)
 		}
-		diamFeatures(st.(*diam.State), 0, &feats[i])
+		var f [diamNFeat]int32
+		diamFeatures(st.(*diam.State), 0, &f)
+		feats[i] = make([]float64, diamNFeat)
+		for j, x := range f {
+			feats[i][j] = float64(x)
+		}
 		results[i] = sm.result
 	}
-	var w0 [diamNFeat]float64
+	w0 := make([]float64, diamNFeat)
 	for i, x := range from {
 		w0[i] = float64(x)
 	}
 	k := fitScale(feats, results, w0)
 	t.Logf("scale %.5f, error of the current weights %.6f", k, texelError(feats, results, w0, k))
-	w := texelFit(feats, results, w0, k, *diamTuneIters)
+	w := texelFit(feats, results, w0, k, *diamTuneIters, 2)
 	t.Logf("error of the tuned weights %.6f", texelError(feats, results, w, k))
 	var b strings.Builder
 	b.WriteString("var diamWeights2 = diamWeights{\n")
@@ -201,70 +206,4 @@ func diamSelfPlay(t *testing.T, g *diam.Game, w *diamWeights, seed uint64) []dia
 		out[i] = diamSample{p, r}
 	}
 	return out
-}
-
-// texelPredict is the expected result for player 1 of an evaluation v at
-// scale k.
-func texelPredict(v, k float64) float64 { return 1 / (1 + math.Exp(-k*v)) }
-
-func dot(f *[diamNFeat]int32, w [diamNFeat]float64) float64 {
-	v := 0.0
-	for i, x := range f {
-		v += float64(x) * w[i]
-	}
-	return v
-}
-
-// texelError is the mean squared error of the predictions.
-func texelError(feats [][diamNFeat]int32, results []float64, w [diamNFeat]float64, k float64) float64 {
-	e := 0.0
-	for i := range feats {
-		d := results[i] - texelPredict(dot(&feats[i], w), k)
-		e += d * d
-	}
-	return e / float64(len(feats))
-}
-
-// fitScale returns the scale k that minimizes the error of weights w, by
-// golden-section search.
-func fitScale(feats [][diamNFeat]int32, results []float64, w [diamNFeat]float64) float64 {
-	lo, hi := 1e-5, 0.1
-	const phi = 0.6180339887
-	for range 60 {
-		a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
-		if texelError(feats, results, w, a) < texelError(feats, results, w, b) {
-			hi = b
-		} else {
-			lo = a
-		}
-	}
-	return (lo + hi) / 2
-}
-
-// texelFit minimizes the error over the weights by Adam, from w at scale
-// k, and returns the weights.
-func texelFit(feats [][diamNFeat]int32, results []float64, w [diamNFeat]float64, k float64, iters int) [diamNFeat]float64 {
-	var m, v [diamNFeat]float64
-	const lr, b1, b2 = 2.0, 0.9, 0.999
-	n := float64(len(feats))
-	for it := 1; it <= iters; it++ {
-		var grad [diamNFeat]float64
-		for i := range feats {
-			p := texelPredict(dot(&feats[i], w), k)
-			d := (p - results[i]) * p * (1 - p) * k * 2 / n
-			for j, x := range feats[i] {
-				if x != 0 {
-					grad[j] += d * float64(x)
-				}
-			}
-		}
-		for j := range w {
-			m[j] = b1*m[j] + (1-b1)*grad[j]
-			v[j] = b2*v[j] + (1-b2)*grad[j]*grad[j]
-			mh := m[j] / (1 - math.Pow(b1, float64(it)))
-			vh := v[j] / (1 - math.Pow(b2, float64(it)))
-			w[j] -= lr * mh / (math.Sqrt(vh) + 1e-12)
-		}
-	}
-	return w
 }

@@ -33,12 +33,12 @@ var pisolaHandWeights = [2][numPisolaTerms]int{
 	{100, 30, -35, 15, 4, 0, 0, 0, 20, 0, 0, 0, 0},
 }
 
-// tuneSample is one position of a tuning game: the difference of each
-// term between White and Black, the phase (0 placing, 1 moving) and the
-// game's result for White (1, 1/2 or 0).
-type tuneSample struct {
-	d      [numPisolaTerms]float64
-	phase  int
+// pisolaTuneSample is one position of a tuning game: the difference of
+// each term between White and Black, in the slots of the position's phase
+// (the placing phase's terms first, then the moving phase's, one weight
+// each), and the game's result for White (1, 1/2 or 0).
+type pisolaTuneSample struct {
+	x      []float64
 	result float64
 }
 
@@ -88,34 +88,35 @@ func TestTunePisola(t *testing.T) {
 			records = append(records, res.Record)
 		}
 	}
-	var train, test []tuneSample
+	var train, test [][]float64
+	var trainRes, testRes []float64
 	for _, rec := range records {
-		samples := tuneSamples(t, g, rec)
-		if round, _ := strconv.Atoi(rec.Get("Round")); round%8 == 0 {
-			test = append(test, samples...)
-		} else {
-			train = append(train, samples...)
+		round, _ := strconv.Atoi(rec.Get("Round"))
+		for _, sm := range pisolaTuneSamples(t, g, rec) {
+			if round%8 == 0 {
+				test, testRes = append(test, sm.x), append(testRes, sm.result)
+			} else {
+				train, trainRes = append(train, sm.x), append(trainRes, sm.result)
+			}
 		}
 	}
 	t.Logf("%d games, %d positions to fit, %d held out", len(records), len(train), len(test))
 
-	var w [2][numPisolaTerms]float64
-	for ph := range w {
-		for i := range w[ph] {
-			w[ph][i] = float64(pisolaHandWeights[ph][i])
+	w0 := make([]float64, 2*numPisolaTerms)
+	for ph := range pisolaHandWeights {
+		for i, x := range pisolaHandWeights[ph] {
+			w0[ph*numPisolaTerms+i] = float64(x)
 		}
 	}
-	k := fitScale(train, w)
-	t.Logf("scale %.1f; error before: fit %.5f, held out %.5f", k, tuneError(train, w, k), tuneError(test, w, k))
-	w = fitWeights(train, w, k)
+	k := fitScale(train, trainRes, w0)
+	t.Logf("scale 1/%.1f; error before: fit %.5f, held out %.5f", 1/k, texelError(train, trainRes, w0, k), texelError(test, testRes, w0, k))
+	w := texelFit(train, trainRes, w0, k, 3000, 1)
 	var iw [2][numPisolaTerms]int
-	for ph := range w {
-		for i := range w[ph] {
-			iw[ph][i] = int(math.Round(w[ph][i]))
-			w[ph][i] = float64(iw[ph][i])
-		}
+	for i := range w {
+		iw[i/numPisolaTerms][i%numPisolaTerms] = int(math.Round(w[i]))
+		w[i] = math.Round(w[i])
 	}
-	t.Logf("error after: fit %.5f, held out %.5f", tuneError(train, w, k), tuneError(test, w, k))
+	t.Logf("error after: fit %.5f, held out %.5f", texelError(train, trainRes, w, k), texelError(test, testRes, w, k))
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s\nvar pisolaWeights = [2][numPisolaTerms]int{\n", strings.Join(pisolaTermNames[:], ", "))
 	for ph := range iw {
@@ -125,9 +126,9 @@ func TestTunePisola(t *testing.T) {
 	fmt.Print(b.String())
 }
 
-// tuneSamples replays a game of g and returns its distinct positions
-// before the end, labelled with the result.
-func tuneSamples(t *testing.T, g game.Game, rec *record.Record) []tuneSample {
+// pisolaTuneSamples replays a game of g and returns its distinct
+// positions before the end, labelled with the result.
+func pisolaTuneSamples(t *testing.T, g game.Game, rec *record.Record) []pisolaTuneSample {
 	t.Helper()
 	if spec := rec.Get("Game"); spec != game.SpecOf(g).String() {
 		t.Fatalf("a game of %s, not %s", spec, game.SpecOf(g))
@@ -147,18 +148,19 @@ func tuneSamples(t *testing.T, g game.Game, rec *record.Record) []tuneSample {
 	}
 	h := game.NewHistory(g, g.Start())
 	seen := map[uint64]bool{}
-	var out []tuneSample
+	var out []pisolaTuneSample
 	for _, mv := range rec.Moves {
 		s := h.State().(*pisola.State)
 		if !seen[s.Hash()] {
 			seen[s.Hash()] = true
 			terms := pisolaTerms(s)
-			sm := tuneSample{result: result}
+			sm := pisolaTuneSample{x: make([]float64, 2*numPisolaTerms), result: result}
+			slot := 0
 			if s.Moving() {
-				sm.phase = 1
+				slot = numPisolaTerms
 			}
-			for i := range sm.d {
-				sm.d[i] = float64(terms[pisola.White][i] - terms[pisola.Black][i])
+			for i := range numPisolaTerms {
+				sm.x[slot+i] = float64(terms[pisola.White][i] - terms[pisola.Black][i])
 			}
 			out = append(out, sm)
 		}
@@ -167,69 +169,4 @@ func tuneSamples(t *testing.T, g game.Game, rec *record.Record) []tuneSample {
 		}
 	}
 	return out
-}
-
-func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
-
-func (sm *tuneSample) eval(w *[2][numPisolaTerms]float64) float64 {
-	v := 0.0
-	for i, x := range sm.d {
-		v += w[sm.phase][i] * x
-	}
-	return v
-}
-
-// tuneError is the mean squared error of the predicted results.
-func tuneError(samples []tuneSample, w [2][numPisolaTerms]float64, k float64) float64 {
-	e := 0.0
-	for i := range samples {
-		d := samples[i].result - sigmoid(samples[i].eval(&w)/k)
-		e += d * d
-	}
-	return e / float64(max(1, len(samples)))
-}
-
-// fitScale returns the scale k of the logistic that fits the samples best
-// with weights w, by golden-section search.
-func fitScale(samples []tuneSample, w [2][numPisolaTerms]float64) float64 {
-	lo, hi := 10.0, 2000.0
-	phi := (math.Sqrt(5) - 1) / 2
-	for hi-lo > 0.5 {
-		a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
-		if tuneError(samples, w, a) < tuneError(samples, w, b) {
-			hi = b
-		} else {
-			lo = a
-		}
-	}
-	return (lo + hi) / 2
-}
-
-// fitWeights minimises the error over the weights by gradient descent
-// (Adam), from w.
-func fitWeights(samples []tuneSample, w [2][numPisolaTerms]float64, k float64) [2][numPisolaTerms]float64 {
-	var m, v [2][numPisolaTerms]float64
-	const rate, b1, b2 = 1.0, 0.9, 0.999
-	for it := 1; it <= 3000; it++ {
-		var grad [2][numPisolaTerms]float64
-		for i := range samples {
-			sm := &samples[i]
-			p := sigmoid(sm.eval(&w) / k)
-			f := -2 * (sm.result - p) * p * (1 - p) / k
-			for j, x := range sm.d {
-				grad[sm.phase][j] += f * x
-			}
-		}
-		for ph := range w {
-			for j := range w[ph] {
-				gr := grad[ph][j] / float64(len(samples))
-				m[ph][j] = b1*m[ph][j] + (1-b1)*gr
-				v[ph][j] = b2*v[ph][j] + (1-b2)*gr*gr
-				mh := m[ph][j] / (1 - math.Pow(b1, float64(it)))
-				vh := v[ph][j] / (1 - math.Pow(b2, float64(it)))
-				w[ph][j] -= rate * mh / (math.Sqrt(vh) + 1e-12)
-			}
-		}
-	}
-	return w
 }

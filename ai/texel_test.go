@@ -1,0 +1,77 @@
+package ai
+
+import "math"
+
+// Texel tuning, shared by the games whose evaluations are tuned (see
+// TestTuneDiam and TestTunePisola): each sample is a vector of feature
+// values, one weight each, and the game's result for the side the
+// evaluation scores (1 a win, 1/2 a draw, 0 a loss); the weights minimise
+// the mean squared error between the results and a logistic function of
+// the evaluation.
+
+// texelPredict is the expected result of an evaluation v at scale k.
+func texelPredict(v, k float64) float64 { return 1 / (1 + math.Exp(-k*v)) }
+
+// texelDot is the evaluation of features x with weights w.
+func texelDot(x, w []float64) float64 {
+	v := 0.0
+	for i, f := range x {
+		v += f * w[i]
+	}
+	return v
+}
+
+// texelError is the mean squared error of the predictions.
+func texelError(feats [][]float64, results []float64, w []float64, k float64) float64 {
+	e := 0.0
+	for i := range feats {
+		d := results[i] - texelPredict(texelDot(feats[i], w), k)
+		e += d * d
+	}
+	return e / float64(max(1, len(feats)))
+}
+
+// fitScale returns the scale k that minimizes the error of weights w, by
+// golden-section search.
+func fitScale(feats [][]float64, results []float64, w []float64) float64 {
+	lo, hi := 1e-5, 0.1
+	const phi = 0.6180339887
+	for range 60 {
+		a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
+		if texelError(feats, results, w, a) < texelError(feats, results, w, b) {
+			hi = b
+		} else {
+			lo = a
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// texelFit minimizes the error over the weights by Adam with learning
+// rate lr, from w0 at scale k, and returns the weights.
+func texelFit(feats [][]float64, results []float64, w0 []float64, k float64, iters int, lr float64) []float64 {
+	w := append([]float64(nil), w0...)
+	m, v, grad := make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w))
+	const b1, b2 = 0.9, 0.999
+	n := float64(len(feats))
+	for it := 1; it <= iters; it++ {
+		clear(grad)
+		for i, x := range feats {
+			p := texelPredict(texelDot(x, w), k)
+			d := (p - results[i]) * p * (1 - p) * k * 2 / n
+			for j, f := range x {
+				if f != 0 {
+					grad[j] += d * f
+				}
+			}
+		}
+		for j := range w {
+			m[j] = b1*m[j] + (1-b1)*grad[j]
+			v[j] = b2*v[j] + (1-b2)*grad[j]*grad[j]
+			mh := m[j] / (1 - math.Pow(b1, float64(it)))
+			vh := v[j] / (1 - math.Pow(b2, float64(it)))
+			w[j] -= lr * mh / (math.Sqrt(vh) + 1e-12)
+		}
+	}
+	return w
+}
