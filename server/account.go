@@ -216,7 +216,7 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	if ok, wait := s.acct.signups.allow(clientKey(clientIP(r)), now); !ok {
+	if ok, wait := s.acct.signups.allow(clientKey(s.clientIP(r)), now); !ok {
 		tooFast(w, wait, "accounts created")
 		return
 	}
@@ -256,7 +256,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	okIP, waitIP := s.acct.loginsByIP.allow(clientKey(clientIP(r)), now)
+	okIP, waitIP := s.acct.loginsByIP.allow(clientKey(s.clientIP(r)), now)
 	okName, waitName := s.acct.loginsByName.allow(store.NameKey(req.Name), now)
 	if !okIP || !okName {
 		tooFast(w, max(waitIP, waitName), "sign-in attempts")

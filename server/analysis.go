@@ -299,7 +299,7 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, "this server offers no analysis")
 		return
 	}
-	if ok, retry := s.an.starts.allow(clientKey(clientIP(r)), time.Now()); !ok {
+	if ok, retry := s.an.starts.allow(clientKey(s.clientIP(r)), time.Now()); !ok {
 		tooFast(w, retry, "analyses")
 		return
 	}
@@ -363,7 +363,7 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.wg.Done()
-	key := clientKey(clientIP(r))
+	key := clientKey(s.clientIP(r))
 
 	ctx, cancelConn := context.WithCancel(s.ctx)
 	defer cancelConn()
@@ -520,7 +520,7 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 	}
 	e, mine := s.an.entry(id)
 	if mine {
-		if ok, retry := s.an.starts.allow(clientKey(clientIP(r)), time.Now()); !ok {
+		if ok, retry := s.an.starts.allow(clientKey(s.clientIP(r)), time.Now()); !ok {
 			s.an.fail(id, e, errors.New("rate limited"))
 			tooFast(w, retry, "analyses")
 			return

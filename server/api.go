@@ -203,7 +203,7 @@ func capped(g game.Game) bool {
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
-	key := clientKey(clientIP(r))
+	key := clientKey(s.clientIP(r))
 	if ok, retry := s.creates.allow(key, time.Now()); !ok {
 		tooFast(w, retry, "new games")
 		return
@@ -351,7 +351,7 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if ok, retry := s.joins.allow(clientKey(clientIP(r)), time.Now()); !ok {
+	if ok, retry := s.joins.allow(clientKey(s.clientIP(r)), time.Now()); !ok {
 		tooFast(w, retry, "joins")
 		return
 	}

@@ -2,8 +2,10 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -63,20 +65,12 @@ func (c *connCount) count() int {
 	return c.total
 }
 
-// clientIP returns the address of a request's client, without its port.
-func clientIP(r *http.Request) string {
-	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return h
-	}
-	return r.RemoteAddr
-}
-
 // takeConn counts a new websocket of r against the connection limits. At a
 // limit it answers the request (503 at the server's limit, 429 at the
 // client's, both with Retry-After) and returns a false ok; otherwise the
 // caller calls release when the websocket closes.
 func (s *Server) takeConn(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
-	ip := clientIP(r)
+	ip := s.clientIP(r)
 	switch s.wsConns.take(ip, s.cfg.MaxConns, s.cfg.MaxConnsPerIP) {
 	case "total":
 		s.refused.Add(1)
@@ -104,6 +98,7 @@ func (s *Server) Listener(ln net.Listener) net.Listener {
 		max:      s.cfg.MaxConns + s.cfg.ConnHeadroom,
 		perIP:    s.cfg.MaxConnsPerIP + s.cfg.IPHeadroom,
 		refused:  &s.refused,
+		proxies:  s.cfg.TrustedProxies,
 	}
 }
 
@@ -126,6 +121,7 @@ func (s *Server) HTTPServer() *http.Server {
 type limitListener struct {
 	net.Listener
 	max, perIP int
+	proxies    []netip.Prefix // whose connections count only in the total
 	conns      connCount
 	refused    interface{ Add(int64) int64 }
 }
@@ -149,7 +145,13 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if h, _, err := net.SplitHostPort(ip); err == nil {
 			ip = h
 		}
-		if l.conns.take(ip, l.max, l.perIP) != "" {
+		perIP := l.perIP
+		if a, ok := peerAddr(ip); ok && trusted(l.proxies, a) {
+			// A proxy carries many clients; each request is counted
+			// against its client once its header has been read.
+			perIP = math.MaxInt
+		}
+		if l.conns.take(ip, l.max, perIP) != "" {
 			l.refused.Add(1)
 			c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 			c.Write(tooMany)

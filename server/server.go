@@ -33,6 +33,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"strings"
 	"sync"
@@ -93,6 +94,13 @@ type Config struct {
 	// site that rebinds its DNS name to this server's address cannot reach
 	// it.
 	AllowedHosts []string
+	// TrustedProxies lists the reverse proxies in front of the server
+	// (ParseTrustedProxies). A request that comes through one is counted
+	// against the per-address limits by the client address the proxies
+	// name in X-Forwarded-For, and the proxy's own connections only against
+	// the total. Without it, the connection's address is the client's, and
+	// X-Forwarded-For is ignored, since any client can write it.
+	TrustedProxies []netip.Prefix
 	// DebugStats serves GET /debug/stats; it is off by default because it
 	// tells outsiders how busy the server is.
 	DebugStats bool

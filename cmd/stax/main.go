@@ -40,7 +40,7 @@ type env struct {
 // commands lists every subcommand, in the order "stax help" shows them.
 func commands() []command {
 	return []command{
-		{"serve", "[--addr 127.0.0.1:8080] [--db stax.db|postgres://...] [--assets DIR] [--workers N] [--ai-delay D] [--sync normal|full] [--allowed-hosts H,...] [--stats] [--pprof]", "serve the web interface and the game API (docs/server.md)", runServe},
+		{"serve", "[--addr 127.0.0.1:8080] [--db stax.db|postgres://...] [--assets DIR] [--workers N] [--ai-delay D] [--sync normal|full] [--allowed-hosts H,...] [--trusted-proxies CIDR,...] [--stats] [--pprof]", "serve the web interface and the game API (docs/server.md)", runServe},
 		{"worker", workerUsage, "make the computer moves of the servers sharing a PostgreSQL database", runWorker},
 		{"play", playUsage, "play a game in the terminal against the computer or another person", runPlay},
 		{"analyze", analyzeUsage, "give every legal move its verdict: exact for Pogo, estimated by search for the others", runAnalyze},

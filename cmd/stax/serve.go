@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	neturl "net/url"
 	"os"
 	"os/signal"
@@ -51,6 +52,7 @@ func runServe(e *env, args []string) error {
 	analysisWorkers := fs.Int("analysis-workers", server.DefaultAnalysisWorkers, "analyses and reviews searching at once, besides --workers")
 	analysisTime := fs.Duration("analysis-time", server.DefaultAnalysisTime, "the longest one live analysis of the analysis board searches")
 	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
+	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or networks (CIDR) of the reverse proxies in front of the server, whose X-Forwarded-For names the client for the per-address limits")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -80,6 +82,9 @@ func runServe(e *env, args []string) error {
 	}
 	if c.allowedHosts, err = allowedHosts(*addr, *hosts); err != nil {
 		return err
+	}
+	if c.trustedProxies, err = server.ParseTrustedProxies(*proxies); err != nil {
+		return &usageError{"--trusted-proxies: " + err.Error()}
 	}
 	var closeAI func()
 	c.ai, closeAI = computerPlayers(log)
@@ -139,6 +144,7 @@ type serveConfig struct {
 	aiDelay                time.Duration
 	pprof, stats           bool
 	allowedHosts           []string
+	trustedProxies         []netip.Prefix
 	maxConns, maxPerIP     int
 	readTimeout, ping      time.Duration
 	createEvery, joinEvery time.Duration
@@ -207,8 +213,9 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		Workers:    serverWorkers(c.workers),
 		AIDelay:    c.aiDelay,
 
-		AllowedHosts: c.allowedHosts,
-		DebugStats:   c.stats,
+		AllowedHosts:   c.allowedHosts,
+		TrustedProxies: c.trustedProxies,
+		DebugStats:     c.stats,
 
 		MaxConns:      fitFileLimit(e, c.maxConns),
 		MaxConnsPerIP: c.maxPerIP,
