@@ -19,6 +19,7 @@ var (
 	accuracyLevels   = flag.String("pogo.accuracy.levels", "hard,strongest", "the levels measured, comma-separated")
 	accuracyGames    = flag.Int("pogo.accuracy.games", 10, "self-play games per level")
 	accuracyMoveTime = flag.Duration("pogo.accuracy.movetime", 0, "time per move (0: the level's own budget)")
+	accuracyNodes    = flag.Int64("pogo.accuracy.nodes", 0, "nodes per move instead of time, for figures that do not depend on the machine's load (0: the level's own budget)")
 )
 
 // TestPogoAccuracy measures, with -pogo.accuracy, how often each level's
@@ -58,7 +59,7 @@ func TestPogoAccuracy(t *testing.T) {
 			for !h.Over() {
 				s := h.State().(*pogo.State)
 				best, _, _ := tb.Best(s)
-				res, err := search.Ask(context.Background(), p, search.PositionOf(h), search.Limits{Time: *accuracyMoveTime}, nil)
+				res, err := search.Ask(context.Background(), p, search.PositionOf(h), search.Limits{Time: *accuracyMoveTime, Nodes: *accuracyNodes}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

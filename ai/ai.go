@@ -117,8 +117,8 @@ func (c Config) New(g game.Game, level string) (search.Player, error) {
 // NewSeeded is New with the seed of the player's randomness fixed, for
 // reproducible games and tests.
 func (c Config) NewSeeded(g game.Game, level string, seed uint64) (search.Player, error) {
-	ev := Evaluator(g)
 	level = strings.ToLower(level)
+	ev := levelEvaluator(g, level)
 	switch level {
 	case "random":
 		return search.NewRandom(seed), nil
@@ -152,6 +152,9 @@ type levelSpec struct {
 	time  time.Duration // time budget (0: none)
 	temp  float64       // softmax temperature over root moves, in evaluation units
 	eps   float64       // probability of a random move
+	// reduce is search.AlphaBeta's Reduce: late moves are searched a ply
+	// shallower from the reduce-th on (0: never).
+	reduce int
 	// decisive makes MCTS playouts take immediate wins.
 	decisive bool
 }
@@ -173,7 +176,7 @@ var levelTable = map[string]map[string]levelSpec{
 		"easy":      {algo: "alphabeta", depth: 2, temp: 40, eps: 0.05},
 		"medium":    {algo: "alphabeta", depth: 3, temp: 10},
 		"hard":      {algo: "alphabeta", depth: 4, temp: 5},
-		"strongest": {algo: "alphabeta", time: 1500 * time.Millisecond},
+		"strongest": {algo: "alphabeta", time: 1500 * time.Millisecond, reduce: 3},
 	},
 	// Pisola's placing phase offers hundreds of moves: fixed depths beyond
 	// one ply are out of reach, so the levels from easy get node budgets
@@ -248,6 +251,7 @@ func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) searc
 	ab.Default = lim
 	ab.RootTemperature = sp.temp
 	ab.Epsilon = sp.eps
+	ab.Reduce = sp.reduce
 	c := &capped{Player: ab, lim: lim, open: level == "strongest"}
 	if dg, ok := g.(*diam.Game); ok && dg.Players() == 2 && level == "strongest" {
 		return &diamProver{capped: c, g: dg}
@@ -310,7 +314,20 @@ func tighter(a, b search.Limits) search.Limits {
 	}
 }
 
-// Evaluator returns the evaluation function the levels of g use.
+// levelEvaluator returns the evaluation level plays g with: Evaluator's,
+// but for Pogo's levels below strongest and the greedy baseline, which
+// keep the hand-written evaluation their recipes were tuned with (with
+// the fitted one, depth 4 is hardly better than depth 3; see
+// docs/strength.md).
+func levelEvaluator(g game.Game, level string) search.Evaluator {
+	if _, ok := g.(*pogo.Game); ok && level != "strongest" && level != perfectLevel && level != "random" {
+		return pogoHandEval{}
+	}
+	return Evaluator(g)
+}
+
+// Evaluator returns the evaluation function of g that the strongest
+// level and the analysis use.
 func Evaluator(g game.Game) search.Evaluator {
 	switch g := g.(type) {
 	case *pogo.Game:

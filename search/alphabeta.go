@@ -49,6 +49,12 @@ type AlphaBeta struct {
 	Epsilon float64
 	// Threads is the number of threads that search (0 or 1: one).
 	Threads int
+	// Reduce, when positive, searches the moves ordered after the first
+	// Reduce of a node (past the table's move and the killers) one ply
+	// shallower when at least three plies remain, and again at full depth
+	// when such a move proves better than the best so far (late move
+	// reductions).
+	Reduce int
 
 	rng     *rand.Rand
 	tt      []ttEntry
@@ -581,7 +587,13 @@ func (a *abThread) node(s game.State, friend bool, depth, ply, alpha, beta int) 
 		if i == 0 {
 			v = a.child(c, cf, depth-1, ply+1, alpha, beta)
 		} else {
-			v = a.child(c, cf, depth-1, ply+1, alpha, alpha+1)
+			v = alpha + 1
+			if r := a.a.Reduce; r > 0 && i >= r && depth >= 3 {
+				v = a.child(c, cf, depth-2, ply+1, alpha, alpha+1)
+			}
+			if v > alpha && !a.stopped {
+				v = a.child(c, cf, depth-1, ply+1, alpha, alpha+1)
+			}
 			if v > alpha && v < beta && !a.stopped {
 				v = a.child(c, cf, depth-1, ply+1, alpha, beta)
 			}

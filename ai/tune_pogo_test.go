@@ -1,0 +1,290 @@
+package ai
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"go/format"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"stax/game"
+	"stax/games/pogo"
+	"stax/games/pogo/solve"
+	"stax/search"
+)
+
+var (
+	tunePogo       = flag.Bool("pogo.tune", false, "fit Pogo's evaluation to the solved table and rewrite eval_pogo_weights.go (needs the cached table: stax solve pogo)")
+	tunePogoGames  = flag.Int("pogo.tune.games", 3000, "games whose positions, and the positions after each of their legal moves, make the training set")
+	tunePogoEpochs = flag.Int("pogo.tune.epochs", 20, "passes over the training set")
+	tunePogoOut    = flag.String("pogo.tune.out", "eval_pogo_weights.go", "the Go file the weights are written to")
+)
+
+// TestTunePogo fits Pogo's evaluation to the solved table, with
+// -pogo.tune:
+//
+//	go test ./ai -run TestTunePogo -pogo.tune -timeout 0 -v
+//
+// The training positions are those of games between the levels from
+// random to hard (their searches guided by the hand-written evaluation
+// pogoHandEval, so that the sample does not depend on the weights it
+// replaces) from two to eight random plies, and every position one move
+// from them; each is labelled by the table with the value for its side to
+// move (a win 1, a draw ½, a loss 0). A logistic regression (Adam on the
+// cross-entropy, fixed seeds: the run is reproducible) fits the two sets
+// of weights of pogoEval, which are scaled to the hand-written
+// evaluation's units (the scale at which its own logistic fit is best) and
+// written to eval_pogo_weights.go. The table only teaches: the levels play
+// by search.
+func TestTunePogo(t *testing.T) {
+	if !*tunePogo {
+		t.Skip("run with -pogo.tune")
+	}
+	if *tunePogoGames < 10 || *tunePogoEpochs < 1 {
+		t.Fatalf("-pogo.tune.games %d, -pogo.tune.epochs %d: want at least 10 games and one epoch", *tunePogoGames, *tunePogoEpochs)
+	}
+	tables := NewTables(TablesConfig{Dir: cachedTables(t)})
+	defer tables.Close()
+	tb, err := tables.Table(true)
+	if err != nil {
+		t.Skipf("no cached table (run stax solve pogo): %v", err)
+	}
+	g := load(t, "pogo").(*pogo.Game)
+	start := time.Now()
+	train := tuneSamples(t, tb, g, *tunePogoGames, 1)
+	test := tuneSamples(t, tb, g, max(*tunePogoGames/10, 50), 2)
+	t.Logf("%d training positions, %d test positions (%v)", len(train), len(test), time.Since(start).Round(time.Second))
+	rand.New(rand.NewPCG(3, 3)).Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
+	scale, handLoss := handScale(test)
+	m := fitPogo(train, *tunePogoEpochs)
+	t.Logf("cross-entropy on the test positions: hand-written evaluation %.4f (at its best scale, 1/%.1f), fitted model %.4f, training %.4f",
+		handLoss, 1/scale, m.loss(test), m.loss(train))
+	if err := os.WriteFile(*tunePogoOut, m.source(scale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%v)", *tunePogoOut, time.Since(start).Round(time.Second))
+}
+
+// tuneSample is a training position: its features, its value for the side
+// to move and the hand-written evaluation's score.
+type tuneSample struct {
+	f      pogoFeatures
+	target float64
+	hand   int
+}
+
+// tuneSamples plays games between levels of every strength and returns
+// their positions and the positions one move away, each once.
+func tuneSamples(t *testing.T, tb *solve.Table, g *pogo.Game, games int, seed uint64) []tuneSample {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	levels := []string{"random", "greedy", "beginner", "easy", "medium", "medium", "hard", "hard"}
+	seen := map[uint64]bool{}
+	var out []tuneSample
+	add := func(s *pogo.State) {
+		if seen[s.Hash()] || s.Terminal() {
+			return
+		}
+		seen[s.Hash()] = true
+		var sm tuneSample
+		sm.f.extract(s)
+		switch tb.Verdict(s).Result {
+		case game.Win:
+			sm.target = 1
+		case game.Draw:
+			sm.target = 0.5
+		}
+		sm.hand = pogoHandEval{}.Evaluate(s, s.ToMove())
+		out = append(out, sm)
+	}
+	var legal []game.Move
+	for range games {
+		var players [2]search.Player
+		for i := range players {
+			players[i] = handPlayer(t, g, levels[rng.IntN(len(levels))], rng.Uint64())
+		}
+		h := game.NewHistory(g, nil)
+		for range 2 + rng.IntN(7) {
+			if h.Over() {
+				break
+			}
+			legal = h.State().Legal(legal[:0])
+			h.PlayMove(legal[rng.IntN(len(legal))])
+		}
+		for !h.Over() {
+			s := h.State().(*pogo.State)
+			add(s)
+			c := s.Copy()
+			legal = s.Legal(legal[:0])
+			for _, m := range legal {
+				c.Apply(m)
+				add(c)
+				c.Undo()
+			}
+			res, err := search.Ask(context.Background(), players[s.ToMove()], search.PositionOf(h), search.Limits{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.PlayMove(res.Move)
+		}
+	}
+	return out
+}
+
+// handPlayer returns a player of level guided by the hand-written
+// evaluation (the levels below strongest and the greedy baseline play with
+// it anyway).
+func handPlayer(t *testing.T, g game.Game, level string, seed uint64) search.Player {
+	p, err := NewSeeded(g, level, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// crossEntropy is the loss of predicting p for target t.
+func crossEntropy(p, t float64) float64 {
+	p = min(max(p, 1e-9), 1-1e-9)
+	return -(t*math.Log(p) + (1-t)*math.Log(1-p))
+}
+
+// handScale returns the scale k at which sigmoid(k*hand) fits the samples
+// best, and its loss.
+func handScale(data []tuneSample) (float64, float64) {
+	bestK, bestL := 0.0, math.Inf(1)
+	for k := 0.0005; k < 0.05; k *= 1.02 {
+		var l float64
+		for i := range data {
+			l += crossEntropy(sigmoid(k*float64(data[i].hand)), data[i].target)
+		}
+		if l < bestL {
+			bestK, bestL = k, l
+		}
+	}
+	return bestK, bestL / float64(len(data))
+}
+
+// fittedPogo is the model being fitted: pogoEval's weights as reals.
+type fittedPogo struct {
+	w [2][pfN + pfPairs]float64
+}
+
+func (f *pogoFeatures) phase() int {
+	if f.precontact {
+		return 0
+	}
+	return 1
+}
+
+// logit returns the model's log-odds for the side to move.
+func (m *fittedPogo) logit(f *pogoFeatures) float64 {
+	w := &m.w[f.phase()]
+	var z float64
+	for j, x := range f.dense {
+		if x != 0 {
+			z += w[j] * float64(x)
+		}
+	}
+	for _, i := range f.pairs {
+		z += w[pfN+int(i)]
+	}
+	return z
+}
+
+func (m *fittedPogo) loss(data []tuneSample) float64 {
+	var l float64
+	for i := range data {
+		l += crossEntropy(sigmoid(m.logit(&data[i].f)), data[i].target)
+	}
+	return l / float64(len(data))
+}
+
+// fitPogo fits the model by Adam on mini-batches of 256, with a light L2
+// penalty, updating only the weights a batch touches.
+func fitPogo(data []tuneSample, epochs int) *fittedPogo {
+	const (
+		lr    = 0.01
+		beta1 = 0.9
+		beta2 = 0.999
+		l2    = 1e-5
+		batch = 256
+	)
+	m := &fittedPogo{}
+	var mom, vel, grad [2][pfN + pfPairs]float64
+	var touched [2][pfN + pfPairs]bool
+	step := 0
+	for range epochs {
+		for i := 0; i < len(data); i += batch {
+			end := min(i+batch, len(data))
+			for k := i; k < end; k++ {
+				f := &data[k].f
+				ph := f.phase()
+				d := sigmoid(m.logit(f)) - data[k].target
+				for j, x := range f.dense {
+					if x != 0 {
+						grad[ph][j] += d * float64(x)
+						touched[ph][j] = true
+					}
+				}
+				for _, p := range f.pairs {
+					grad[ph][pfN+int(p)] += d
+					touched[ph][pfN+int(p)] = true
+				}
+			}
+			step++
+			c1 := 1 - math.Pow(beta1, float64(step))
+			c2 := 1 - math.Pow(beta2, float64(step))
+			for ph := range m.w {
+				for j := range m.w[ph] {
+					if !touched[ph][j] {
+						continue
+					}
+					touched[ph][j] = false
+					g := grad[ph][j]/float64(end-i) + l2*m.w[ph][j]
+					grad[ph][j] = 0
+					mom[ph][j] = beta1*mom[ph][j] + (1-beta1)*g
+					vel[ph][j] = beta2*vel[ph][j] + (1-beta2)*g*g
+					m.w[ph][j] -= lr * (mom[ph][j] / c1) / (math.Sqrt(vel[ph][j]/c2) + 1e-8)
+				}
+			}
+		}
+	}
+	return m
+}
+
+// source writes the weights, divided by scale, as the Go file
+// eval_pogo_weights.go.
+func (m *fittedPogo) source(scale float64) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Code generated by TestTunePogo (go test ./ai -run TestTunePogo -pogo.tune); DO NOT EDIT.\n\n")
+	fmt.Fprintf(&b, "package ai\n\n")
+	fmt.Fprintf(&b, "// pogoWeights are pogoEval's weights: [0] before contact, [1] after.\n")
+	fmt.Fprintf(&b, "var pogoWeights = [2]pogoModel{\n")
+	for ph := range m.w {
+		list := func(ws []float64) {
+			for i, w := range ws {
+				if i%16 == 0 {
+					b.WriteString("\n")
+				}
+				fmt.Fprintf(&b, "%d, ", int(math.Round(w/scale)))
+			}
+		}
+		b.WriteString("{\ndense: [pfN]int32{")
+		list(m.w[ph][:pfN])
+		b.WriteString("\n},\npairs: [pfPairs]int32{")
+		list(m.w[ph][pfN:])
+		b.WriteString("\n},\n},\n")
+	}
+	b.WriteString("}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		panic(err)
+	}
+	return src
+}
