@@ -176,7 +176,7 @@ var levelTable = map[string]map[string]levelSpec{
 		"easy":      {algo: "alphabeta", depth: 2, temp: 40, eps: 0.05},
 		"medium":    {algo: "alphabeta", depth: 3, temp: 10},
 		"hard":      {algo: "alphabeta", depth: 4, temp: 5},
-		"strongest": {algo: "alphabeta", time: 1500 * time.Millisecond, reduce: 3},
+		"strongest": {algo: "alphabeta", time: 1500 * time.Millisecond, reduce: 2},
 	},
 	// Pisola's placing phase offers hundreds of moves: fixed depths beyond
 	// one ply are out of reach, so the levels from easy get node budgets

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"stax/game"
@@ -57,7 +58,20 @@ func TestExactTicTacToe(t *testing.T) {
 	if testing.Short() {
 		step = 7
 	}
+	// With late move reductions, every line still reaches the end of the
+	// game when the depth allows a reduction at each of its 9 plies.
+	for _, tc := range []struct{ reduce, depth int }{{0, 9}, {2, 18}} {
+		t.Run(fmt.Sprintf("reduce=%d", tc.reduce), func(t *testing.T) {
+			exactFrom(t, g, memo, step, tc.reduce, tc.depth)
+		})
+	}
+}
+
+// exactFrom checks alpha-beta with the given Reduce and depth on every
+// step-th position of memo.
+func exactFrom(t *testing.T, g *testgame.Game, memo map[string]int, step, reduce, depth int) {
 	ab := search.NewAlphaBeta(search.Zero, 16, 1)
+	ab.Reduce = reduce
 	checked, wins, losses := 0, 0, 0
 	i := 0
 	for key, want := range memo {
@@ -73,7 +87,7 @@ func TestExactTicTacToe(t *testing.T) {
 		if s.Terminal() {
 			continue
 		}
-		res, err := ab.Play(context.Background(), search.Position{State: s}, search.Limits{Depth: 9}, nil)
+		res, err := ab.Play(context.Background(), search.Position{State: s}, search.Limits{Depth: depth}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
