@@ -180,20 +180,29 @@ func (f *pogoFeatures) extract(s *pogo.State) {
 	var att [2][9]int32
 	var tops [2]uint16
 	var content [9]int
+	var ownMask [2][9]uint16 // the pieces of the stack's owner on each stack
 	for x := 0; x < 2; x++ {
 		c := mover ^ x
 		tops[x] = s.Tops(c)
 		for m := tops[x]; m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros16(m)
-			h := s.Height(sq)
+			black, h := s.Stack(sq)
+			full := uint16(1)<<h - 1
+			own := black
+			if c == pogo.White {
+				own = ^black & full
+			}
+			enemy := full &^ own
+			ownMask[x][sq] = own
 			var reach uint16
 			for k := 1; k <= min(h, 3); k++ {
 				d := g.Destinations(k, sq)
 				reach |= d
-				f.dense[pfMobility+x] += int32(bits.OnesCount16(d))
+				n := int32(bits.OnesCount16(d))
+				f.dense[pfMobility+x] += n
 				// A move that leaves x's piece (or nothing) behind.
-				if k == h || s.Piece(sq, h-k-1) == c {
-					f.dense[pfSafeMob+x] += int32(bits.OnesCount16(d))
+				if k == h || own>>(h-k-1)&1 != 0 {
+					f.dense[pfSafeMob+x] += n
 				}
 			}
 			for d := reach; d != 0; d &= d - 1 {
@@ -201,37 +210,28 @@ func (f *pogoFeatures) extract(s *pogo.State) {
 			}
 			// The top run, the enemy pieces under it and the own ones
 			// under those.
-			run := 1
-			for run < h && s.Piece(sq, h-1-run) == c {
-				run++
-			}
-			mixed := 0
-			for l := 0; l < h-run; l++ {
+			run, mixed := h, 0
+			if enemy != 0 {
+				run = h - 1 - (15 - bits.LeadingZeros16(enemy))
 				mixed = 1
-				if s.Piece(sq, l) != c {
-					f.dense[pfPrisoners+x]++
-				} else {
-					f.dense[pfBuried+x]++
-				}
-			}
-			if mixed == 1 {
 				f.precontact = false
+				f.dense[pfPrisoners+x] += int32(bits.OnesCount16(enemy))
+				f.dense[pfBuried+x] += int32(bits.OnesCount16(own)) - int32(run)
 			}
 			f.dense[pfRun+x*3+min(run, 3)-1]++
 			content[sq] = 1 + x*8 + (min(h, 4)-1)*2 + mixed
 			// The profile: the height and the colours of the two pieces
 			// under the top one (0 own, 1 enemy).
-			below := func(l int) int { return s.Piece(sq, h-1-l) ^ c }
 			var prof int
 			switch {
 			case h == 1:
 				prof = 0
 			case h == 2:
-				prof = 1 + below(1)
+				prof = 1 + int(enemy&1)
 			case h == 3:
-				prof = 3 + below(1) + 2*below(2)
+				prof = 3 + int(enemy>>1&1) + 2*int(enemy&1)
 			default:
-				prof = 7 + below(1) + 2*below(2)
+				prof = 7 + int(enemy>>(h-2)&1) + 2*int(enemy>>(h-3)&1)
 			}
 			f.dense[pfProfile+x*33+squareClass[sq]*11+prof]++
 			switch {
@@ -248,7 +248,6 @@ func (f *pogoFeatures) extract(s *pogo.State) {
 		}
 	}
 	for x := 0; x < 2; x++ {
-		c := mover ^ x
 		var taken uint16
 		for m := tops[x]; m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros16(m)
@@ -258,9 +257,9 @@ func (f *pogoFeatures) extract(s *pogo.State) {
 					f.dense[pfOutnumbered+x]++
 				}
 			}
-			h := s.Height(sq)
+			h, own := s.Height(sq), ownMask[x][sq]
 			for k := 1; k <= min(h, 3); k++ {
-				if k == h || s.Piece(sq, h-k-1) == c {
+				if k == h || own>>(h-k-1)&1 != 0 {
 					taken |= g.Destinations(k, sq) & tops[1-x]
 				}
 			}

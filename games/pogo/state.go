@@ -130,6 +130,12 @@ func (s *State) Height(sq int) int { return int(s.height[sq]) }
 // (0 = bottom) of square sq.
 func (s *State) Piece(sq, l int) int { return int(s.bits[sq] >> l & 1) }
 
+// Stack returns the pieces on square sq as a mask, bit l set when the
+// piece at level l (0 = bottom) is Black, and their number.
+func (s *State) Stack(sq int) (black uint16, height int) {
+	return s.bits[sq], int(s.height[sq])
+}
+
 // Tops returns the mask of squares topped by player p (bit sq).
 func (s *State) Tops(p int) uint16 { return s.top[p] }
 
