@@ -1,6 +1,9 @@
 package search
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -60,5 +63,36 @@ func TestClockBudget(t *testing.T) {
 	}
 	if got := (Limits{Time: 10 * ms, Clock: Clock{Remaining: time.Minute}}).Budgeted(); got.Time != 10*ms || got.Clock != (Clock{}) {
 		t.Errorf("Budgeted with a tighter time: %+v", got)
+	}
+}
+
+// TestSortRest checks that sortRest orders the moves after a point by
+// score, best first, ties in their previous order, and leaves the others.
+func TestSortRest(t *testing.T) {
+	a := &abThread{moves: make([][]game.Move, 1), scores: make([][]int32, 1)}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 50 {
+		n := 1 + rng.IntN(200)
+		a.moves[0], a.scores[0] = a.moves[0][:0], a.scores[0][:0]
+		for j := range n {
+			a.moves[0] = append(a.moves[0], game.Move(j))
+			a.scores[0] = append(a.scores[0], int32(rng.IntN(7)-3)<<(rng.IntN(2)*28))
+		}
+		from := rng.IntN(n)
+		type ms struct {
+			m game.Move
+			s int32
+		}
+		var want []ms
+		for j := range n {
+			want = append(want, ms{a.moves[0][j], a.scores[0][j]})
+		}
+		slices.SortStableFunc(want[from:], func(x, y ms) int { return cmp.Compare(y.s, x.s) })
+		a.sortRest(0, from)
+		for j := range n {
+			if got := (ms{a.moves[0][j], a.scores[0][j]}); got != want[j] {
+				t.Fatalf("n %d, from %d: position %d holds %v, want %v", n, from, j, got, want[j])
+			}
+		}
 	}
 }
