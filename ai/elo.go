@@ -4,13 +4,13 @@ import "stax/game"
 
 // levelElo holds the levels' ratings, in Elo with random = 0, measured by
 // the round robins of docs/strength.md (the levels below strongest and
-// the baselines, with the ratings that best explain every pair's score),
-// by the key of levelTable. A game or level missing here has not been
-// measured.
+// the baselines, with the ratings that best explain every pair's score;
+// Pisola's strongest from its games against hard and medium), by the key
+// of levelTable. A game or level missing here has not been measured.
 var levelElo = map[string]map[string]int{
 	"pogo":   {"random": 0, "beginner": 549, "greedy": 845, "easy": 899, "medium": 1072, "hard": 1184},
 	"diam":   {"random": 0, "beginner": 551, "greedy": 740, "easy": 1024, "medium": 1310, "hard": 1865},
-	"pisola": {"random": 0, "beginner": 493, "greedy": 962, "easy": 1146, "medium": 1422, "hard": 1611},
+	"pisola": {"random": 0, "beginner": 493, "greedy": 962, "easy": 1146, "medium": 1422, "hard": 1611, "strongest": 1775},
 }
 
 // Elo returns level's measured rating for g, in Elo with the random
