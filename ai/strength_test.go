@@ -131,7 +131,7 @@ func TestStrengthShort(t *testing.T) {
 		{"diam", "medium", "random", 8, 8},
 		{"diam", "hard", "medium", 8, 6},
 		{"diam(players=4)", "easy", "beginner", 6, 4},
-		{"pisola", "medium", "easy", 8, 6},
+		{"pisola", "medium", "easy", 16, 11},
 		{"pisola(roofs=true)", "easy", "random", 6, 5},
 		{"pisola(size=8)", "easy", "random", 4, 3},
 	}
