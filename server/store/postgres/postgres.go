@@ -55,8 +55,7 @@ func IsURL(db string) bool {
 type Store struct {
 	pool     *pgxpool.Pool
 	url      string
-	moves    *moveWriter // the moves that do not end their game
-	announce *announcer  // news: events kept by no table
+	announce *announcer // the notifications of moves, and news
 }
 
 // Open connects to the database at url and migrates it.
@@ -80,7 +79,6 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	s.moves = newMoveWriter(pool)
 	s.announce = newAnnouncer(pool)
 	return s, nil
 }
@@ -195,41 +193,37 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 	return nil
 }
 
-// AppendMove implements store.Store. A move that does not end its game
-// is written with the moves of other games stored at the same moment, in
-// one transaction (see moveWriter); one that ends it is a transaction of
-// its own with the game's ending. Either way the move's notification
-// commits with it.
+// AppendMove implements store.Store. The move's row (with the game's
+// ending, when it ends the game) is committed first, then the move is
+// announced to the instances watching (see announcer), and AppendMove
+// returns once both are done. A move whose announcement fails after
+// retries is stored all the same; the other instances read it when they
+// next reread the game (a player connecting, a seat about to be flagged, a
+// conflicting move, their feed reconnecting).
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
-	conflict := func() error {
-		return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
-	}
+	const insert = `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`
+	var err error
 	if end == nil {
-		stored, err := s.moves.write(ctx, id, ply, move, at)
-		switch {
-		case err != nil:
-			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
-		case !stored:
-			return conflict()
-		}
-		return nil
+		// A move writes only its row, as in the SQLite store; the game's
+		// ply and update time are written when it ends.
+		_, err = s.pool.Exec(ctx, insert, id, ply, move, at)
+	} else {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, insert, id, ply, move, at); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
+				ply+1, at, store.Finished, end.Outcome, end.Resigned, id)
+			return err
+		})
 	}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`, id, ply, move, at); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
-			ply+1, at, store.Finished, end.Outcome, end.Resigned, id); err != nil {
-			return err
-		}
-		return notify(ctx, tx, store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move})
-	})
 	if isConflict(err) {
-		return conflict()
+		return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("game %s ply %d: %w", id, ply, err)
 	}
+	_ = s.announce.announce(ctx, payload(store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move}))
 	return nil
 }
 
@@ -433,7 +427,6 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close implements store.Store: it waits for the connections in use to be
 // returned, then closes them.
 func (s *Store) Close() error {
-	s.moves.close()
 	s.announce.close()
 	s.pool.Close()
 	return nil
