@@ -67,6 +67,7 @@ func TestUpdates(t *testing.T) {
 	var fullStates int
 	var readErr error
 	done := make(chan struct{})
+	subscribed := make(chan struct{}) // the spectator has its full state
 	go func() {
 		defer close(done)
 		for {
@@ -80,7 +81,9 @@ func TestUpdates(t *testing.T) {
 			s := string(data)
 			switch {
 			case strings.HasPrefix(s, `{"type":"state"`):
-				fullStates++
+				if fullStates++; fullStates == 1 {
+					close(subscribed)
+				}
 			case strings.HasPrefix(s, `{"type":"update"`):
 				i := strings.Index(s, `"ply":`)
 				var ply int
@@ -105,6 +108,13 @@ func TestUpdates(t *testing.T) {
 			}
 		}
 	}()
+	// Moves played before the spectator is subscribed would reach it
+	// only in its full state.
+	select {
+	case <-subscribed:
+	case <-done:
+		t.Fatalf("the spectator got no state: %v", readErr)
+	}
 	// Shuffle the same pieces back and forth: the position stays small
 	// while the history grows.
 	moves := []string{"1a1-a2", "1c3-c2", "1a2-a1", "1c2-c3"}
