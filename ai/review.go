@@ -109,12 +109,18 @@ func (c Config) analyzeTable(s *pogo.State) (search.Analysis, bool) {
 
 // ReviewThresholds returns the thresholds of g's evaluation: in Pisola
 // a square held is worth about 100 points (a roof about 220 in the roofs
-// variant), in Diam a threat to complete a diam 60 to 500 points. Pogo's
-// review is exact and needs none, though a Pogo review without the table
-// falls back on these.
+// variant), in four-player Diam a threat to complete a diam 60 to 500
+// points. Two-player Diam's tuned evaluation predicts results by a
+// logistic of scale 0.00127 a point, and its thresholds are the drops
+// that lower the expected result from an even position by about 5, 12
+// and 25 points in a hundred. Pogo's review is exact and needs none,
+// though a Pogo review without the table falls back on these.
 func ReviewThresholds(g game.Game) search.Thresholds {
-	switch g.(type) {
+	switch g := g.(type) {
 	case *diam.Game:
+		if g.Players() == 2 {
+			return search.Thresholds{Inaccuracy: 150, Mistake: 400, Blunder: 850}
+		}
 		return search.Thresholds{Inaccuracy: 40, Mistake: 100, Blunder: 250}
 	case *pogo.Game:
 		return search.Thresholds{Inaccuracy: 30, Mistake: 80, Blunder: 200}
