@@ -190,12 +190,17 @@ var levelTable = map[string]map[string]levelSpec{
 		"strongest": {algo: "alphabeta", time: 1500 * time.Millisecond},
 	},
 	// Four-player Diam: MCTS with a reward per player beats the paranoid
-	// alpha-beta at equal time (7 games to 3 at 200 ms a move).
+	// alpha-beta at equal time (7 games to 3 at 200 ms a move). The
+	// playout budgets, about ten times apart (hard's playouts taking an
+	// immediate win, which makes each cost twice as much but says far
+	// more), make each level win at least 70% of its games against the
+	// one below (a game counting as won by a level when one of its two
+	// seats wins; see docs/strength.md).
 	"diam/4": {
 		"beginner":  {algo: "alphabeta", depth: 1, temp: 60, eps: 0.15},
-		"easy":      {algo: "mcts", nodes: 400},
-		"medium":    {algo: "mcts", nodes: 6000},
-		"hard":      {algo: "mcts", time: 250 * time.Millisecond},
+		"easy":      {algo: "mcts", nodes: 250},
+		"medium":    {algo: "mcts", nodes: 2500},
+		"hard":      {algo: "mcts", nodes: 25_000, decisive: true},
 		"strongest": {algo: "mcts", time: 1500 * time.Millisecond},
 	},
 }
@@ -238,6 +243,11 @@ func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) searc
 		m := search.NewMCTS(ev, seed)
 		m.Default = lim
 		m.Decisive = sp.decisive
+		if level != "strongest" {
+			// One tree: a playout budget then plays alike on a loaded
+			// machine and an idle one, and a seed replays a game.
+			m.Workers = 1
+		}
 		return &capped{Player: m, lim: lim, open: level == "strongest"}
 	}
 	bits := 14

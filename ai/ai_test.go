@@ -120,3 +120,28 @@ func TestTighter(t *testing.T) {
 		}
 	}
 }
+
+// TestElo checks that the games with a measured scale rate every level
+// below strongest, random at 0 and each level above the one below, and
+// that a four-player variant has its own scale.
+func TestElo(t *testing.T) {
+	for _, spec := range []string{"pogo", "pisola", "diam", "diam(players=4)"} {
+		g := load(t, spec)
+		prev, ok := Elo(g, "random")
+		if !ok || prev != 0 {
+			t.Errorf("%s: random rated %d, %v; want 0, true", spec, prev, ok)
+		}
+		for _, level := range []string{"beginner", "easy", "medium", "hard"} {
+			r, ok := Elo(g, level)
+			if !ok || r <= prev {
+				t.Errorf("%s: %s rated %d, %v; want above %d", spec, level, r, ok, prev)
+			}
+			prev = r
+		}
+	}
+	two, _ := Elo(load(t, "diam"), "hard")
+	four, _ := Elo(load(t, "diam(players=4)"), "hard")
+	if two == four {
+		t.Errorf("diam and diam(players=4) share hard's rating %d; want a scale each", two)
+	}
+}

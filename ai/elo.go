@@ -6,11 +6,14 @@ import "stax/game"
 // the round robins of docs/strength.md (the levels below strongest and
 // the baselines, with the ratings that best explain every pair's score;
 // Pisola's strongest from its games against hard and medium, Pogo's by a
-// round robin with hard and medium, shifted onto their ratings), by the
-// key of levelTable. A game or level missing here has not been measured.
+// round robin with hard and medium, shifted onto their ratings; in
+// four-player Diam, the share of games won by each level's two seats in
+// the ladder's pairings), by the key of levelTable. A game or level
+// missing here has not been measured.
 var levelElo = map[string]map[string]int{
 	"pogo":   {"random": 0, "beginner": 549, "greedy": 845, "easy": 899, "medium": 1072, "hard": 1184, "strongest": 1438},
 	"diam":   {"random": 0, "beginner": 551, "greedy": 740, "easy": 1024, "medium": 1310, "hard": 1865},
+	"diam/4": {"random": 0, "beginner": 331, "easy": 566, "medium": 710, "hard": 947},
 	"pisola": {"random": 0, "beginner": 493, "greedy": 962, "easy": 1146, "medium": 1422, "hard": 1611, "strongest": 1775},
 }
 
