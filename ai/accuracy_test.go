@@ -34,12 +34,7 @@ func TestPogoAccuracy(t *testing.T) {
 	if !*accuracy {
 		t.Skip("run with -pogo.accuracy")
 	}
-	tables := NewTables(TablesConfig{Dir: cachedTables(t)})
-	defer tables.Close()
-	tb, err := tables.Table(true)
-	if err != nil {
-		t.Skipf("no cached table (run stax solve pogo): %v", err)
-	}
+	_, tb := cachedPogoTable(t)
 	g := load(t, "pogo").(*pogo.Game)
 	for _, level := range strings.Split(*accuracyLevels, ",") {
 		var moves, kept, atStake, drawToLoss, winLost int

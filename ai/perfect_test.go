@@ -54,12 +54,7 @@ func TestPerfectLevel(t *testing.T) {
 // is cached (it is never built by tests): from a position White wins in 9
 // plies, it plays a move after which Black loses in 8, and scores it so.
 func TestPerfectFromTable(t *testing.T) {
-	tables := NewTables(TablesConfig{Dir: cachedTables(t)})
-	defer tables.Close()
-	tb, err := tables.Table(true)
-	if err != nil {
-		t.Skipf("no cached table (run stax solve pogo): %v", err)
-	}
+	tables, tb := cachedPogoTable(t)
 	cfg := Config{Tables: tables}
 	g := load(t, "pogo")
 	s, err := g.ParseState("b,-,wbb/bw,w,-/ww,bw,b w")

@@ -28,6 +28,20 @@ func cachedTables(t *testing.T) string {
 	return filepath.Join(d, "stax")
 }
 
+// cachedPogoTable returns the Tables of the user's cache directory, closed
+// when the test ends, and the solved table of default Pogo in it; it skips
+// the test when the table has not been built.
+func cachedPogoTable(t *testing.T) (*Tables, *solve.Table) {
+	t.Helper()
+	tables := NewTables(TablesConfig{Dir: cachedTables(t)})
+	t.Cleanup(func() { tables.Close() })
+	tb, err := tables.Table(true)
+	if err != nil {
+		t.Skipf("no cached table (run stax solve pogo): %v", err)
+	}
+	return tables, tb
+}
+
 // events collects the news of a Tables.
 type events struct {
 	mu   sync.Mutex // guards list

@@ -48,12 +48,7 @@ func TestTunePogo(t *testing.T) {
 	if *tunePogoGames < 10 || *tunePogoEpochs < 1 {
 		t.Fatalf("-pogo.tune.games %d, -pogo.tune.epochs %d: want at least 10 games and one epoch", *tunePogoGames, *tunePogoEpochs)
 	}
-	tables := NewTables(TablesConfig{Dir: cachedTables(t)})
-	defer tables.Close()
-	tb, err := tables.Table(true)
-	if err != nil {
-		t.Skipf("no cached table (run stax solve pogo): %v", err)
-	}
+	_, tb := cachedPogoTable(t)
 	g := load(t, "pogo").(*pogo.Game)
 	start := time.Now()
 	train := tuneSamples(t, tb, g, *tunePogoGames, 1)
