@@ -12,7 +12,7 @@ import "stax/game"
 // missing here has not been measured.
 var levelElo = map[string]map[string]int{
 	"pogo":   {"random": 0, "beginner": 549, "greedy": 845, "easy": 899, "medium": 1072, "hard": 1184, "strongest": 1438},
-	"diam":   {"random": 0, "beginner": 551, "greedy": 740, "easy": 1024, "medium": 1310, "hard": 1865},
+	"diam":   {"random": 0, "beginner": 551, "greedy": 740, "easy": 1024, "medium": 1310, "hard": 1865, "strongest": 2002},
 	"diam/4": {"random": 0, "beginner": 331, "easy": 566, "medium": 710, "hard": 947},
 	"pisola": {"random": 0, "beginner": 493, "greedy": 962, "easy": 1146, "medium": 1422, "hard": 1611, "strongest": 1775},
 }
