@@ -42,9 +42,13 @@ func parsePayload(p string) (store.Event, error) {
 }
 
 // Watch implements store.Store with LISTEN on a connection of its own:
-// every write that others must see sends a NOTIFY in its transaction,
-// which PostgreSQL delivers once committed, in commit order. When the
-// connection drops, Watch reconnects and reports an EventResync.
+// every write that others must see sends a NOTIFY, which PostgreSQL
+// delivers once committed, in commit order. A move is announced just after
+// its commit (see announcer), the rarer writes notify in their own
+// transaction, so a game's events may come out of order (an ending before
+// the move just before it), which the server meets by rereading the game.
+// When the connection drops, Watch reconnects and reports an
+// EventResync.
 func (s *Store) Watch(ctx context.Context, fn func(store.Event)) error {
 	conn, err := s.listen(ctx)
 	if err != nil {
