@@ -18,6 +18,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	}{
 		{"pogo", "pogo", nil},
 		{"pogo-hand", "pogo", pogoHandEval{}},
+		{"pogo-linear", "pogo", pogoLinearEval{}},
 		{"pisola", "pisola", nil},
 		{"diam", "diam", nil},
 	} {

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"math"
 	"math/bits"
 
 	"stax/game"
@@ -14,7 +15,8 @@ import (
 // the positions before contact (no stack holds both colours), where the
 // game is a slow manoeuvre whose outcome lies far beyond any search, and
 // one for the rest. The weights (eval_pogo_weights.go) are made by
-// TestTunePogo; docs/strength.md tells how.
+// TestTunePogo; docs/strength.md tells how. A small neural network
+// (eval_pogo_net.go) adds what the linear model misses.
 //
 // The features, for the side to move and for the other side:
 //   - the stacks each side tops, by square (corner, edge, centre), height
@@ -150,9 +152,20 @@ func makePairClasses() (cls [36]int, order [36]int) {
 	return cls, order
 }
 
-// Evaluate returns the model's score of s for player p.
+// Evaluate returns the score of s for player p: the linear model's and
+// the network's.
 func (pogoEval) Evaluate(st game.State, p int) int {
 	s := st.(*pogo.State)
+	c := canonical(netContents(s))
+	v := linearScore(s, s.ToMove()) + int(math.Round(float64(pogoNet.score(&c))))
+	if s.ToMove() != p {
+		v = -v
+	}
+	return v
+}
+
+// linearScore returns the linear model's score of s for player p.
+func linearScore(s *pogo.State, p int) int {
 	var f pogoFeatures
 	f.extract(s)
 	m := &pogoWeights[1]

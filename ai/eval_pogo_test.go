@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math/rand/v2"
+	"stax/game"
 	"testing"
 
 	"stax/games/pogo"
@@ -82,4 +83,11 @@ func TestPogoEvalAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("Evaluate allocates %.1f times a call, want 0", n)
 	}
+}
+
+// pogoLinearEval is pogoEval without its network, for comparisons.
+type pogoLinearEval struct{}
+
+func (pogoLinearEval) Evaluate(st game.State, p int) int {
+	return linearScore(st.(*pogo.State), p)
 }

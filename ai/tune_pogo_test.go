@@ -71,6 +71,8 @@ type tuneSample struct {
 	f      pogoFeatures
 	target float64
 	hand   int
+	c      [9]uint8 // the canonical contents of its squares for the network
+	lin    int      // the linear model's score for the side to move
 }
 
 // tuneSamples plays games between levels of every strength and returns
@@ -85,16 +87,7 @@ func tuneSamples(t *testing.T, tb *solve.Table, g *pogo.Game, games int, seed ui
 			return
 		}
 		seen[s.Hash()] = true
-		var sm tuneSample
-		sm.f.extract(s)
-		switch tb.Verdict(s).Result {
-		case game.Win:
-			sm.target = 1
-		case game.Draw:
-			sm.target = 0.5
-		}
-		sm.hand = pogoHandEval{}.Evaluate(s, s.ToMove())
-		out = append(out, sm)
+		out = append(out, newTuneSample(tb, s))
 	}
 	var legal []game.Move
 	for range games {
@@ -128,6 +121,22 @@ func tuneSamples(t *testing.T, tb *solve.Table, g *pogo.Game, games int, seed ui
 		}
 	}
 	return out
+}
+
+// newTuneSample returns s as a training position, labelled by the table.
+func newTuneSample(tb *solve.Table, s *pogo.State) tuneSample {
+	var sm tuneSample
+	sm.f.extract(s)
+	switch tb.Verdict(s).Result {
+	case game.Win:
+		sm.target = 1
+	case game.Draw:
+		sm.target = 0.5
+	}
+	sm.hand = pogoHandEval{}.Evaluate(s, s.ToMove())
+	sm.c = canonical(netContents(s))
+	sm.lin = linearScore(s, s.ToMove())
+	return sm
 }
 
 // handPlayer returns a player of level guided by the hand-written

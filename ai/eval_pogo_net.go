@@ -1,0 +1,114 @@
+package ai
+
+import "stax/games/pogo"
+
+// pogoEval adds to its linear model a small neural network, which sees
+// what the linear model's features miss: how the stacks of the whole
+// board combine. The position, seen from the side to move and turned to a
+// canonical orientation of the board, is one of pogoNetContents contents
+// on each square (empty, or a stack by the colour of its top piece, its
+// height and the colours of the three pieces under the top one);
+// pogoNetHidden rectified units read the squares' contents, and a
+// weighted sum of the units corrects the linear model's estimate of the
+// log-odds that the side to move wins (a draw counting half), in
+// pogoEval's units. The weights (eval_pogo_net_weights.go) are fitted to
+// the solved table by TestTunePogoNet; the table only teaches.
+
+const (
+	pogoNetContents = 1 + 2*7*8 // empty; top colour x height 1-6, 7+ x the three pieces under the top
+	pogoNetInputs   = 9 * pogoNetContents
+	pogoNetHidden   = 32
+)
+
+// pogoNetModel is the network's weights, in pogoEval's units.
+type pogoNetModel struct {
+	in      [pogoNetInputs][pogoNetHidden]float32
+	bias    [pogoNetHidden]float32
+	out     [pogoNetHidden]float32
+	outBias float32
+}
+
+// pogoSymmetries are the 8 symmetries of the board as permutations of its
+// squares: the square sym[sq] of the image holds what sq holds.
+var pogoSymmetries = func() (out [8][9]uint8) {
+	for t := range out {
+		for sq := 0; sq < 9; sq++ {
+			f, r := sq%3, sq/3
+			if t&1 != 0 {
+				f = 2 - f
+			}
+			if t&2 != 0 {
+				r = 2 - r
+			}
+			if t&4 != 0 {
+				f, r = r, f
+			}
+			out[t][sq] = uint8(f + 3*r)
+		}
+	}
+	return out
+}()
+
+// netContents returns the contents of s's squares for the network, seen
+// from the side to move.
+func netContents(s *pogo.State) (c [9]uint8) {
+	mover := s.ToMove()
+	for sq := 0; sq < 9; sq++ {
+		black, h := s.Stack(sq)
+		if h == 0 {
+			continue
+		}
+		top := int(black >> (h - 1) & 1)
+		var under int
+		for i := 0; i < 3 && i < h-1; i++ {
+			if int(black>>(h-2-i)&1) != top {
+				under |= 1 << i
+			}
+		}
+		var side int
+		if top != mover {
+			side = 1
+		}
+		c[sq] = uint8(1 + side*56 + (min(h, 7)-1)*8 + under)
+	}
+	return c
+}
+
+// canonical returns the image of c under the symmetry of the board that
+// makes it least, so that the network sees symmetric positions alike.
+func canonical(c [9]uint8) [9]uint8 {
+	best := c
+	for t := 1; t < 8; t++ {
+		var img [9]uint8
+		for sq, to := range pogoSymmetries[t] {
+			img[to] = c[sq]
+		}
+		for i := range img {
+			if img[i] != best[i] {
+				if img[i] < best[i] {
+					best = img
+				}
+				break
+			}
+		}
+	}
+	return best
+}
+
+// score returns the network's estimate for canonical contents c.
+func (n *pogoNetModel) score(c *[9]uint8) float32 {
+	h := n.bias
+	for sq, x := range c {
+		w := &n.in[sq*pogoNetContents+int(x)]
+		for j := range h {
+			h[j] += w[j]
+		}
+	}
+	v := n.outBias
+	for j, x := range h {
+		if x > 0 {
+			v += x * n.out[j]
+		}
+	}
+	return v
+}
