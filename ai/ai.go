@@ -157,6 +157,8 @@ type levelSpec struct {
 	reduce int
 	// decisive makes MCTS playouts take immediate wins.
 	decisive bool
+	// draw is what a draw is worth to an MCTS player (0: ½).
+	draw float64
 }
 
 // Level recipes by game name; a missing game uses "default".
@@ -195,13 +197,16 @@ var levelTable = map[string]map[string]levelSpec{
 	// immediate win, which makes each cost twice as much but says far
 	// more), make each level win at least 70% of its games against the
 	// one below (a game counting as won by a level when one of its two
-	// seats wins; see docs/strength.md).
+	// seats wins; see docs/strength.md). strongest searches for its time,
+	// with hard's playouts, and counts a draw as a quarter of a point (the
+	// point shared four ways) rather than half, so that it plays for the
+	// win where the others settle for a draw.
 	"diam/4": {
 		"beginner":  {algo: "alphabeta", depth: 1, temp: 60, eps: 0.15},
 		"easy":      {algo: "mcts", nodes: 250},
 		"medium":    {algo: "mcts", nodes: 2500},
 		"hard":      {algo: "mcts", nodes: 25_000, decisive: true},
-		"strongest": {algo: "mcts", time: 1500 * time.Millisecond},
+		"strongest": {algo: "mcts", time: 1500 * time.Millisecond, decisive: true, draw: 0.25},
 	},
 }
 
@@ -243,6 +248,7 @@ func newLevel(g game.Game, level string, ev search.Evaluator, seed uint64) searc
 		m := search.NewMCTS(ev, seed)
 		m.Default = lim
 		m.Decisive = sp.decisive
+		m.DrawReward = sp.draw
 		if level != "strongest" {
 			// One tree: a playout budget then plays alike on a loaded
 			// machine and an idle one, and a seed replays a game.

@@ -50,6 +50,11 @@ type MCTS struct {
 	// TreeNodes bounds the nodes of each worker's tree; 0 means
 	// maxTreeNodes.
 	TreeNodes int
+	// DrawReward is what a drawn game (or a playout cut without an
+	// evaluation) is worth to each player, a win being 1 and a loss 0;
+	// 0 means ½. In a game of four players, ¼ (the point shared four
+	// ways) makes a player prefer a fair chance to win to a draw.
+	DrawReward float64
 
 	seed    uint64
 	workers []*mctsWorker
@@ -94,6 +99,7 @@ type mctsWorker struct {
 	c       float64
 	cap     int
 	scale   float64
+	draw    float64 // the reward of a draw
 	// allocated counts the nodes of the tree, which stops growing (and
 	// only runs playouts from its leaves) beyond maxTreeNodes.
 	allocated int
@@ -113,6 +119,14 @@ func (m *MCTS) SetThreads(n int) { m.Workers = max(1, n) }
 // megabytes.
 func (m *MCTS) SetHashSize(mb int) {
 	m.TreeNodes = max(1024, (mb<<20)/treeNodeBytes/max(1, m.Workers))
+}
+
+// drawReward returns what a draw is worth to each player.
+func (m *MCTS) drawReward() float64 {
+	if m.DrawReward == 0 {
+		return 0.5
+	}
+	return m.DrawReward
 }
 
 // treeCap returns the bound on the nodes of one worker's tree.
@@ -325,6 +339,7 @@ func (w *mctsWorker) setRoot(s game.State) {
 	if w.cap == 0 {
 		w.cap = 400
 	}
+	w.draw = m.drawReward()
 	w.scale = m.EvalScale
 	if w.scale == 0 {
 		w.scale = 200
@@ -464,7 +479,7 @@ func (w *mctsWorker) terminal(n *mctsNode, o game.Outcome) [game.MaxPlayers]floa
 		}
 		return w.proofRewards(n)
 	}
-	return outcomeRewards(o, w.players)
+	return outcomeRewards(o, w.players, w.draw)
 }
 
 // decisive returns a move of w.buf that wins at once for the player to
@@ -482,16 +497,16 @@ func (w *mctsWorker) decisive(s game.State, m game.Move) game.Move {
 	return m
 }
 
-// outcomeRewards returns 1 for a win, 1/2 for a draw and 0 for a loss, for
+// outcomeRewards returns 1 for a win, draw for a draw and 0 for a loss, for
 // each player.
-func outcomeRewards(o game.Outcome, players int) [game.MaxPlayers]float64 {
+func outcomeRewards(o game.Outcome, players int, draw float64) [game.MaxPlayers]float64 {
 	var r [game.MaxPlayers]float64
 	for p := 0; p < players; p++ {
 		switch o.Results[p] {
 		case game.Win:
 			r[p] = 1
 		case game.Draw:
-			r[p] = 0.5
+			r[p] = draw
 		}
 	}
 	return r
@@ -604,7 +619,7 @@ func (w *mctsWorker) playout(s game.State, applied *int) [game.MaxPlayers]float6
 	for ply := 0; ; ply++ {
 		w.buf = s.Legal(w.buf[:0])
 		if len(w.buf) == 0 {
-			return outcomeRewards(s.Outcome(), w.players)
+			return outcomeRewards(s.Outcome(), w.players, w.draw)
 		}
 		if ply >= w.cap {
 			break
@@ -617,7 +632,7 @@ func (w *mctsWorker) playout(s game.State, applied *int) [game.MaxPlayers]float6
 		*applied++
 	}
 	for p := 0; p < w.players; p++ {
-		r[p] = 0.5
+		r[p] = w.draw
 		if w.m.Eval != nil {
 			r[p] = 1 / (1 + math.Exp(-float64(w.m.Eval.Evaluate(s, p))/w.scale))
 		}
