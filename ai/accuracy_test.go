@@ -19,6 +19,7 @@ var (
 	accuracyLevels   = flag.String("pogo.accuracy.levels", "hard,strongest", "the levels measured, comma-separated")
 	accuracyGames    = flag.Int("pogo.accuracy.games", 10, "self-play games per level")
 	accuracyMoveTime = flag.Duration("pogo.accuracy.movetime", 0, "time per move (0: the level's own budget)")
+	accuracySeed     = flag.Uint64("pogo.accuracy.seed", 0, "seed of the first game's opening and player (the games take the seeds from here on)")
 	accuracyNodes    = flag.Int64("pogo.accuracy.nodes", 0, "nodes per move instead of time, for figures that do not depend on the machine's load (0: the level's own budget)")
 )
 
@@ -41,8 +42,9 @@ func TestPogoAccuracy(t *testing.T) {
 		var errs []string
 		start := time.Now()
 		for i := range *accuracyGames {
-			rng := rand.New(rand.NewPCG(uint64(i), 7))
-			p, err := NewSeeded(g, level, uint64(i)+1)
+			seed := *accuracySeed + uint64(i)
+			rng := rand.New(rand.NewPCG(seed, 7))
+			p, err := NewSeeded(g, level, seed+1)
 			if err != nil {
 				t.Fatal(err)
 			}
