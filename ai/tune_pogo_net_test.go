@@ -126,6 +126,8 @@ type fittedNet struct {
 // its square.
 type adamMoments struct{ m, v float64 }
 
+// newFittedNet returns a network with random input weights and small
+// output weights, for a linear model whose units are scale log-odds.
 func newFittedNet(rng *rand.Rand, scale float64) *fittedNet {
 	n := &fittedNet{scale: scale}
 	for i := range n.in {
