@@ -122,7 +122,7 @@ func TestTighter(t *testing.T) {
 }
 
 // TestElo checks that the games with a measured scale rate every level
-// below strongest, random at 0 and each level above the one below, and
+// up to strongest, random at 0 and each level above the one below, and
 // that a four-player variant has its own scale.
 func TestElo(t *testing.T) {
 	for _, spec := range []string{"pogo", "pisola", "diam", "diam(players=4)"} {
@@ -131,7 +131,7 @@ func TestElo(t *testing.T) {
 		if !ok || prev != 0 {
 			t.Errorf("%s: random rated %d, %v; want 0, true", spec, prev, ok)
 		}
-		for _, level := range []string{"beginner", "easy", "medium", "hard"} {
+		for _, level := range []string{"beginner", "easy", "medium", "hard", "strongest"} {
 			r, ok := Elo(g, level)
 			if !ok || r <= prev {
 				t.Errorf("%s: %s rated %d, %v; want above %d", spec, level, r, ok, prev)
