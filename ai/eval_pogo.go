@@ -96,19 +96,7 @@ const (
 )
 
 func makePairClasses() (cls [36]int, order [36]int) {
-	sym := func(t, sq int) int {
-		f, r := sq%3, sq/3
-		if t&1 != 0 {
-			f = 2 - f
-		}
-		if t&2 != 0 {
-			r = 2 - r
-		}
-		if t&4 != 0 {
-			f, r = r, f
-		}
-		return f + 3*r
-	}
+	sym := func(t, sq int) int { return int(pogoSymmetries[t][sq]) }
 	less := func(p, q [2]int) bool { return p[0] < q[0] || p[0] == q[0] && p[1] < q[1] }
 	seen := map[[2]int]int{}
 	i := 0

@@ -29,7 +29,9 @@ type pogoNetModel struct {
 }
 
 // pogoSymmetries are the 8 symmetries of the board as permutations of its
-// squares: the square sym[sq] of the image holds what sq holds.
+// squares: the square sym[sq] of the image holds what sq holds. Bit 0 of
+// a symmetry's index mirrors the files, bit 1 the ranks, bit 2 swaps files
+// and ranks.
 var pogoSymmetries = func() (out [8][9]uint8) {
 	for t := range out {
 		for sq := 0; sq < 9; sq++ {

@@ -29,16 +29,6 @@ func randomPogoStates(t *testing.T, n int) []*pogo.State {
 func image(t *testing.T, s *pogo.State, sym int) *pogo.State {
 	stacks := make([]string, 9)
 	for sq := 0; sq < 9; sq++ {
-		f, r := sq%3, sq/3
-		if sym&1 != 0 {
-			f = 2 - f
-		}
-		if sym&2 != 0 {
-			r = 2 - r
-		}
-		if sym&4 != 0 {
-			f, r = r, f
-		}
 		var b []byte
 		for l := 0; l < s.Height(sq); l++ {
 			b = append(b, "wb"[s.Piece(sq, l)])
@@ -46,7 +36,7 @@ func image(t *testing.T, s *pogo.State, sym int) *pogo.State {
 		if len(b) == 0 {
 			b = []byte("-")
 		}
-		stacks[f+3*r] = string(b)
+		stacks[pogoSymmetries[sym][sq]] = string(b)
 	}
 	c, err := s.Game().(*pogo.Game).Compose(stacks, s.ToMove())
 	if err != nil {

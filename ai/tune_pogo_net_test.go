@@ -17,7 +17,6 @@ import (
 
 var (
 	tunePogoNet       = flag.Bool("pogo.tunenet", false, "fit the network of Pogo's evaluation to the solved table and rewrite eval_pogo_net_weights.go (needs the cached table: stax solve pogo)")
-	tunePogoNetGames  = flag.Int("pogo.tunenet.games", 3000, "games whose positions, and the positions after each of their legal moves, make the training set")
 	tunePogoNetEpochs = flag.Int("pogo.tunenet.epochs", 30, "passes over the training set")
 	tunePogoNetOut    = flag.String("pogo.tunenet.out", "eval_pogo_net_weights.go", "the Go file the weights are written to")
 )
@@ -28,7 +27,7 @@ var (
 //	go test ./ai -run TestTunePogoNet -pogo.tunenet -timeout 0 -v
 //
 // It trains on the positions TestTunePogo trains on (the same games, with
-// the same seeds) and every position reachable from the start without
+// the same seeds; -pogo.tune.games sets their number for both) and every position reachable from the start without
 // contact and one move into it, each labelled by the table with its value
 // for the side to move (a win 1, a draw ½, a loss 0). The network learns
 // what the linear model (eval_pogo_weights.go, fitted first) gets wrong:
@@ -44,9 +43,9 @@ func TestTunePogoNet(t *testing.T) {
 	_, tb := cachedPogoTable(t)
 	g := load(t, "pogo").(*pogo.Game)
 	start := time.Now()
-	train := tuneSamples(t, tb, g, *tunePogoNetGames, 1)
+	train := tuneSamples(t, tb, g, *tunePogoGames, 1)
 	train = append(train, frontierSamples(tb, g)...)
-	test := tuneSamples(t, tb, g, max(*tunePogoNetGames/10, 50), 2)
+	test := tuneSamples(t, tb, g, max(*tunePogoGames/10, 50), 2)
 	scale, _ := handScale(test)
 	t.Logf("%d training positions, %d test positions (%v)", len(train), len(test), time.Since(start).Round(time.Second))
 	rng := rand.New(rand.NewPCG(5, 5))
