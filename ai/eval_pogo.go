@@ -78,6 +78,9 @@ type pogoFeatures struct {
 	dense      [pfN]int32
 	pairs      [36]int16
 	precontact bool
+	// net holds the squares' contents for the network (eval_pogo_net.go),
+	// seen from the side to move, in the board's orientation.
+	net [9]uint8
 }
 
 var squareClass = [9]int{0, 1, 0, 1, 2, 1, 0, 1, 0}
@@ -144,18 +147,19 @@ func makePairClasses() (cls [36]int, order [36]int) {
 // the network's.
 func (pogoEval) Evaluate(st game.State, p int) int {
 	s := st.(*pogo.State)
-	c := canonical(netContents(s))
-	v := linearScore(s, s.ToMove()) + int(math.Round(float64(pogoNet.score(&c))))
+	var f pogoFeatures
+	f.extract(s)
+	c := canonical(f.net)
+	v := f.linear() + int(math.Round(float64(pogoNet.score(&c))))
 	if s.ToMove() != p {
 		v = -v
 	}
 	return v
 }
 
-// linearScore returns the linear model's score of s for player p.
-func linearScore(s *pogo.State, p int) int {
-	var f pogoFeatures
-	f.extract(s)
+// linear returns the linear model's score of the position for its side to
+// move.
+func (f *pogoFeatures) linear() int {
 	m := &pogoWeights[1]
 	if f.precontact {
 		m = &pogoWeights[0]
@@ -166,9 +170,6 @@ func linearScore(s *pogo.State, p int) int {
 	}
 	for _, i := range f.pairs {
 		v += m.pairs[i]
-	}
-	if s.ToMove() != p {
-		v = -v
 	}
 	return int(v)
 }
@@ -221,6 +222,16 @@ func (f *pogoFeatures) extract(s *pogo.State) {
 			}
 			f.dense[pfRun+x*3+min(run, 3)-1]++
 			content[sq] = 1 + x*8 + (min(h, 4)-1)*2 + mixed
+			// For the network: the colours of the three pieces under the
+			// top one (bit i set when the piece i+1 below the top is the
+			// other side's).
+			under := 0
+			for i := 0; i < 3 && i < h-1; i++ {
+				if enemy>>(h-2-i)&1 != 0 {
+					under |= 1 << i
+				}
+			}
+			f.net[sq] = uint8(1 + x*56 + (min(h, 7)-1)*8 + under)
 			// The profile: the height and the colours of the two pieces
 			// under the top one (0 own, 1 enemy).
 			var prof int

@@ -1,7 +1,5 @@
 package ai
 
-import "stax/games/pogo"
-
 // pogoEval adds to its linear model a small neural network, which sees
 // what the linear model's features miss: how the stacks of the whole
 // board combine. The position, seen from the side to move and turned to a
@@ -15,7 +13,7 @@ import "stax/games/pogo"
 // the solved table by TestTunePogoNet; the table only teaches.
 
 const (
-	pogoNetContents = 1 + 2*7*8 // empty; top colour x height 1-6, 7+ x the three pieces under the top
+	pogoNetContents = 1 + 2*7*8 // empty; side x height 1-6, 7+ x the three pieces under the top (pogoFeatures.net)
 	pogoNetInputs   = 9 * pogoNetContents
 	pogoNetHidden   = 32
 )
@@ -50,31 +48,6 @@ var pogoSymmetries = func() (out [8][9]uint8) {
 	}
 	return out
 }()
-
-// netContents returns the contents of s's squares for the network, seen
-// from the side to move.
-func netContents(s *pogo.State) (c [9]uint8) {
-	mover := s.ToMove()
-	for sq := 0; sq < 9; sq++ {
-		black, h := s.Stack(sq)
-		if h == 0 {
-			continue
-		}
-		top := int(black >> (h - 1) & 1)
-		var under int
-		for i := 0; i < 3 && i < h-1; i++ {
-			if int(black>>(h-2-i)&1) != top {
-				under |= 1 << i
-			}
-		}
-		var side int
-		if top != mover {
-			side = 1
-		}
-		c[sq] = uint8(1 + side*56 + (min(h, 7)-1)*8 + under)
-	}
-	return c
-}
 
 // canonical returns the image of c under the symmetry of the board that
 // makes it least, so that the network sees symmetric positions alike.

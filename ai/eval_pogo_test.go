@@ -79,5 +79,11 @@ func TestPogoEvalAllocs(t *testing.T) {
 type pogoLinearEval struct{}
 
 func (pogoLinearEval) Evaluate(st game.State, p int) int {
-	return linearScore(st.(*pogo.State), p)
+	s := st.(*pogo.State)
+	var f pogoFeatures
+	f.extract(s)
+	if s.ToMove() != p {
+		return -f.linear()
+	}
+	return f.linear()
 }

@@ -74,20 +74,22 @@ func frontierSamples(tb *solve.Table, g *pogo.Game) []tuneSample {
 	var out []tuneSample
 	add := func(s *pogo.State) { out = append(out, newTuneSample(tb, s)) }
 	queue := []*pogo.State{g.NewStart()}
+	var f pogoFeatures
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
 		if s.Terminal() {
 			continue
 		}
-		if !precontact(s) {
+		f.extract(s)
+		if !f.precontact {
 			if !seen[s.Hash()] {
 				seen[s.Hash()] = true
 				add(s)
 			}
 			continue
 		}
-		c := canonical(netContents(s))
+		c := canonical(f.net)
 		if seenPre[c] {
 			continue
 		}
@@ -263,15 +265,4 @@ func (n *fittedNet) source() []byte {
 		panic(err)
 	}
 	return src
-}
-
-// precontact reports whether no stack of s holds both colours.
-func precontact(s *pogo.State) bool {
-	for sq := 0; sq < 9; sq++ {
-		black, h := s.Stack(sq)
-		if black != 0 && black != uint16(1)<<h-1 {
-			return false
-		}
-	}
-	return true
 }

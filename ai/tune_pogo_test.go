@@ -134,8 +134,8 @@ func newTuneSample(tb *solve.Table, s *pogo.State) tuneSample {
 		sm.target = 0.5
 	}
 	sm.hand = pogoHandEval{}.Evaluate(s, s.ToMove())
-	sm.c = canonical(netContents(s))
-	sm.lin = linearScore(s, s.ToMove())
+	sm.c = canonical(sm.f.net)
+	sm.lin = sm.f.linear()
 	return sm
 }
 
