@@ -18,13 +18,17 @@ const (
 	pogoNetHidden   = 32
 )
 
-// pogoNetModel is the network's weights, in pogoEval's units.
-type pogoNetModel struct {
-	in      [pogoNetInputs][pogoNetHidden]float32
-	bias    [pogoNetHidden]float32
-	out     [pogoNetHidden]float32
-	outBias float32
+// netWeights are the network's weights: float32 for play (pogoNetModel),
+// float64 while TestTunePogoNet fits them.
+type netWeights[F float32 | float64] struct {
+	in      [pogoNetInputs][pogoNetHidden]F
+	bias    [pogoNetHidden]F
+	out     [pogoNetHidden]F
+	outBias F
 }
+
+// pogoNetModel is the network's weights, in pogoEval's units.
+type pogoNetModel = netWeights[float32]
 
 // pogoSymmetries are the 8 symmetries of the board as permutations of its
 // squares: the square sym[sq] of the image holds what sq holds. Bit 0 of
@@ -71,15 +75,27 @@ func canonical(c [9]uint8) [9]uint8 {
 }
 
 // score returns the network's estimate for canonical contents c.
-func (n *pogoNetModel) score(c *[9]uint8) float32 {
-	h := n.bias
+func (n *netWeights[F]) score(c *[9]uint8) F {
+	h := n.hidden(c)
+	return n.output(n.outBias, &h)
+}
+
+// hidden returns the sums of the hidden units for canonical contents c.
+func (n *netWeights[F]) hidden(c *[9]uint8) (h [pogoNetHidden]F) {
+	h = n.bias
 	for sq, x := range c {
 		w := &n.in[sq*pogoNetContents+int(x)]
 		for j := range h {
 			h[j] += w[j]
 		}
 	}
-	v := n.outBias
+	return h
+}
+
+// output returns start plus the weighted sum of the rectified hidden
+// units h.
+func (n *netWeights[F]) output(start F, h *[pogoNetHidden]F) F {
+	v := start
 	for j, x := range h {
 		if x > 0 {
 			v += x * n.out[j]

@@ -106,19 +106,16 @@ func frontierSamples(tb *solve.Table, g *pogo.Game) []tuneSample {
 
 // fittedNet is the network being fitted, in float64.
 type fittedNet struct {
-	in   [pogoNetInputs][pogoNetHidden]float64
-	bias [pogoNetHidden]float64
-	out  [pogoNetHidden]float64
-	outB float64
+	netWeights[float64]
 	// scale turns pogoEval's units into log-odds.
 	scale float64
 	// The optimiser's state: Adam's moments of every weight, and its
 	// steps so far.
 	adam struct {
-		in   [pogoNetInputs][pogoNetHidden]adamMoments
-		bias [pogoNetHidden]adamMoments
-		out  [pogoNetHidden]adamMoments
-		outB adamMoments
+		in      [pogoNetInputs][pogoNetHidden]adamMoments
+		bias    [pogoNetHidden]adamMoments
+		out     [pogoNetHidden]adamMoments
+		outBias adamMoments
 	}
 	step int
 }
@@ -146,21 +143,8 @@ func newFittedNet(rng *rand.Rand, scale float64) *fittedNet {
 // forward returns the log-odds of d, the linear model's and the
 // network's, and the hidden units' sums.
 func (n *fittedNet) forward(d *tuneSample, h *[pogoNetHidden]float64) float64 {
-	c := &d.c
-	*h = n.bias
-	for sq, x := range c {
-		w := &n.in[sq*pogoNetContents+int(x)]
-		for j := range h {
-			h[j] += w[j]
-		}
-	}
-	z := n.outB + float64(d.lin)*n.scale
-	for j, x := range h {
-		if x > 0 {
-			z += x * n.out[j]
-		}
-	}
-	return z
+	*h = n.hidden(&d.c)
+	return n.output(n.outBias+float64(d.lin)*n.scale, h)
 }
 
 func (n *fittedNet) loss(data []tuneSample) float64 {
@@ -195,7 +179,7 @@ func (n *fittedNet) epoch(data []tuneSample, rng *rand.Rand, lr float64) {
 			d := &data[k]
 			z := n.forward(d, &h)
 			dz := sigmoid(z) - d.target
-			g.outB += dz
+			g.outBias += dz
 			for j, x := range h {
 				if x <= 0 {
 					continue
@@ -226,8 +210,8 @@ func (n *fittedNet) epoch(data []tuneSample, rng *rand.Rand, lr float64) {
 			g.out[j] *= inv
 			update(&n.out[j], &g.out[j], &st.out[j], c1, c2)
 		}
-		g.outB *= inv
-		update(&n.outB, &g.outB, &st.outB, c1, c2)
+		g.outBias *= inv
+		update(&n.outBias, &g.outBias, &st.outBias, c1, c2)
 	}
 }
 
@@ -259,7 +243,7 @@ func (n *fittedNet) source() []byte {
 	for _, x := range n.out {
 		b.WriteString(f(x/scale) + ", ")
 	}
-	fmt.Fprintf(&b, "},\noutBias: %s,\n}\n", f(n.outB/scale))
+	fmt.Fprintf(&b, "},\noutBias: %s,\n}\n", f(n.outBias/scale))
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		panic(err)
