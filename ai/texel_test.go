@@ -51,8 +51,7 @@ func fitScale(feats [][]float64, results []float64, w []float64) float64 {
 // rate lr, from w0 at scale k, and returns the weights.
 func texelFit(feats [][]float64, results []float64, w0 []float64, k float64, iters int, lr float64) []float64 {
 	w := append([]float64(nil), w0...)
-	m, v, grad := make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w))
-	const b1, b2 = 0.9, 0.999
+	moments, grad := make([]adamMoments, len(w)), make([]float64, len(w))
 	n := float64(len(feats))
 	for it := 1; it <= iters; it++ {
 		clear(grad)
@@ -65,13 +64,33 @@ func texelFit(feats [][]float64, results []float64, w0 []float64, k float64, ite
 				}
 			}
 		}
+		c1, c2 := adamCorrections(it)
 		for j := range w {
-			m[j] = b1*m[j] + (1-b1)*grad[j]
-			v[j] = b2*v[j] + (1-b2)*grad[j]*grad[j]
-			mh := m[j] / (1 - math.Pow(b1, float64(it)))
-			vh := v[j] / (1 - math.Pow(b2, float64(it)))
-			w[j] -= lr * mh / (math.Sqrt(vh) + 1e-12)
+			moments[j].step(&w[j], grad[j], lr, c1, c2, 1e-12)
 		}
 	}
 	return w
+}
+
+// Adam's decay rates of the running averages of a weight's gradient and
+// of its square.
+const adamBeta1, adamBeta2 = 0.9, 0.999
+
+// adamMoments are Adam's running averages of a weight's gradient and of
+// its square.
+type adamMoments struct{ m, v float64 }
+
+// adamCorrections returns Adam's bias corrections at step t (from 1):
+// 1-β₁ᵗ and 1-β₂ᵗ.
+func adamCorrections(t int) (c1, c2 float64) {
+	return 1 - math.Pow(adamBeta1, float64(t)), 1 - math.Pow(adamBeta2, float64(t))
+}
+
+// step moves *w by one step of Adam for gradient g at learning rate lr,
+// with the bias corrections c1 and c2 of adamCorrections and eps guarding
+// the division.
+func (a *adamMoments) step(w *float64, g, lr, c1, c2, eps float64) {
+	a.m = adamBeta1*a.m + (1-adamBeta1)*g
+	a.v = adamBeta2*a.v + (1-adamBeta2)*g*g
+	*w -= lr * (a.m / c1) / (math.Sqrt(a.v/c2) + eps)
 }

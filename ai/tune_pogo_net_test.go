@@ -120,10 +120,6 @@ type fittedNet struct {
 	step int
 }
 
-// adamMoments are Adam's running averages of a weight's gradient and of
-// its square.
-type adamMoments struct{ m, v float64 }
-
 // newFittedNet returns a network with random input weights and small
 // output weights, for a linear model whose units are scale log-odds.
 func newFittedNet(rng *rand.Rand, scale float64) *fittedNet {
@@ -158,17 +154,11 @@ func (n *fittedNet) loss(data []tuneSample) float64 {
 
 // epoch runs Adam over data in batches of 128 at learning rate lr.
 func (n *fittedNet) epoch(data []tuneSample, rng *rand.Rand, lr float64) {
-	const (
-		beta1 = 0.9
-		beta2 = 0.999
-		batch = 128
-	)
-	g := new(fittedNet)
+	const batch = 128
+	g := new(netWeights[float64]) // the batch's gradient
 	st := &n.adam
 	update := func(w *float64, gr *float64, a *adamMoments, c1, c2 float64) {
-		a.m = beta1*a.m + (1-beta1)**gr
-		a.v = beta2*a.v + (1-beta2)**gr**gr
-		*w -= lr * (a.m / c1) / (math.Sqrt(a.v/c2) + 1e-8)
+		a.step(w, *gr, lr, c1, c2, 1e-8)
 		*gr = 0
 	}
 	rng.Shuffle(len(data), func(i, j int) { data[i], data[j] = data[j], data[i] })
@@ -193,8 +183,7 @@ func (n *fittedNet) epoch(data []tuneSample, rng *rand.Rand, lr float64) {
 			}
 		}
 		n.step++
-		c1 := 1 - math.Pow(beta1, float64(n.step))
-		c2 := 1 - math.Pow(beta2, float64(n.step))
+		c1, c2 := adamCorrections(n.step)
 		inv := 1 / float64(end-i)
 		for a := range n.in {
 			for j := range n.in[a] {

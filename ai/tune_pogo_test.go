@@ -219,13 +219,12 @@ func (m *fittedPogo) loss(data []tuneSample) float64 {
 func fitPogo(data []tuneSample, epochs int) *fittedPogo {
 	const (
 		lr    = 0.01
-		beta1 = 0.9
-		beta2 = 0.999
 		l2    = 1e-5
 		batch = 256
 	)
 	m := &fittedPogo{}
-	var mom, vel, grad [2][pfN + pfPairs]float64
+	var moments [2][pfN + pfPairs]adamMoments
+	var grad [2][pfN + pfPairs]float64
 	var touched [2][pfN + pfPairs]bool
 	step := 0
 	for range epochs {
@@ -247,8 +246,7 @@ func fitPogo(data []tuneSample, epochs int) *fittedPogo {
 				}
 			}
 			step++
-			c1 := 1 - math.Pow(beta1, float64(step))
-			c2 := 1 - math.Pow(beta2, float64(step))
+			c1, c2 := adamCorrections(step)
 			for ph := range m.w {
 				for j := range m.w[ph] {
 					if !touched[ph][j] {
@@ -257,9 +255,7 @@ func fitPogo(data []tuneSample, epochs int) *fittedPogo {
 					touched[ph][j] = false
 					g := grad[ph][j]/float64(end-i) + l2*m.w[ph][j]
 					grad[ph][j] = 0
-					mom[ph][j] = beta1*mom[ph][j] + (1-beta1)*g
-					vel[ph][j] = beta2*vel[ph][j] + (1-beta2)*g*g
-					m.w[ph][j] -= lr * (mom[ph][j] / c1) / (math.Sqrt(vel[ph][j]/c2) + 1e-8)
+					moments[ph][j].step(&m.w[ph][j], g, lr, c1, c2, 1e-8)
 				}
 			}
 		}
