@@ -8,8 +8,8 @@ import "stax/game"
 // Pisola's strongest from its games against hard and medium, Pogo's by a
 // round robin with hard and medium, shifted onto their ratings; in
 // four-player Diam, the share of games won by each level's two seats in
-// the ladder's pairings, strongest from its games against hard), by the key of levelTable. A game or level
-// missing here has not been measured.
+// the ladder's pairings, strongest from its games against hard), by the
+// key of levelTable. A game or level missing here has not been measured.
 var levelElo = map[string]map[string]int{
 	"pogo":   {"random": 0, "beginner": 549, "greedy": 845, "easy": 899, "medium": 1072, "hard": 1184, "strongest": 1438},
 	"diam":   {"random": 0, "beginner": 551, "greedy": 740, "easy": 1024, "medium": 1310, "hard": 1865, "strongest": 2002},
