@@ -1,6 +1,9 @@
-// Package store declares how the server keeps games: the [Store] interface
-// and the records it reads and writes. Package store/sqlite implements it
-// with SQLite; another database can implement it too.
+// Package store declares how the site keeps its records: one interface per
+// domain of the site ([Games], [Feed] and [Jobs] for live play, [Users] for
+// accounts and sessions, [Ratings], [Seeks] for the lobby) and the records
+// they read and write. [Store] is the part every server needs. Packages
+// store/sqlite and store/postgres implement them all, and store/storetest
+// is the conformance kit, one part per interface.
 package store
 
 import (
@@ -188,9 +191,10 @@ type Job struct {
 	Due time.Time
 }
 
-// Store keeps games. Its methods are safe for concurrent use. A method that
-// writes returns only once the write is committed.
-type Store interface {
+// Games keeps the games: their seats, moves and endings, the part of a
+// store that live play needs. Its methods are safe for concurrent use. A
+// method that writes returns only once the write is committed.
+type Games interface {
 	// Create stores a new game with its seats (and moves, if any).
 	Create(ctx context.Context, g *Game) error
 	// Get returns a game with its seats and moves, or ErrNotFound.
@@ -225,12 +229,26 @@ type Store interface {
 	// (byte order), in id order, with seats, moves and move times: a
 	// walk over every game, a page at a time.
 	List(ctx context.Context, after string, limit int) ([]*Game, error)
+}
+
+// Feed carries every committed change, and the news the servers announce,
+// to every process sharing the store.
+type Feed interface {
 	// Watch calls fn for every change committed to the store from now on,
 	// by this process or by any other sharing the database, until ctx is
 	// done. It returns once the feed is listening. fn runs on one
 	// goroutine, in commit order; when events may have been lost it gets
 	// an EventResync.
 	Watch(ctx context.Context, fn func(Event)) error
+	// Announce sends an event to every watcher of the store, whichever
+	// process they are in, without writing anything else; ev.Move is at
+	// most MaxAnnounce bytes and ev.Game holds no space.
+	Announce(ctx context.Context, ev Event) error
+}
+
+// Jobs queues the computer moves, shared by every process that computes
+// them.
+type Jobs interface {
 	// AddJob queues the computer move of game id at ply, to be made no
 	// sooner than after delay. Queuing a job that is queued or claimed
 	// does nothing; queuing one that is done queues it again (the move
@@ -251,10 +269,16 @@ type Store interface {
 	ReleaseJob(ctx context.Context, id int64, owner string) error
 	// Jobs returns the jobs of a game, in ply order.
 	Jobs(ctx context.Context, id string) ([]Job, error)
-	// Announce sends an event to every watcher of the store, whichever
-	// process they are in, without writing anything else; ev.Move is at
-	// most MaxAnnounce bytes and ev.Game holds no space.
-	Announce(ctx context.Context, ev Event) error
+}
+
+// Store is what every server needs: the games, their feed and the
+// computer moves' jobs. The site's other domains keep their records in the
+// stores that implement their interfaces too (Users, Ratings, Seeks), and
+// a store without them serves games alone.
+type Store interface {
+	Games
+	Feed
+	Jobs
 	// Ping checks that the store answers and accepts writes: it commits
 	// a write that changes nothing, so that a read-only or full database
 	// fails it.

@@ -53,10 +53,10 @@ type RatingPoint struct {
 	Volatility float64
 }
 
-// Accounts keeps players' accounts, sessions and ratings. Its methods are
-// safe for concurrent use; a method that writes returns once the write is
+// Users keeps the accounts and their sessions. Its methods are safe for
+// concurrent use; a method that writes returns once the write is
 // committed.
-type Accounts interface {
+type Users interface {
 	// CreateUser stores a new account; a name taken already (in any case)
 	// or an id that exists is ErrConflict.
 	CreateUser(ctx context.Context, u *User) error
@@ -72,7 +72,6 @@ type Accounts interface {
 	// games stay: its seats lose their account and take the name
 	// anonymous. An unknown id is ErrNotFound.
 	DeleteUser(ctx context.Context, userID, anonymous string) error
-
 	// CreateSession stores a session.
 	CreateSession(ctx context.Context, s *Session) error
 	// Session returns the session whose token hash is given, expired or
@@ -85,12 +84,14 @@ type Accounts interface {
 	DeleteSessions(ctx context.Context, userID, keep string) error
 	// DeleteExpiredSessions deletes the sessions expired before t.
 	DeleteExpiredSessions(ctx context.Context, t time.Time) error
-
 	// GamesOf returns up to limit games in which the account holds a
 	// seat, most recently updated first, with seats but without moves;
 	// status filters them when not empty.
 	GamesOf(ctx context.Context, userID string, limit int, status string) ([]*Game, error)
+}
 
+// Ratings keeps the players' ratings per pool and their history.
+type Ratings interface {
 	// Ratings returns an account's ratings, one per pool it has played
 	// rated games in, ordered by pool.
 	Ratings(ctx context.Context, userID string) ([]Rating, error)
@@ -110,7 +111,16 @@ type Accounts interface {
 	// marked (a server stopped between a game's end and its rating),
 	// earliest finished first, with seats but without moves.
 	Unrated(ctx context.Context, limit int) ([]*Game, error)
+	// RatedGames returns up to limit rated games whose ids sort after the
+	// given id, in id order. (Rate with no ratings marks a game rated.)
+	RatedGames(ctx context.Context, after string, limit int) ([]RatedGame, error)
+}
 
+// Accounts is a store that keeps accounts: their users, sessions and
+// ratings, and the walk over them that copies a database.
+type Accounts interface {
+	Users
+	Ratings
 	// ListAccounts returns up to limit accounts whose ids sort after the
 	// given id (byte order), in id order, each with its ratings and rating
 	// history: a walk over every account, a page at a time.
@@ -119,9 +129,6 @@ type Accounts interface {
 	// ratings and rating history as they are, all or none: an account
 	// whose id or name exists is ErrConflict.
 	RestoreAccount(ctx context.Context, a *Account) error
-	// RatedGames returns up to limit rated games whose ids sort after the
-	// given id, in id order. (Rate with no ratings marks a game rated.)
-	RatedGames(ctx context.Context, after string, limit int) ([]RatedGame, error)
 }
 
 // Account is what a store keeps of an account but its sessions: the
