@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/argon2"
 
+	"stax/server/httpx"
 	"stax/server/store"
 )
 
@@ -65,7 +66,7 @@ type accounts struct {
 	hashes chan struct{} // one token per password hash computed at once
 	// Login attempts per account name and per address, and signups per
 	// address.
-	loginsByName, loginsByIP, signups *rateLimiter
+	loginsByName, loginsByIP, signups *httpx.RateLimiter
 }
 
 func (s *Server) now() time.Time {
@@ -200,38 +201,38 @@ type Me struct {
 
 func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 	if s.acct.store == nil {
-		httpError(w, http.StatusNotImplemented, errNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
 		return
 	}
 	var req Credentials
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	if err := checkUserName(req.Name); err != nil {
-		httpErrorCode(w, http.StatusBadRequest, CodeBadName, err.Error())
+		httpx.ErrorCode(w, http.StatusBadRequest, CodeBadName, err.Error())
 		return
 	}
 	if err := checkNewPassword(req.Name, req.Password); err != nil {
-		httpErrorCode(w, http.StatusBadRequest, CodeWeakPassword, err.Error())
+		httpx.ErrorCode(w, http.StatusBadRequest, CodeWeakPassword, err.Error())
 		return
 	}
 	now := s.now()
-	if ok, wait := s.acct.signups.allow(clientKey(s.clientIP(r)), now); !ok {
-		tooFast(w, wait, "accounts created")
+	if ok, wait := s.acct.signups.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), now); !ok {
+		httpx.TooFast(w, wait, "accounts created")
 		return
 	}
 	var hash string
 	if err := s.hashing(r.Context(), func() { hash = hashPassword(req.Password, s.acct.params) }); err != nil {
 		return
 	}
-	u := &store.User{ID: newID(), Name: req.Name, PasswordHash: hash, Created: now.Truncate(time.Millisecond)}
+	u := &store.User{ID: httpx.NewID(), Name: req.Name, PasswordHash: hash, Created: now.Truncate(time.Millisecond)}
 	if err := s.acct.store.CreateUser(r.Context(), u); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			httpErrorCode(w, http.StatusConflict, CodeNameTaken, fmt.Sprintf("the name %q is taken; choose another", req.Name))
+			httpx.ErrorCode(w, http.StatusConflict, CodeNameTaken, fmt.Sprintf("the name %q is taken; choose another", req.Name))
 			return
 		}
 		s.log.Error("create user", "err", err)
-		httpError(w, http.StatusInternalServerError, "the account could not be saved")
+		httpx.Error(w, http.StatusInternalServerError, "the account could not be saved")
 		return
 	}
 	s.log.Info("account created", "name", u.Name)
@@ -240,32 +241,32 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	if s.acct.store == nil {
-		httpError(w, http.StatusNotImplemented, errNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
 		return
 	}
 	var req Credentials
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	if req.Name == "" || req.Password == "" {
-		httpError(w, http.StatusBadRequest, `want {"name": ..., "password": ...}`)
+		httpx.Error(w, http.StatusBadRequest, `want {"name": ..., "password": ...}`)
 		return
 	}
 	if len(req.Password) > maxPassword || len(req.Name) > 4*maxUserName {
-		httpErrorCode(w, http.StatusUnauthorized, CodeWrongLogin, "wrong name or password")
+		httpx.ErrorCode(w, http.StatusUnauthorized, CodeWrongLogin, "wrong name or password")
 		return
 	}
 	now := s.now()
-	okIP, waitIP := s.acct.loginsByIP.allow(clientKey(s.clientIP(r)), now)
-	okName, waitName := s.acct.loginsByName.allow(store.NameKey(req.Name), now)
+	okIP, waitIP := s.acct.loginsByIP.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), now)
+	okName, waitName := s.acct.loginsByName.Allow(store.NameKey(req.Name), now)
 	if !okIP || !okName {
-		tooFast(w, max(waitIP, waitName), "sign-in attempts")
+		httpx.TooFast(w, max(waitIP, waitName), "sign-in attempts")
 		return
 	}
 	u, err := s.acct.store.UserByName(r.Context(), req.Name)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.log.Error("login", "err", err)
-		httpError(w, http.StatusInternalServerError, "the account could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the account could not be read")
 		return
 	}
 	ok := false
@@ -286,7 +287,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ok {
-		httpErrorCode(w, http.StatusUnauthorized, CodeWrongLogin, "wrong name or password")
+		httpx.ErrorCode(w, http.StatusUnauthorized, CodeWrongLogin, "wrong name or password")
 		return
 	}
 	s.startSession(w, r, u, http.StatusOK)
@@ -298,10 +299,10 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *store.U
 	rand.Read(b[:])
 	token := hex.EncodeToString(b[:])
 	now := s.now().Truncate(time.Millisecond)
-	ss := &store.Session{TokenHash: hashSecret(token), UserID: u.ID, Created: now, Expires: now.Add(s.acct.ttl)}
+	ss := &store.Session{TokenHash: httpx.HashSecret(token), UserID: u.ID, Created: now, Expires: now.Add(s.acct.ttl)}
 	if err := s.acct.store.CreateSession(r.Context(), ss); err != nil {
 		s.log.Error("create session", "err", err)
-		httpError(w, http.StatusInternalServerError, "the session could not be saved")
+		httpx.Error(w, http.StatusInternalServerError, "the session could not be saved")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
@@ -310,7 +311,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *store.U
 		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(s.acct.ttl.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 	})
-	writeJSON(w, code, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
+	httpx.WriteJSON(w, code, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
 }
 
 // errSignedOut and errExpired say why a request has no account.
@@ -329,7 +330,7 @@ func (s *Server) session(r *http.Request) (*store.User, *store.Session, error) {
 	if err != nil || c.Value == "" {
 		return nil, nil, errSignedOut
 	}
-	ss, err := s.acct.store.Session(r.Context(), hashSecret(c.Value))
+	ss, err := s.acct.store.Session(r.Context(), httpx.HashSecret(c.Value))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil, errSignedOut
 	}
@@ -354,17 +355,17 @@ func (s *Server) session(r *http.Request) (*store.User, *store.Session, error) {
 // when there is none.
 func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool) {
 	if s.acct.store == nil {
-		httpError(w, http.StatusNotImplemented, errNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
 		return nil, nil, false
 	}
 	u, ss, err := s.session(r)
 	switch {
 	case errors.Is(err, errSignedOut), errors.Is(err, errExpired):
-		httpError(w, http.StatusUnauthorized, err.Error())
+		httpx.Error(w, http.StatusUnauthorized, err.Error())
 		return nil, nil, false
 	case err != nil:
 		s.log.Error("session", "err", err)
-		httpError(w, http.StatusInternalServerError, "the session could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the session could not be read")
 		return nil, nil, false
 	}
 	return u, ss, true
@@ -375,7 +376,7 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
+	httpx.WriteJSON(w, http.StatusOK, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
 }
 
 // clearCookie tells the browser to forget its session cookie.
@@ -385,24 +386,24 @@ func clearCookie(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 	if s.acct.store == nil {
-		httpError(w, http.StatusNotImplemented, errNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
 		return
 	}
 	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-		if err := s.acct.store.DeleteSession(r.Context(), hashSecret(c.Value)); err != nil {
+		if err := s.acct.store.DeleteSession(r.Context(), httpx.HashSecret(c.Value)); err != nil {
 			s.log.Error("logout", "err", err)
-			httpError(w, http.StatusInternalServerError, "the session could not be ended")
+			httpx.Error(w, http.StatusInternalServerError, "the session could not be ended")
 			return
 		}
 	}
 	clearCookie(w, r)
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 // confirm checks an account's password for a request that changes it.
 func (s *Server) confirm(w http.ResponseWriter, r *http.Request, u *store.User, password string) bool {
-	if ok, wait := s.acct.loginsByName.allow(store.NameKey(u.Name), s.now()); !ok {
-		tooFast(w, wait, "password attempts")
+	if ok, wait := s.acct.loginsByName.Allow(store.NameKey(u.Name), s.now()); !ok {
+		httpx.TooFast(w, wait, "password attempts")
 		return false
 	}
 	ok := false
@@ -414,7 +415,7 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, u *store.User, 
 		s.log.Error("check password", "name", u.Name, "err", cerr)
 	}
 	if !ok {
-		httpErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
+		httpx.ErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
 	}
 	return ok
 }
@@ -425,16 +426,16 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req PasswordChange
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	if err := checkNewPassword(u.Name, req.New); err != nil {
-		httpErrorCode(w, http.StatusBadRequest, CodeWeakPassword, err.Error())
+		httpx.ErrorCode(w, http.StatusBadRequest, CodeWeakPassword, err.Error())
 		return
 	}
 	if len(req.Old) > maxPassword || !s.confirm(w, r, u, req.Old) {
 		if len(req.Old) > maxPassword {
-			httpErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
+			httpx.ErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
 		}
 		return
 	}
@@ -444,14 +445,14 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := s.acct.store.SetPassword(r.Context(), u.ID, hash); err != nil {
 		s.log.Error("set password", "err", err)
-		httpError(w, http.StatusInternalServerError, "the password could not be saved")
+		httpx.Error(w, http.StatusInternalServerError, "the password could not be saved")
 		return
 	}
 	// Every other browser signed in to the account is signed out.
 	if err := s.acct.store.DeleteSessions(r.Context(), u.ID, ss.TokenHash); err != nil {
 		s.log.Error("revoke sessions", "err", err)
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 func (s *Server) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
@@ -460,11 +461,11 @@ func (s *Server) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req PasswordConfirm
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	if len(req.Password) > maxPassword {
-		httpErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
+		httpx.ErrorCode(w, http.StatusForbidden, CodeWrongPassword, "wrong password")
 		return
 	}
 	if !s.confirm(w, r, u, req.Password) {
@@ -472,13 +473,13 @@ func (s *Server) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := s.acct.store.DeleteUser(r.Context(), u.ID, deletedName); err != nil {
 		s.log.Error("delete user", "err", err)
-		httpError(w, http.StatusInternalServerError, "the account could not be deleted")
+		httpx.Error(w, http.StatusInternalServerError, "the account could not be deleted")
 		return
 	}
 	s.forgetUser(u.ID)
 	clearCookie(w, r)
 	s.log.Info("account deleted")
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 // forgetUser anonymises a deleted account's seats in the games in memory,
@@ -546,7 +547,7 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 	gs, err := s.acct.store.GamesOf(r.Context(), u.ID, 100, "")
 	if err != nil {
 		s.log.Error("my games", "err", err)
-		httpError(w, http.StatusInternalServerError, "the games could not be listed")
+		httpx.Error(w, http.StatusInternalServerError, "the games could not be listed")
 		return
 	}
 	sums := s.summaries(gs)
@@ -573,7 +574,7 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 		playing = append(playing, sum)
 	}
 	out := append(append(append([]Summary{}, mine...), playing...), finished...)
-	writeJSON(w, http.StatusOK, struct {
+	httpx.WriteJSON(w, http.StatusOK, struct {
 		Games []Summary `json:"games"`
 	}{out})
 }

@@ -13,6 +13,7 @@ import (
 
 	"stax/game"
 	"stax/search"
+	"stax/server/httpx"
 )
 
 // Analyst analyses positions and reviews games for the analysis board;
@@ -150,7 +151,7 @@ type Review struct {
 // games already made.
 type analysis struct {
 	slots  chan struct{}
-	starts *rateLimiter
+	starts *httpx.RateLimiter
 
 	mu      sync.Mutex // guards reviews and order
 	reviews map[string]*reviewEntry
@@ -167,7 +168,7 @@ type reviewEntry struct {
 func newAnalysis(cfg Config) *analysis {
 	return &analysis{
 		slots:   make(chan struct{}, cfg.AnalysisWorkers),
-		starts:  newRateLimiter(cfg.AnalyzeEvery, cfg.AnalyzeBurst),
+		starts:  httpx.NewRateLimiter(cfg.AnalyzeEvery, cfg.AnalyzeBurst),
 		reviews: map[string]*reviewEntry{},
 	}
 }
@@ -296,15 +297,15 @@ func overAnalysis(spec string, h *game.History) Analysis {
 // estimate of a short search (/ws/analyze deepens it).
 func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Analyst == nil {
-		httpError(w, http.StatusNotFound, "this server offers no analysis")
+		httpx.Error(w, http.StatusNotFound, "this server offers no analysis")
 		return
 	}
-	if ok, retry := s.an.starts.allow(clientKey(s.clientIP(r)), time.Now()); !ok {
-		tooFast(w, retry, "analyses")
+	if ok, retry := s.an.starts.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), time.Now()); !ok {
+		httpx.TooFast(w, retry, "analyses")
 		return
 	}
 	var req AnalyzeRequest
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	spec, h, err := s.resolve(r.Context(), req)
@@ -313,13 +314,13 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.Over() {
-		writeJSON(w, http.StatusOK, withBoard(overAnalysis(spec, h), h))
+		httpx.WriteJSON(w, http.StatusOK, withBoard(overAnalysis(spec, h), h))
 		return
 	}
 	release, err := s.an.takeOrBusy(r.Context())
 	if err != nil {
 		w.Header().Set("Retry-After", "5")
-		httpError(w, http.StatusServiceUnavailable, err.Error())
+		httpx.Error(w, http.StatusServiceUnavailable, err.Error())
 		return
 	}
 	defer release()
@@ -328,19 +329,19 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	a, err := s.cfg.Analyst.Analyze(ctx, search.PositionOf(h), search.AnalyzeOptions{Time: quickTime})
 	if err != nil {
-		httpError(w, http.StatusServiceUnavailable, "the analysis failed: "+err.Error())
+		httpx.Error(w, http.StatusServiceUnavailable, "the analysis failed: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, withBoard(analysisOf(spec, h.State(), a, time.Since(start)), h))
+	httpx.WriteJSON(w, http.StatusOK, withBoard(analysisOf(spec, h.State(), a, time.Since(start)), h))
 }
 
 func analysisError(w http.ResponseWriter, err error) {
 	var re *requestError
 	if errors.As(err, &re) {
-		httpError(w, re.status, re.msg)
+		httpx.Error(w, re.status, re.msg)
 		return
 	}
-	httpError(w, http.StatusInternalServerError, "the game could not be replayed")
+	httpx.Error(w, http.StatusInternalServerError, "the game could not be replayed")
 }
 
 // handleAnalyzeWS serves /ws/analyze: the client sends a "start" message
@@ -350,7 +351,7 @@ func analysisError(w http.ResponseWriter, err error) {
 // messages with a code, as on the game websockets.
 func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Analyst == nil {
-		httpError(w, http.StatusNotFound, "this server offers no analysis")
+		httpx.Error(w, http.StatusNotFound, "this server offers no analysis")
 		return
 	}
 	release, ok := s.takeConn(w, r)
@@ -363,7 +364,7 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.wg.Done()
-	key := clientKey(s.clientIP(r))
+	key := httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r))
 
 	ctx, cancelConn := context.WithCancel(s.ctx)
 	defer cancelConn()
@@ -373,7 +374,7 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 		defer wmu.Unlock()
 		wctx, cancel := context.WithTimeout(ctx, s.cfg.PingTimeout)
 		defer cancel()
-		return conn.Write(wctx, websocket.MessageText, encodeMsg(v)) == nil
+		return conn.Write(wctx, websocket.MessageText, httpx.Marshal(v)) == nil
 	}
 	sendError := func(code, msg string) {
 		send(Message{Type: "error", Code: code, Message: msg})
@@ -415,7 +416,7 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		stopRun()
-		if ok, retry := s.an.starts.allow(key, time.Now()); !ok {
+		if ok, retry := s.an.starts.Allow(key, time.Now()); !ok {
 			sendError(CodeRateLimited, fmt.Sprintf("too many analyses from your address; try again in %d s", max(int(retry.Seconds()+0.999), 1)))
 			continue
 		}
@@ -502,7 +503,7 @@ func expired(ctx context.Context) bool {
 // analysis worker.
 func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Analyst == nil {
-		httpError(w, http.StatusNotFound, "this server offers no analysis")
+		httpx.Error(w, http.StatusNotFound, "this server offers no analysis")
 		return
 	}
 	id := r.PathValue("id")
@@ -515,14 +516,14 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 	spec, g, start, moves := l.spec, l.g, l.h.Start(), append([]game.Move(nil), l.h.Moves()...)
 	l.mu.Unlock()
 	if !over {
-		httpError(w, http.StatusForbidden, "the game is not over: it can be reviewed when it ends")
+		httpx.Error(w, http.StatusForbidden, "the game is not over: it can be reviewed when it ends")
 		return
 	}
 	e, mine := s.an.entry(id)
 	if mine {
-		if ok, retry := s.an.starts.allow(clientKey(s.clientIP(r)), time.Now()); !ok {
+		if ok, retry := s.an.starts.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), time.Now()); !ok {
 			s.an.fail(id, e, errors.New("rate limited"))
-			tooFast(w, retry, "analyses")
+			httpx.TooFast(w, retry, "analyses")
 			return
 		}
 		go s.makeReview(id, e, spec, g, start, moves)
@@ -536,10 +537,10 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(e.err, errBusy) {
 			w.Header().Set("Retry-After", "5")
 		}
-		httpError(w, http.StatusServiceUnavailable, "the review could not be made: "+e.err.Error())
+		httpx.Error(w, http.StatusServiceUnavailable, "the review could not be made: "+e.err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, e.r)
+	httpx.WriteJSON(w, http.StatusOK, e.r)
 }
 
 // entry returns the review entry of game id, and whether the caller is to
@@ -637,23 +638,23 @@ type Setup struct {
 // hand, read by the game's own parser (its message when it refuses it).
 func (s *Server) handleSetup(w http.ResponseWriter, r *http.Request) {
 	var req SetupRequest
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	g, err := s.cfg.Games.Load(req.Spec)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	c, ok := g.(game.Composer)
 	if !ok {
-		httpError(w, http.StatusNotFound, g.Info().Title+" positions cannot be set up by hand; type a position string")
+		httpx.Error(w, http.StatusNotFound, g.Info().Title+" positions cannot be set up by hand; type a position string")
 		return
 	}
 	st, err := c.Compose(req.Stacks, req.ToMove)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, Setup{Position: st.String(), View: viewOf(st, st.Terminal(), nil)})
+	httpx.WriteJSON(w, http.StatusOK, Setup{Position: st.String(), View: viewOf(st, st.Terminal(), nil)})
 }

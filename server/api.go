@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,11 +13,9 @@ import (
 	"time"
 
 	"stax/game"
+	"stax/server/httpx"
 	"stax/server/store"
 )
-
-// maxBody bounds a request body.
-const maxBody = 64 << 10
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
@@ -41,18 +38,13 @@ func (s *Server) routes() {
 		m.HandleFunc("GET /debug/stats", s.handleStats)
 	}
 	m.HandleFunc("/debug/", func(w http.ResponseWriter, r *http.Request) {
-		httpError(w, http.StatusNotFound, "no debug endpoint here; stax serve --stats serves /debug/stats")
+		httpx.Error(w, http.StatusNotFound, "no debug endpoint here; stax serve --stats serves /debug/stats")
 	})
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		httpError(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
+		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
 	})
 	m.HandleFunc("/", s.handleStatic)
 	s.mux = s.guard(m)
-}
-
-// httpError writes {"error": msg} with the status code.
-func httpError(w http.ResponseWriter, code int, msg string) {
-	writeJSON(w, code, map[string]string{"error": msg})
 }
 
 // The codes of the HTTP errors a player meets while signing in and in the
@@ -67,46 +59,14 @@ const (
 	CodeOwnSeek       = "own_seek"
 )
 
-// httpErrorCode writes {"error": msg, "code": errCode} with the status code.
-func httpErrorCode(w http.ResponseWriter, code int, errCode, msg string) {
-	writeJSON(w, code, map[string]string{"error": msg, "code": errCode})
-}
-
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		code, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed"}`)
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	w.Write(b)
-	w.Write([]byte{'\n'})
-}
-
-// readJSON decodes a request body into v, answering 400 on failure.
-func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		httpError(w, http.StatusBadRequest, "bad JSON body: "+err.Error())
-		return false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		httpError(w, http.StatusBadRequest, "bad JSON body: unexpected data after the JSON object; want one object")
-		return false
-	}
-	return true
-}
-
 // lookupError answers the error of Server.get.
 func (s *Server) lookupError(w http.ResponseWriter, id string, err error) {
 	if errors.Is(err, store.ErrNotFound) {
-		httpError(w, http.StatusNotFound, fmt.Sprintf("no game %q", id))
+		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no game %q", id))
 		return
 	}
 	s.log.Error("load game", "game", id, "err", err)
-	httpError(w, http.StatusInternalServerError, "the game could not be loaded")
+	httpx.Error(w, http.StatusInternalServerError, "the game could not be loaded")
 }
 
 func (s *Server) variant(g game.Game) Variant {
@@ -167,21 +127,21 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Games = append(out.Games, gi)
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleVariant(w http.ResponseWriter, r *http.Request) {
 	spec := r.URL.Query().Get("spec")
 	if spec == "" {
-		httpError(w, http.StatusBadRequest, "missing spec; want e.g. /api/variant?spec=diam(players=4)")
+		httpx.Error(w, http.StatusBadRequest, "missing spec; want e.g. /api/variant?spec=diam(players=4)")
 		return
 	}
 	g, err := s.cfg.Games.Load(spec)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, s.variant(g))
+	httpx.WriteJSON(w, http.StatusOK, s.variant(g))
 }
 
 // knownLevel reports whether level is a computer level of g: one of
@@ -203,17 +163,17 @@ func capped(g game.Game) bool {
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
-	key := clientKey(s.clientIP(r))
-	if ok, retry := s.creates.allow(key, time.Now()); !ok {
-		tooFast(w, retry, "new games")
+	key := httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r))
+	if ok, retry := s.creates.Allow(key, time.Now()); !ok {
+		httpx.TooFast(w, retry, "new games")
 		return
 	}
 	var req CreateRequest
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	bad := func(format string, args ...any) {
-		httpError(w, http.StatusBadRequest, fmt.Sprintf(format, args...))
+		httpx.Error(w, http.StatusBadRequest, fmt.Sprintf(format, args...))
 	}
 	if strings.TrimSpace(req.Spec) == "" {
 		bad("missing spec; want a game spec such as pogo or diam(players=4)")
@@ -252,7 +212,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	sg := &store.Game{ID: newID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now}
+	sg := &store.Game{ID: httpx.NewID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now}
 	sg.End.Resigned = -1
 	resp := &CreateResponse{ID: sg.ID, Seats: []int{}, Invites: []Invite{}}
 	for i, sr := range req.Seats {
@@ -265,14 +225,14 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			if sr.Invite {
-				inv := newSecret()
-				st.InviteHash = hashSecret(inv)
+				inv := httpx.NewSecret()
+				st.InviteHash = httpx.HashSecret(inv)
 				resp.Invites = append(resp.Invites, Invite{Seat: i, Invite: inv, Link: "/game/" + sg.ID + "#invite=" + inv})
 			} else {
 				if resp.Token == "" {
-					resp.Token = newSecret()
+					resp.Token = httpx.NewSecret()
 				}
-				st.TokenHash = hashSecret(resp.Token)
+				st.TokenHash = httpx.HashSecret(resp.Token)
 				st.Name = name
 				st.Joined = true
 				if u != nil {
@@ -289,7 +249,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			}
 			if !s.cfg.LevelReady(g, sr.Level) {
 				w.Header().Set("Retry-After", "30")
-				httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("seat %d: the %s level is still being prepared; choose another level or try again shortly", i, sr.Level))
+				httpx.Error(w, http.StatusServiceUnavailable, fmt.Sprintf("seat %d: the %s level is still being prepared; choose another level or try again shortly", i, sr.Level))
 				return
 			}
 			// The level is checked here; its player belongs to the
@@ -309,20 +269,20 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.open.add(key, sg.ID, s.cfg.MaxOpenGames) {
 		w.Header().Set("Retry-After", "60")
-		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("your address has %d unfinished games, the most it may have; finish or resign some first", s.cfg.MaxOpenGames))
+		httpx.Error(w, http.StatusTooManyRequests, fmt.Sprintf("your address has %d unfinished games, the most it may have; finish or resign some first", s.cfg.MaxOpenGames))
 		return
 	}
 	if err := s.store.Create(r.Context(), sg); err != nil {
 		s.open.done(sg.ID)
 		s.log.Error("create game", "err", err)
-		httpError(w, http.StatusInternalServerError, "the game could not be saved")
+		httpx.Error(w, http.StatusInternalServerError, "the game could not be saved")
 		return
 	}
 	l, err := newRoom(sg, g)
 	if err != nil {
 		s.open.done(sg.ID)
 		s.log.Error("create game", "game", sg.ID, "err", err)
-		httpError(w, http.StatusInternalServerError, "the game could not be started")
+		httpx.Error(w, http.StatusInternalServerError, "the game could not be started")
 		return
 	}
 	// The server's lock is never taken while a game's is held.
@@ -334,7 +294,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	s.scheduleAI(l)
 	l.mu.Unlock()
 	s.log.Info("game created", "game", l.id, "spec", sg.Spec, "seats", len(sg.Seats), "invites", len(resp.Invites))
-	writeJSON(w, http.StatusCreated, resp)
+	httpx.WriteJSON(w, http.StatusCreated, resp)
 }
 
 func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
@@ -346,26 +306,26 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 	}
 	st := l.state()
 	l.mu.Unlock()
-	writeJSON(w, http.StatusOK, st)
+	httpx.WriteJSON(w, http.StatusOK, st)
 }
 
 func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if ok, retry := s.joins.allow(clientKey(s.clientIP(r)), time.Now()); !ok {
-		tooFast(w, retry, "joins")
+	if ok, retry := s.joins.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), time.Now()); !ok {
+		httpx.TooFast(w, retry, "joins")
 		return
 	}
 	var req JoinRequest
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	name, err := cleanName(req.Name)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if req.Invite == "" {
-		httpError(w, http.StatusBadRequest, "missing invite; want the code after #invite= in the invitation link")
+		httpx.Error(w, http.StatusBadRequest, "missing invite; want the code after #invite= in the invitation link")
 		return
 	}
 	u, _, _ := s.session(r)
@@ -375,7 +335,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer l.mu.Unlock()
-	hash := hashSecret(strings.TrimSpace(req.Invite))
+	hash := httpx.HashSecret(strings.TrimSpace(req.Invite))
 	p := -1
 	for i := range l.seats {
 		if l.seats[i].InviteHash == hash {
@@ -384,35 +344,35 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case p < 0:
-		httpError(w, http.StatusForbidden, "the invite does not match any seat of this game")
+		httpx.Error(w, http.StatusForbidden, "the invite does not match any seat of this game")
 		return
 	case l.seats[p].Joined:
-		httpError(w, http.StatusConflict, fmt.Sprintf("seat %d (%s) has already been taken", p, l.g.PlayerName(p)))
+		httpx.Error(w, http.StatusConflict, fmt.Sprintf("seat %d (%s) has already been taken", p, l.g.PlayerName(p)))
 		return
 	}
-	token := newSecret()
+	token := httpx.NewSecret()
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	// A signed-in player's seat is their account's, under its name.
 	var user string
 	if u != nil {
 		user, name = u.ID, u.Name
 	}
-	if err := s.store.Join(r.Context(), l.id, p, hashSecret(token), name, user, now); err != nil {
+	if err := s.store.Join(r.Context(), l.id, p, httpx.HashSecret(token), name, user, now); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			httpError(w, http.StatusConflict, fmt.Sprintf("seat %d (%s) has already been taken", p, l.g.PlayerName(p)))
+			httpx.Error(w, http.StatusConflict, fmt.Sprintf("seat %d (%s) has already been taken", p, l.g.PlayerName(p)))
 			return
 		}
 		s.log.Error("join", "game", l.id, "err", err)
-		httpError(w, http.StatusInternalServerError, "the seat could not be saved")
+		httpx.Error(w, http.StatusInternalServerError, "the seat could not be saved")
 		return
 	}
 	st := &l.seats[p]
-	st.TokenHash, st.Name, st.User, st.Joined = hashSecret(token), name, user, true
+	st.TokenHash, st.Name, st.User, st.Joined = httpx.HashSecret(token), name, user, true
 	l.updated = now
 	l.changed()
 	l.broadcast()
 	s.log.Info("seat joined", "game", l.id, "seat", p)
-	writeJSON(w, http.StatusOK, JoinResponse{Seat: p, Token: token, State: l.state()})
+	httpx.WriteJSON(w, http.StatusOK, JoinResponse{Seat: p, Token: token, State: l.state()})
 }
 
 func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
@@ -435,26 +395,26 @@ func (s *Server) handleRecent(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 100 {
-			httpError(w, http.StatusBadRequest, fmt.Sprintf("limit %q: want an integer from 1 to 100", v))
+			httpx.Error(w, http.StatusBadRequest, fmt.Sprintf("limit %q: want an integer from 1 to 100", v))
 			return
 		}
 		limit = n
 	}
 	status := q.Get("status")
 	if status != "" && status != store.Playing && status != store.Finished {
-		httpError(w, http.StatusBadRequest, fmt.Sprintf("status %q: want playing or finished", status))
+		httpx.Error(w, http.StatusBadRequest, fmt.Sprintf("status %q: want playing or finished", status))
 		return
 	}
 	gs, err := s.store.Recent(r.Context(), limit, status)
 	if err != nil {
 		s.log.Error("recent games", "err", err)
-		httpError(w, http.StatusInternalServerError, "the games could not be listed")
+		httpx.Error(w, http.StatusInternalServerError, "the games could not be listed")
 		return
 	}
 	out := struct {
 		Games []Summary `json:"games"`
 	}{Games: s.summaries(gs)}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 // summaries returns the summaries of stored games (read without moves).

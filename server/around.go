@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"stax/game"
+	"stax/server/httpx"
 	"stax/server/store"
 )
 
@@ -86,7 +86,7 @@ func (s *Server) chat(l *room, c *client, text string) error {
 	} else if c.user == "" {
 		return &moveError{code: CodeNotYourSeat, msg: "sign in to chat as a spectator"}
 	}
-	if ok, wait := c.chatLimit.allow("", s.now()); !ok {
+	if ok, wait := c.chatLimit.Allow("", s.now()); !ok {
 		return &moveError{code: CodeRateLimited, msg: fmt.Sprintf("you are chatting too fast; wait %d s", int(wait.Seconds()+0.999))}
 	}
 	line := ChatLine{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
@@ -102,7 +102,7 @@ func (l *room) sendTalk(c *client) {
 	if roomOf(c) == "players" {
 		lines = l.talk.players
 	}
-	c.send(encodeMsg(ChatLog{Type: "chatlog", Room: roomOf(c), Lines: append([]ChatLine{}, lines...), Offers: l.offers()}))
+	c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: roomOf(c), Lines: append([]ChatLine{}, lines...), Offers: l.offers()}))
 }
 
 // ChatLog is the chat of a room so far and the offers standing, sent to a
@@ -155,7 +155,7 @@ func (l *room) sendWatchers() {
 // caller holds l.mu.
 func (l *room) sendWatchersNow() {
 	l.watchersSent = time.Now()
-	msg := encodeMsg(struct {
+	msg := httpx.Marshal(struct {
 		Type  string `json:"type"`
 		Count int    `json:"count"`
 	}{"watchers", l.watchers()})
@@ -184,7 +184,7 @@ func (l *room) offers() map[string][]int {
 }
 
 func (l *room) sendOffers() {
-	msg := encodeMsg(OfferMsg{Type: "offers", Offers: l.offers()})
+	msg := httpx.Marshal(OfferMsg{Type: "offers", Offers: l.offers()})
 	for c := range l.subs {
 		c.send(msg)
 	}
@@ -387,15 +387,14 @@ func (s *Server) rematch(l *room) error {
 
 // rematchID returns the id of the rematch of game id.
 func rematchID(id string) string {
-	h := sha256.Sum256([]byte("rematch " + id))
-	return idEncoding.EncodeToString(h[:10])
+	return httpx.DerivedID("rematch " + id)
 }
 
 // deliverRematch tells this instance's connections to the game that its
 // rematch id has started, once: a guest's connection with a new token for
 // the guest's seats in it. The caller holds l.mu.
 func (s *Server) deliverRematch(l *room, id string) {
-	if l.talk.rematch == id || !validID(id) {
+	if l.talk.rematch == id || !httpx.ValidID(id) {
 		return
 	}
 	l.talk.rematch = id
@@ -416,7 +415,7 @@ func (s *Server) deliverRematch(l *room, id string) {
 				m.Token = tok
 			}
 		}
-		c.send(encodeMsg(m))
+		c.send(httpx.Marshal(m))
 	}
 }
 
@@ -425,7 +424,7 @@ func (s *Server) deliverRematch(l *room, id string) {
 // new token, which it returns; it returns "" when another instance joined
 // them first (for the guest's connection there). The caller holds l.mu.
 func (s *Server) joinRematch(l *room, id, hash string) string {
-	tok := newSecret()
+	tok := httpx.NewSecret()
 	n := len(l.seats)
 	now := s.now().Truncate(time.Millisecond)
 	for j := range l.seats {
@@ -433,7 +432,7 @@ func (s *Server) joinRematch(l *room, id, hash string) string {
 			continue
 		}
 		p, name := (j+n-1)%n, l.seats[j].Name
-		if err := s.store.Join(context.WithoutCancel(s.ctx), id, p, hashSecret(tok), name, "", now); err != nil {
+		if err := s.store.Join(context.WithoutCancel(s.ctx), id, p, httpx.HashSecret(tok), name, "", now); err != nil {
 			if !errors.Is(err, store.ErrConflict) {
 				s.log.Error("rematch: join a guest", "game", id, "seat", p, "err", err)
 			}
@@ -447,7 +446,7 @@ func (s *Server) joinRematch(l *room, id, hash string) string {
 		if nl != nil {
 			nl.mu.Lock()
 			if st := &nl.seats[p].Seat; !st.Joined {
-				st.TokenHash, st.Joined = hashSecret(tok), true
+				st.TokenHash, st.Joined = httpx.HashSecret(tok), true
 				nl.updated = now
 				nl.changed()
 			}

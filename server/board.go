@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"stax/game"
+	"stax/server/httpx"
 )
 
 // The board view of a position, as the browser draws it: built from the
@@ -156,13 +157,13 @@ func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	g, err := s.cfg.Games.Load(q.Get("spec"))
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	st := g.Start()
 	if p := q.Get("position"); p != "" {
 		if st, err = g.ParseState(p); err != nil {
-			httpError(w, http.StatusBadRequest, err.Error())
+			httpx.Error(w, http.StatusBadRequest, err.Error())
 			return
 		}
 	}
@@ -170,7 +171,7 @@ func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 	if text := q.Get("move"); text != "" {
 		m, err := st.ParseMove(text)
 		if err != nil {
-			httpError(w, http.StatusBadRequest, err.Error())
+			httpx.Error(w, http.StatusBadRequest, err.Error())
 			return
 		}
 		last = lastCells(st, m)
@@ -178,8 +179,8 @@ func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 	}
 	v := viewOf(st, st.Terminal(), last)
 	if v == nil {
-		httpError(w, http.StatusNotFound, g.Info().Title+" has no board view")
+		httpx.Error(w, http.StatusNotFound, g.Info().Title+" has no board view")
 		return
 	}
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }

@@ -5,6 +5,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"stax/server/httpx"
 	"strings"
 )
 
@@ -35,14 +36,14 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			h.Set(kv[0], kv[1])
 		}
 		if !s.hostAllowed(r.Host) {
-			httpError(w, http.StatusMisdirectedRequest, fmt.Sprintf("this server does not serve the host %q; its operator can allow it with stax serve --allowed-hosts", hostOnly(r.Host)))
+			httpx.Error(w, http.StatusMisdirectedRequest, fmt.Sprintf("this server does not serve the host %q; its operator can allow it with stax serve --allowed-hosts", hostOnly(r.Host)))
 			return
 		}
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 		default:
 			if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-				httpError(w, http.StatusUnsupportedMediaType, "a request that changes anything must send its body as Content-Type: application/json")
+				httpx.Error(w, http.StatusUnsupportedMediaType, "a request that changes anything must send its body as Content-Type: application/json")
 				return
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"stax/games"
 	"stax/search"
+	"stax/server/httpx"
 	"stax/server/store"
 )
 
@@ -149,7 +150,7 @@ func newFuzzGame(t testing.TB, spec string) (*Server, *room, *client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sg := &store.Game{ID: newID(), Spec: spec, Status: store.Playing, End: store.End{Resigned: -1}}
+	sg := &store.Game{ID: httpx.NewID(), Spec: spec, Status: store.Playing, End: store.End{Resigned: -1}}
 	var seats []int
 	for p := 0; p < g.Players(); p++ {
 		sg.Seats = append(sg.Seats, store.Seat{Kind: "human", TokenHash: "h", Joined: true})
@@ -284,15 +285,15 @@ func TestLatency(t *testing.T) {
 // TestIDs checks the form of game ids and secrets.
 func TestIDs(t *testing.T) {
 	for i := 0; i < 100; i++ {
-		if id := newID(); !validID(id) {
+		if id := httpx.NewID(); !httpx.ValidID(id) {
 			t.Fatalf("newID() = %q is not valid", id)
 		}
-		if s := newSecret(); len(s) != 32 {
+		if s := httpx.NewSecret(); len(s) != 32 {
 			t.Fatalf("newSecret() = %q; want 32 hex digits", s)
 		}
 	}
 	for _, id := range []string{"", "abc", "ABCDEFGHIJKLMNOP", "abcdefghijklmno1", "../../etc/passwd"} {
-		if validID(id) {
+		if httpx.ValidID(id) {
 			t.Errorf("validID(%q) = true", id)
 		}
 	}

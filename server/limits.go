@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"stax/server/httpx"
 	"strconv"
 	"sync"
 	"time"
@@ -23,67 +24,25 @@ const (
 	DefaultPingTimeout       = 20 * time.Second
 )
 
-// connCount counts open connections in total and per client address.
-type connCount struct {
-	mu    sync.Mutex // guards the fields below
-	total int
-	perIP map[string]int
-}
-
-// take counts one more connection from ip unless that would pass max in
-// total or perIP for ip; it reports which limit refused it, "" if none.
-func (c *connCount) take(ip string, max, perIP int) string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch {
-	case c.total >= max:
-		return "total"
-	case c.perIP[ip] >= perIP:
-		return "ip"
-	}
-	if c.perIP == nil {
-		c.perIP = map[string]int{}
-	}
-	c.total++
-	c.perIP[ip]++
-	return ""
-}
-
-// give counts one connection from ip less.
-func (c *connCount) give(ip string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.total--
-	if c.perIP[ip]--; c.perIP[ip] <= 0 {
-		delete(c.perIP, ip)
-	}
-}
-
-func (c *connCount) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.total
-}
-
 // takeConn counts a new websocket of r against the connection limits. At a
 // limit it answers the request (503 at the server's limit, 429 at the
 // client's, both with Retry-After) and returns a false ok; otherwise the
 // caller calls release when the websocket closes.
 func (s *Server) takeConn(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
-	ip := s.clientIP(r)
-	switch s.wsConns.take(ip, s.cfg.MaxConns, s.cfg.MaxConnsPerIP) {
+	ip := httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)
+	switch s.wsConns.Take(ip, s.cfg.MaxConns, s.cfg.MaxConnsPerIP) {
 	case "total":
 		s.refused.Add(1)
 		w.Header().Set("Retry-After", "30")
-		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server holds its most live connections (%d); try again in a little while", s.cfg.MaxConns))
+		httpx.Error(w, http.StatusServiceUnavailable, fmt.Sprintf("the server holds its most live connections (%d); try again in a little while", s.cfg.MaxConns))
 		return nil, false
 	case "ip":
 		s.refused.Add(1)
 		w.Header().Set("Retry-After", "10")
-		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("your address holds the most live connections one address may (%d); close some games' pages", s.cfg.MaxConnsPerIP))
+		httpx.Error(w, http.StatusTooManyRequests, fmt.Sprintf("your address holds the most live connections one address may (%d); close some games' pages", s.cfg.MaxConnsPerIP))
 		return nil, false
 	}
-	return func() { s.wsConns.give(ip) }, true
+	return func() { s.wsConns.Give(ip) }, true
 }
 
 // Listener wraps a listener so that it holds at most the websocket limits
@@ -122,7 +81,7 @@ type limitListener struct {
 	net.Listener
 	max, perIP int
 	proxies    []netip.Prefix // whose connections count only in the total
-	conns      connCount
+	conns      httpx.ConnCount
 	refused    interface{ Add(int64) int64 }
 }
 
@@ -146,19 +105,19 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			ip = h
 		}
 		perIP := l.perIP
-		if a, ok := peerAddr(ip); ok && trusted(l.proxies, a) {
+		if a, ok := httpx.PeerAddr(ip); ok && httpx.Trusted(l.proxies, a) {
 			// A proxy carries many clients; each request is counted
 			// against its client once its header has been read.
 			perIP = math.MaxInt
 		}
-		if l.conns.take(ip, l.max, perIP) != "" {
+		if l.conns.Take(ip, l.max, perIP) != "" {
 			l.refused.Add(1)
 			c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 			c.Write(tooMany)
 			c.Close()
 			continue
 		}
-		return &limitConn{Conn: c, release: func() { l.conns.give(ip) }}, nil
+		return &limitConn{Conn: c, release: func() { l.conns.Give(ip) }}, nil
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"stax/game"
+	"stax/server/httpx"
 	"stax/server/store"
 )
 
@@ -181,7 +182,7 @@ func (s *Server) publishSeeks() {
 	for c, uid := range lb.all {
 		m := msgs[uid]
 		if m == nil {
-			m = encodeMsg(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)})
+			m = httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)})
 			msgs[uid] = m
 		}
 		c.send(m)
@@ -202,7 +203,7 @@ func (lb *lobby) deliver(userID, news string) {
 // announce sends news to an account's lobby connections, on whichever
 // instances they are.
 func (s *Server) announce(ctx context.Context, userID string, m lobbyMsg) {
-	ev := store.Event{Kind: store.EventNews, Game: userID, Move: string(encodeMsg(m))}
+	ev := store.Event{Kind: store.EventNews, Game: userID, Move: string(httpx.Marshal(m))}
 	if err := s.store.Announce(ctx, ev); err != nil {
 		s.log.Error("lobby: announce", "type", m.Type, "err", err)
 	}
@@ -264,7 +265,7 @@ func (s *Server) parseSeek(req *SeekRequest) (*Seek, game.Game, error) {
 	if g.Players() != 2 {
 		return nil, nil, fmt.Errorf("%s has %d players: the lobby pairs two players; invite the others with a link from the home page", game.SpecOf(g), g.Players())
 	}
-	sk := &Seek{ID: newID(), Spec: game.SpecOf(g).String(), Title: g.Info().Title, Rated: req.Rated, Seat: -1}
+	sk := &Seek{ID: httpx.NewID(), Spec: game.SpecOf(g).String(), Title: g.Info().Title, Rated: req.Rated, Seat: -1}
 	switch {
 	case req.Clock != nil && req.Days != 0:
 		return nil, nil, errors.New("want a clock or days per move, not both")
@@ -334,7 +335,7 @@ func (s *Server) handlePostChallenge(w http.ResponseWriter, r *http.Request) {
 func (s *Server) lobbyUser(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
 	u, _, ok := s.signedIn(w, r)
 	if ok && s.lobby.seeks == nil {
-		httpError(w, http.StatusNotImplemented, errNoLobby.Error())
+		httpx.Error(w, http.StatusNotImplemented, errNoLobby.Error())
 		return nil, false
 	}
 	return u, ok
@@ -346,36 +347,36 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		return
 	}
 	var req SeekRequest
-	if !readJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
 	sk, _, err := s.parseSeek(&req)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	sk.Owner, sk.ownerID = u.Name, u.ID
 	sk.Created = s.now().Truncate(time.Millisecond)
 	switch {
 	case challenge && req.To == "":
-		httpError(w, http.StatusBadRequest, `missing "to": the name of the player challenged`)
+		httpx.Error(w, http.StatusBadRequest, `missing "to": the name of the player challenged`)
 		return
 	case !challenge && req.To != "":
-		httpError(w, http.StatusBadRequest, `a seek is open to everyone; challenge a player with POST /api/challenges`)
+		httpx.Error(w, http.StatusBadRequest, `a seek is open to everyone; challenge a player with POST /api/challenges`)
 		return
 	case challenge:
 		to, err := s.acct.store.UserByName(r.Context(), req.To)
 		if errors.Is(err, store.ErrNotFound) {
-			httpError(w, http.StatusNotFound, fmt.Sprintf("no player named %q", req.To))
+			httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no player named %q", req.To))
 			return
 		}
 		if err != nil {
 			s.log.Error("challenge", "err", err)
-			httpError(w, http.StatusInternalServerError, "the player could not be looked up")
+			httpx.Error(w, http.StatusInternalServerError, "the player could not be looked up")
 			return
 		}
 		if to.ID == u.ID {
-			httpErrorCode(w, http.StatusBadRequest, CodeSelfChallenge, "you cannot challenge yourself")
+			httpx.ErrorCode(w, http.StatusBadRequest, CodeSelfChallenge, "you cannot challenge yourself")
 			return
 		}
 		sk.To, sk.toID = to.Name, to.ID
@@ -389,7 +390,7 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 	all, err := s.allSeeks(r.Context())
 	if err != nil {
 		s.log.Error("seek", "err", err)
-		httpError(w, http.StatusInternalServerError, "the lobby could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the lobby could not be read")
 		return
 	}
 	n := 0
@@ -399,12 +400,12 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		}
 	}
 	if n >= maxSeeksPerUser {
-		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("you have %d open seeks and challenges, the most one may; cancel some", n))
+		httpx.Error(w, http.StatusTooManyRequests, fmt.Sprintf("you have %d open seeks and challenges, the most one may; cancel some", n))
 		return
 	}
 	body, err := json.Marshal(sk)
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, "the seek could not be saved")
+		httpx.Error(w, http.StatusInternalServerError, "the seek could not be saved")
 		return
 	}
 	// A seek whose owner is in the lobby stays while they are; one posted
@@ -412,18 +413,18 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 	rec := &store.Seek{ID: sk.ID, Owner: u.ID, To: sk.toID, Body: body, Created: sk.Created, Expires: sk.Created.Add(seekGrace)}
 	if err := s.lobby.seeks.CreateSeek(r.Context(), rec); err != nil {
 		s.log.Error("seek", "err", err)
-		httpError(w, http.StatusInternalServerError, "the seek could not be saved")
+		httpx.Error(w, http.StatusInternalServerError, "the seek could not be saved")
 		return
 	}
 	if sk.toID != "" {
 		s.announce(r.Context(), sk.toID, lobbyMsg{Type: "challenge", Seek: sk.ID, By: u.Name})
 	}
-	writeJSON(w, http.StatusCreated, sk)
+	httpx.WriteJSON(w, http.StatusCreated, sk)
 }
 
 func (s *Server) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 	if s.lobby.seeks == nil {
-		httpError(w, http.StatusNotImplemented, errNoLobby.Error())
+		httpx.Error(w, http.StatusNotImplemented, errNoLobby.Error())
 		return
 	}
 	uid := ""
@@ -434,7 +435,7 @@ func (s *Server) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 	all, err := s.allSeeks(r.Context())
 	if err != nil {
 		s.log.Error("seeks", "err", err)
-		httpError(w, http.StatusInternalServerError, "the lobby could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the lobby could not be read")
 		return
 	}
 	out := []*Seek{}
@@ -443,7 +444,7 @@ func (s *Server) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 			out = append(out, sk)
 		}
 	}
-	writeJSON(w, http.StatusOK, struct {
+	httpx.WriteJSON(w, http.StatusOK, struct {
 		Seeks []*Seek `json:"seeks"`
 	}{out})
 }
@@ -456,7 +457,7 @@ func (s *Server) takeSeek(w http.ResponseWriter, r *http.Request, userID string,
 	gone := fmt.Sprintf("no open seek or challenge %q: it was cancelled, taken by someone else, or withdrawn when its owner left", id)
 	rec, err := s.lobby.seeks.GetSeek(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
-		httpError(w, http.StatusNotFound, gone)
+		httpx.Error(w, http.StatusNotFound, gone)
 		return nil
 	}
 	var sk *Seek
@@ -465,31 +466,31 @@ func (s *Server) takeSeek(w http.ResponseWriter, r *http.Request, userID string,
 	}
 	if err != nil {
 		s.log.Error("seek", "err", err)
-		httpError(w, http.StatusInternalServerError, "the seek could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the seek could not be read")
 		return nil
 	}
 	switch {
 	case by == "accept" && sk.ownerID == userID:
-		httpErrorCode(w, http.StatusConflict, CodeOwnSeek, "this is your own seek; another player must accept it (or cancel it)")
+		httpx.ErrorCode(w, http.StatusConflict, CodeOwnSeek, "this is your own seek; another player must accept it (or cancel it)")
 		return nil
 	case (by == "accept" || by == "decline") && sk.toID != "" && sk.toID != userID:
-		httpError(w, http.StatusForbidden, fmt.Sprintf("this challenge is for %s", sk.To))
+		httpx.Error(w, http.StatusForbidden, fmt.Sprintf("this challenge is for %s", sk.To))
 		return nil
 	case by == "decline" && sk.toID == "":
-		httpError(w, http.StatusBadRequest, "only a challenge can be declined; a seek is simply left alone")
+		httpx.Error(w, http.StatusBadRequest, "only a challenge can be declined; a seek is simply left alone")
 		return nil
 	case by == "cancel" && sk.ownerID != userID:
-		httpError(w, http.StatusForbidden, "only its owner can cancel a seek")
+		httpx.Error(w, http.StatusForbidden, "only its owner can cancel a seek")
 		return nil
 	}
 	err = s.lobby.seeks.TakeSeek(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
-		httpError(w, http.StatusNotFound, gone)
+		httpx.Error(w, http.StatusNotFound, gone)
 		return nil
 	}
 	if err != nil {
 		s.log.Error("take seek", "err", err)
-		httpError(w, http.StatusInternalServerError, "the seek could not be taken")
+		httpx.Error(w, http.StatusInternalServerError, "the seek could not be taken")
 		return nil
 	}
 	return sk
@@ -516,11 +517,11 @@ func (s *Server) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
 	l, err := s.startGame(r.Context(), sk.Spec, "", players, sk.Rated, sk.clock())
 	if err != nil {
 		s.log.Error("start game", "err", err)
-		httpError(w, http.StatusInternalServerError, "the game could not be started")
+		httpx.Error(w, http.StatusInternalServerError, "the game could not be started")
 		return
 	}
 	s.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "started", Game: l.id, Seek: sk.ID, By: u.Name})
-	writeJSON(w, http.StatusCreated, AcceptResponse{Game: l.id})
+	httpx.WriteJSON(w, http.StatusCreated, AcceptResponse{Game: l.id})
 }
 
 func (s *Server) handleDeclineSeek(w http.ResponseWriter, r *http.Request) {
@@ -533,7 +534,7 @@ func (s *Server) handleDeclineSeek(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "declined", Seek: sk.ID, By: u.Name})
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 func (s *Server) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
@@ -544,7 +545,7 @@ func (s *Server) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
 	if s.takeSeek(w, r, u.ID, "cancel") == nil {
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 // startGame creates and starts a game between accounts, players[i] in
@@ -555,7 +556,7 @@ func (s *Server) startGame(ctx context.Context, spec, start string, players []*s
 		return nil, err
 	}
 	now := s.now().Truncate(time.Millisecond)
-	sg := &store.Game{ID: newID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now, Rated: rated, Clock: clock}
+	sg := &store.Game{ID: httpx.NewID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now, Rated: rated, Clock: clock}
 	sg.End.Resigned = -1
 	for _, u := range players {
 		sg.Seats = append(sg.Seats, store.Seat{Kind: "human", Name: u.Name, User: u.ID, Joined: true})
@@ -625,7 +626,7 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			s.log.Error("lobby: read the seeks", "err", err)
 		}
-		c.send(encodeMsg(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)}))
+		c.send(httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)}))
 	}
 
 	done := make(chan struct{})

@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"stax/server"
+	"stax/server/httpx"
 )
 
 // postVia sends a creation from the client at ip with the given
@@ -37,7 +38,7 @@ func postVia(t *testing.T, ts *testServer, ip, forwarded string) int {
 // behind a trusted proxy, the client the proxy names in X-Forwarded-For;
 // from anyone else, the connection's address, whatever the header says.
 func TestTrustedProxies(t *testing.T) {
-	proxies, err := server.ParseTrustedProxies("127.0.0.1, 10.0.0.0/8")
+	proxies, err := httpx.ParseTrustedProxies("127.0.0.1, 10.0.0.0/8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestParseTrustedProxies(t *testing.T) {
 		{"proxy.example.org", 0, true},
 		{"10.0.0.1:8080", 0, true},
 	} {
-		got, err := server.ParseTrustedProxies(tc.in)
+		got, err := httpx.ParseTrustedProxies(tc.in)
 		if (err != nil) != tc.bad || len(got) != tc.want {
 			t.Errorf("ParseTrustedProxies(%q) = %v, %v; want %d networks, error %v", tc.in, got, err, tc.want, tc.bad)
 		}
@@ -88,7 +89,7 @@ func TestParseTrustedProxies(t *testing.T) {
 // one address may hold, each for another client: the proxy's connections
 // count only against the total, each client's against its own cap.
 func TestProxyConnections(t *testing.T) {
-	proxies, _ := server.ParseTrustedProxies("127.0.0.1")
+	proxies, _ := httpx.ParseTrustedProxies("127.0.0.1")
 	ts := startListening(t, server.Config{MaxConns: 40, MaxConnsPerIP: 2, IPHeadroom: 1, ConnHeadroom: 4, TrustedProxies: proxies})
 	id, _ := ts.twoPlayerGame("pogo")
 	dial := func(from, client string) (int, error) {

@@ -10,6 +10,7 @@ import (
 
 	"stax/game"
 	"stax/rating"
+	"stax/server/httpx"
 	"stax/server/store"
 )
 
@@ -42,7 +43,7 @@ func (s *Server) handlePools(w http.ResponseWriter, r *http.Request) {
 			out.Pools = append(out.Pools, Pool{p.name, p.spec, p.title})
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 // ProvisionalDeviation is the deviation above which a rating is shown as
@@ -248,25 +249,25 @@ func poolRating(r store.Rating) PoolRating {
 
 func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 	if s.acct.store == nil {
-		httpError(w, http.StatusNotImplemented, errNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
 		return
 	}
 	name := r.PathValue("name")
 	u, err := s.acct.store.UserByName(r.Context(), name)
 	if errors.Is(err, store.ErrNotFound) {
-		httpError(w, http.StatusNotFound, fmt.Sprintf("no player named %q", name))
+		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no player named %q", name))
 		return
 	}
 	if err != nil {
 		s.log.Error("user", "err", err)
-		httpError(w, http.StatusInternalServerError, "the player could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the player could not be read")
 		return
 	}
 	p := Profile{Name: u.Name, Created: u.Created, Ratings: []PoolRating{}, Games: []Summary{}}
 	rs, err := s.acct.store.Ratings(r.Context(), u.ID)
 	if err != nil {
 		s.log.Error("ratings", "err", err)
-		httpError(w, http.StatusInternalServerError, "the ratings could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the ratings could not be read")
 		return
 	}
 	for _, rt := range rs {
@@ -275,7 +276,7 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 		h, err := s.acct.store.RatingHistory(r.Context(), u.ID, rt.Pool)
 		if err != nil {
 			s.log.Error("rating history", "err", err)
-			httpError(w, http.StatusInternalServerError, "the ratings could not be read")
+			httpx.Error(w, http.StatusInternalServerError, "the ratings could not be read")
 			return
 		}
 		for _, pt := range h {
@@ -286,16 +287,16 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 	gs, err := s.acct.store.GamesOf(r.Context(), u.ID, 20, r.URL.Query().Get("status"))
 	if err != nil {
 		s.log.Error("games of", "err", err)
-		httpError(w, http.StatusInternalServerError, "the games could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the games could not be read")
 		return
 	}
 	p.Games = s.summaries(gs)
-	writeJSON(w, http.StatusOK, p)
+	httpx.WriteJSON(w, http.StatusOK, p)
 }
 
 func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	if s.acct.store == nil {
-		httpError(w, http.StatusNotImplemented, errNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
 		return
 	}
 	pool := r.PathValue("pool")
@@ -304,14 +305,14 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		known = known || p.name == pool
 	}
 	if !known {
-		httpError(w, http.StatusNotFound, fmt.Sprintf("no rating pool %q; want one of %v", pool, poolNames()))
+		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no rating pool %q; want one of %v", pool, poolNames()))
 		return
 	}
 	limit := 50
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 200 {
-			httpError(w, http.StatusBadRequest, fmt.Sprintf("limit %q: want an integer from 1 to 200", v))
+			httpx.Error(w, http.StatusBadRequest, fmt.Sprintf("limit %q: want an integer from 1 to 200", v))
 			return
 		}
 		limit = n
@@ -319,7 +320,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	rs, err := s.acct.store.Leaderboard(r.Context(), pool, ProvisionalDeviation, limit)
 	if err != nil {
 		s.log.Error("leaderboard", "err", err)
-		httpError(w, http.StatusInternalServerError, "the leaderboard could not be read")
+		httpx.Error(w, http.StatusInternalServerError, "the leaderboard could not be read")
 		return
 	}
 	out := struct {
@@ -329,7 +330,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	for _, rt := range rs {
 		out.Ratings = append(out.Ratings, poolRating(rt))
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 // ended rates a rated game that has just ended. It runs before the

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"stax/server/httpx"
 	"stax/server/store"
 )
 
@@ -228,7 +229,7 @@ func (l *room) addLine(line ChatLine) {
 	if len(*lines) > chatKeep {
 		*lines = append((*lines)[:0], (*lines)[len(*lines)-chatKeep:]...)
 	}
-	msg := encodeMsg(line)
+	msg := httpx.Marshal(line)
 	for sub := range l.subs {
 		if roomOf(sub) == line.Room {
 			sub.send(msg)
@@ -259,7 +260,7 @@ func (l *room) mergeLines(got []ChatLine) {
 			*lines = append((*lines)[:0], (*lines)[len(*lines)-chatKeep:]...)
 		}
 		// Connections that came before the history get it now.
-		msg := encodeMsg(ChatLog{Type: "chatlog", Room: room, Lines: *lines, Offers: l.offers()})
+		msg := httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: *lines, Offers: l.offers()})
 		for c := range l.subs {
 			if roomOf(c) == room {
 				c.send(msg)

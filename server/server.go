@@ -23,10 +23,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base32"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,13 +31,13 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"stax/game"
 	"stax/search"
+	"stax/server/httpx"
 	"stax/server/store"
 )
 
@@ -198,7 +194,7 @@ type Server struct {
 
 	moveLat, commitLat latency
 
-	creates, joins *rateLimiter
+	creates, joins *httpx.RateLimiter
 	open           openGames    // unfinished games per creating client
 	expired        atomic.Int64 // games expired since the start
 	broken         brokenGames  // games that could not be loaded
@@ -206,9 +202,9 @@ type Server struct {
 	aiWait      latency      // from a computer's move being due to a worker of this process taking it
 	playersMade atomic.Int64 // computer players made by the workers
 
-	wsConns    connCount    // open websockets
-	refused    atomic.Int64 // connections refused at a limit
-	idleClosed atomic.Int64 // websockets closed for not answering a ping
+	wsConns    httpx.ConnCount // open websockets
+	refused    atomic.Int64    // connections refused at a limit
+	idleClosed atomic.Int64    // websockets closed for not answering a ping
 
 	// instance names this server among those sharing the store; peers
 	// are the others it has heard from (see relay.go).
@@ -247,40 +243,40 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SendQueue <= 0 {
 		cfg.SendQueue = 32
 	}
-	setDefault(&cfg.CreateEvery, DefaultCreateEvery)
-	setDefault(&cfg.CreateBurst, DefaultCreateBurst)
-	setDefault(&cfg.JoinEvery, DefaultJoinEvery)
-	setDefault(&cfg.JoinBurst, DefaultJoinBurst)
-	setDefault(&cfg.MaxOpenGames, DefaultMaxOpenGames)
-	setDefault(&cfg.Expiry, DefaultExpiry)
-	setDefault(&cfg.KeepIdle, DefaultKeepIdle)
-	setDefault(&cfg.SweepEvery, time.Minute)
-	setDefault(&cfg.MaxPlies, DefaultMaxPlies)
-	setDefault(&cfg.MaxConns, DefaultMaxConns)
-	setDefault(&cfg.MaxConnsPerIP, DefaultMaxConnsPerIP)
-	setDefault(&cfg.ConnHeadroom, DefaultConnHeadroom)
-	setDefault(&cfg.IPHeadroom, DefaultIPHeadroom)
-	setDefault(&cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout)
-	setDefault(&cfg.ReadTimeout, DefaultReadTimeout)
-	setDefault(&cfg.PingInterval, DefaultPingInterval)
-	setDefault(&cfg.PingTimeout, DefaultPingTimeout)
-	setDefault(&cfg.AnalysisWorkers, DefaultAnalysisWorkers)
-	setDefault(&cfg.AnalysisTime, DefaultAnalysisTime)
-	setDefault(&cfg.ReviewTime, DefaultReviewTime)
-	setDefault(&cfg.AnalyzeEvery, DefaultAnalyzeEvery)
-	setDefault(&cfg.AnalyzeBurst, DefaultAnalyzeBurst)
+	httpx.SetDefault(&cfg.CreateEvery, DefaultCreateEvery)
+	httpx.SetDefault(&cfg.CreateBurst, DefaultCreateBurst)
+	httpx.SetDefault(&cfg.JoinEvery, DefaultJoinEvery)
+	httpx.SetDefault(&cfg.JoinBurst, DefaultJoinBurst)
+	httpx.SetDefault(&cfg.MaxOpenGames, DefaultMaxOpenGames)
+	httpx.SetDefault(&cfg.Expiry, DefaultExpiry)
+	httpx.SetDefault(&cfg.KeepIdle, DefaultKeepIdle)
+	httpx.SetDefault(&cfg.SweepEvery, time.Minute)
+	httpx.SetDefault(&cfg.MaxPlies, DefaultMaxPlies)
+	httpx.SetDefault(&cfg.MaxConns, DefaultMaxConns)
+	httpx.SetDefault(&cfg.MaxConnsPerIP, DefaultMaxConnsPerIP)
+	httpx.SetDefault(&cfg.ConnHeadroom, DefaultConnHeadroom)
+	httpx.SetDefault(&cfg.IPHeadroom, DefaultIPHeadroom)
+	httpx.SetDefault(&cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	httpx.SetDefault(&cfg.ReadTimeout, DefaultReadTimeout)
+	httpx.SetDefault(&cfg.PingInterval, DefaultPingInterval)
+	httpx.SetDefault(&cfg.PingTimeout, DefaultPingTimeout)
+	httpx.SetDefault(&cfg.AnalysisWorkers, DefaultAnalysisWorkers)
+	httpx.SetDefault(&cfg.AnalysisTime, DefaultAnalysisTime)
+	httpx.SetDefault(&cfg.ReviewTime, DefaultReviewTime)
+	httpx.SetDefault(&cfg.AnalyzeEvery, DefaultAnalyzeEvery)
+	httpx.SetDefault(&cfg.AnalyzeBurst, DefaultAnalyzeBurst)
 	if cfg.KeepFinished <= 0 {
 		cfg.KeepFinished = 5 * time.Minute
 	}
-	instance := newID()
+	instance := httpx.NewID()
 	s := &Server{
 		cfg:   cfg,
 		store: cfg.Store,
 		log:   cfg.Log,
 		games: map[string]*room{},
 
-		creates: newRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
-		joins:   newRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
+		creates: httpx.NewRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
+		joins:   httpx.NewRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
 		lobby:   newLobby(cfg.Store, instance),
 
 		instance: instance,
@@ -294,8 +290,8 @@ func New(cfg Config) (*Server, error) {
 		hashers = runtime.NumCPU()
 	}
 	s.acct = accounts{params: cfg.PasswordParams, ttl: cfg.SessionTTL, hashes: make(chan struct{}, hashers),
-		loginsByName: newRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: newRateLimiter(loginIPEvery, loginIPBurst),
-		signups: newRateLimiter(signupEvery, signupBurst)}
+		loginsByName: httpx.NewRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: httpx.NewRateLimiter(loginIPEvery, loginIPBurst),
+		signups: httpx.NewRateLimiter(signupEvery, signupBurst)}
 	if s.acct.params == (PasswordParams{}) {
 		s.acct.params = DefaultPasswordParams
 	}
@@ -431,7 +427,7 @@ func (s *Server) get(ctx context.Context, id string) (*room, error) {
 	if l != nil {
 		return l, nil
 	}
-	if !validID(id) {
+	if !httpx.ValidID(id) {
 		return nil, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
 	}
 	sg, err := s.store.Get(ctx, id)
@@ -480,12 +476,12 @@ func (s *Server) sweep(now time.Time) {
 	expiry := now.Add(-s.cfg.Expiry)
 	finished := now.Add(-s.cfg.KeepFinished)
 	idle := now.Add(-s.cfg.KeepIdle)
-	s.creates.sweep(now)
-	s.joins.sweep(now)
-	s.an.starts.sweep(now)
-	s.acct.loginsByName.sweep(now)
-	s.acct.loginsByIP.sweep(now)
-	s.acct.signups.sweep(now)
+	s.creates.Sweep(now)
+	s.joins.Sweep(now)
+	s.an.starts.Sweep(now)
+	s.acct.loginsByName.Sweep(now)
+	s.acct.loginsByIP.Sweep(now)
+	s.acct.signups.Sweep(now)
 	s.mu.Lock()
 	for id, l := range s.games {
 		l.mu.Lock()
@@ -612,40 +608,4 @@ func (s *Server) scheduleAI(l *room) {
 // players.
 func noPlayers(g game.Game, level string) (search.Player, error) {
 	return nil, fmt.Errorf("level %q: this server has no computer players; want a human seat", level)
-}
-
-// newSecret returns 128 random bits in hex.
-func newSecret() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// hashSecret returns the hex SHA-256 of a token or invite.
-func hashSecret(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
-
-var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// newID returns a game id: 16 lowercase letters and digits.
-func newID() string {
-	var b [10]byte
-	rand.Read(b[:])
-	return idEncoding.EncodeToString(b[:])
-}
-
-func validID(id string) bool {
-	if len(id) != 16 {
-		return false
-	}
-	return strings.Trim(id, "abcdefghijklmnopqrstuvwxyz234567") == ""
-}
-
-// setDefault sets *v to def when it is zero or less.
-func setDefault[T int | time.Duration](v *T, def T) {
-	if *v <= 0 {
-		*v = def
-	}
 }

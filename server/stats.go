@@ -3,6 +3,7 @@ package server
 import (
 	"math/bits"
 	"net/http"
+	"stax/server/httpx"
 	"sync"
 	"time"
 )
@@ -150,5 +151,5 @@ func (s *Server) Stats() Stats {
 }
 
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.Stats())
+	httpx.WriteJSON(w, http.StatusOK, s.Stats())
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"stax/server/httpx"
 	"sync"
 	"time"
 
@@ -22,7 +23,7 @@ type client struct {
 	user   string // the signed-in account's id, "" for a guest
 	name   string // the signed-in account's name
 	// chatLimit bounds the connection's chat messages.
-	chatLimit *rateLimiter
+	chatLimit *httpx.RateLimiter
 	out       chan []byte // messages waiting to be written
 	slow      func()      // closes the connection as too slow
 	once      sync.Once   // guards the call of slow
@@ -38,16 +39,8 @@ func (c *client) send(msg []byte) {
 	}
 }
 
-func encodeMsg(m any) []byte {
-	b, err := json.Marshal(m)
-	if err != nil {
-		panic(err) // the messages hold nothing json cannot encode
-	}
-	return b
-}
-
 func errorMsg(e *moveError) []byte {
-	return encodeMsg(Message{Type: "error", Code: e.code, Message: e.msg, Move: e.move})
+	return httpx.Marshal(Message{Type: "error", Code: e.code, Message: e.msg, Move: e.move})
 }
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
@@ -71,7 +64,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.wg.Done()
 
-	c := &client{out: make(chan []byte, s.cfg.SendQueue), chatLimit: newRateLimiter(chatEvery, chatBurst)}
+	c := &client{out: make(chan []byte, s.cfg.SendQueue), chatLimit: httpx.NewRateLimiter(chatEvery, chatBurst)}
 	var closeOnce sync.Once
 	closeWith := func(code websocket.StatusCode, reason string) {
 		closeOnce.Do(func() { go conn.Close(code, reason) })
@@ -92,7 +85,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	var badToken bool
 	if tok := r.URL.Query().Get("token"); tok != "" {
-		c.seats = l.seatsOf(hashSecret(tok))
+		c.seats = l.seatsOf(httpx.HashSecret(tok))
 		badToken = len(c.seats) == 0
 	}
 	if c.seats == nil {
@@ -112,7 +105,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		// this instance have missed a move of another one.
 		s.catchUp(l)
 	}
-	c.out <- encodeMsg(struct {
+	c.out <- httpx.Marshal(struct {
 		Type  string    `json:"type"`
 		Seats []int     `json:"seats"`
 		Name  string    `json:"name,omitempty"`
@@ -196,7 +189,7 @@ func (s *Server) acceptWS(w http.ResponseWriter, r *http.Request) (*websocket.Co
 	s.closeMu.Lock()
 	if s.closing {
 		s.closeMu.Unlock()
-		httpError(w, http.StatusServiceUnavailable, "the server is shutting down; try again")
+		httpx.Error(w, http.StatusServiceUnavailable, "the server is shutting down; try again")
 		return nil, false
 	}
 	s.wg.Add(1)

@@ -21,6 +21,7 @@ import (
 	"stax/ai"
 	"stax/games"
 	"stax/server"
+	"stax/server/httpx"
 	"stax/server/loadtest"
 	"stax/server/store"
 	"stax/server/store/postgres"
@@ -83,7 +84,7 @@ func runServe(e *env, args []string) error {
 	if c.allowedHosts, err = allowedHosts(*addr, *hosts); err != nil {
 		return err
 	}
-	if c.trustedProxies, err = server.ParseTrustedProxies(*proxies); err != nil {
+	if c.trustedProxies, err = httpx.ParseTrustedProxies(*proxies); err != nil {
 		return &usageError{"--trusted-proxies: " + err.Error()}
 	}
 	var closeAI func()

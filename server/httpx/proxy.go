@@ -1,4 +1,4 @@
-package server
+package httpx
 
 import (
 	"fmt"
@@ -36,8 +36,8 @@ func ParseTrustedProxies(list string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
-// trusted reports whether a is the address of a trusted proxy.
-func trusted(proxies []netip.Prefix, a netip.Addr) bool {
+// Trusted reports whether a is the address of a trusted proxy.
+func Trusted(proxies []netip.Prefix, a netip.Addr) bool {
 	a = a.Unmap()
 	for _, p := range proxies {
 		if p.Contains(a) {
@@ -47,9 +47,9 @@ func trusted(proxies []netip.Prefix, a netip.Addr) bool {
 	return false
 }
 
-// peerAddr returns the address of a connection's other end, without its
+// PeerAddr returns the address of a connection's other end, without its
 // port.
-func peerAddr(remote string) (netip.Addr, bool) {
+func PeerAddr(remote string) (netip.Addr, bool) {
 	host := remote
 	if h, _, err := net.SplitHostPort(remote); err == nil {
 		host = h
@@ -61,20 +61,23 @@ func peerAddr(remote string) (netip.Addr, bool) {
 	return a.Unmap(), true
 }
 
-// clientIP returns the address of a request's client, without its port:
-// the connection's address, or, when that is a trusted proxy
-// (Config.TrustedProxies), the address the proxies name in
+// Proxies lists the reverse proxies in front of the server, whose
+// X-Forwarded-For header is believed.
+type Proxies []netip.Prefix
+
+// ClientIP returns the address of a request's client, without its port:
+// the connection's address, or, when that is one of the trusted proxies p, the address the proxies name in
 // X-Forwarded-For. That header is read from the right, the hop nearest to
 // the server first, and the first address that is not a trusted proxy is
 // the client: addresses further left were written by the client itself
 // and could be anything. A header that names only proxies, or that cannot
 // be read, leaves the connection's address.
-func (s *Server) clientIP(r *http.Request) string {
-	peer, ok := peerAddr(r.RemoteAddr)
+func (p Proxies) ClientIP(r *http.Request) string {
+	peer, ok := PeerAddr(r.RemoteAddr)
 	if !ok {
 		return r.RemoteAddr
 	}
-	if len(s.cfg.TrustedProxies) == 0 || !trusted(s.cfg.TrustedProxies, peer) {
+	if len(p) == 0 || !Trusted(p, peer) {
 		return peer.String()
 	}
 	values := r.Header.Values("X-Forwarded-For")
@@ -85,7 +88,7 @@ func (s *Server) clientIP(r *http.Request) string {
 			a, err := netip.ParseAddr(hop)
 			if err != nil {
 				// Some proxies write host:port or [v6]:port.
-				if b, ok := peerAddr(hop); ok {
+				if b, ok := PeerAddr(hop); ok {
 					a, err = b, nil
 				}
 			}
@@ -93,7 +96,7 @@ func (s *Server) clientIP(r *http.Request) string {
 				return peer.String() // a hop that cannot be read: stop trusting the rest
 			}
 			a = a.Unmap()
-			if !trusted(s.cfg.TrustedProxies, a) {
+			if !Trusted(p, a) {
 				return a.String()
 			}
 		}

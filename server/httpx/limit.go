@@ -1,0 +1,79 @@
+package httpx
+
+import (
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// ClientKey returns the key under which a client address is limited: the
+// address itself for IPv4, its /64 network for IPv6 (one host commonly
+// holds a whole /64).
+func ClientKey(ip string) string {
+	a := net.ParseIP(ip)
+	if a == nil || a.To4() != nil {
+		return ip
+	}
+	return a.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// RateLimiter is a token bucket per client: a client may spend burst
+// tokens at once and gets one back every `every`.
+type RateLimiter struct {
+	every time.Duration
+	burst float64
+
+	mu      sync.Mutex // guards buckets
+	buckets map[string]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+func NewRateLimiter(every time.Duration, burst int) *RateLimiter {
+	return &RateLimiter{every: every, burst: float64(burst), buckets: map[string]*bucket{}}
+}
+
+// Allow spends a token of key if it has one; otherwise it returns how long
+// until it will.
+func (rl *RateLimiter) Allow(key string, now time.Time) (ok bool, retry time.Duration) {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	b := rl.buckets[key]
+	if b == nil {
+		b = &bucket{tokens: rl.burst, last: now}
+		rl.buckets[key] = b
+	}
+	b.tokens = math.Min(rl.burst, b.tokens+float64(now.Sub(b.last))/float64(rl.every))
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	return false, time.Duration((1 - b.tokens) * float64(rl.every))
+}
+
+// Sweep forgets the clients whose buckets are full again, so that the
+// limiter holds only the clients active within the last burst*every.
+func (rl *RateLimiter) Sweep(now time.Time) {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	for k, b := range rl.buckets {
+		if b.tokens+float64(now.Sub(b.last))/float64(rl.every) >= rl.burst {
+			delete(rl.buckets, k)
+		}
+	}
+}
+
+// TooFast answers 429 with Retry-After in whole seconds, rounded up.
+func TooFast(w http.ResponseWriter, retry time.Duration, what string) {
+	secs := int(math.Ceil(retry.Seconds()))
+	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	Error(w, http.StatusTooManyRequests, fmt.Sprintf("too many %s from your address; try again in %d s", what, max(secs, 1)))
+}

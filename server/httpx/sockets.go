@@ -1,0 +1,233 @@
+package httpx
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// MaxMessage bounds a message from a websocket client, in bytes.
+const MaxMessage = 4 << 10
+
+// SocketLimits configures Sockets.
+type SocketLimits struct {
+	// MaxConns bounds the open websockets and MaxConnsPerIP those of one
+	// client address.
+	MaxConns, MaxConnsPerIP int
+	// OriginPatterns lists the other origins allowed to open websockets
+	// (see websocket.AcceptOptions); the server's own origin always is.
+	OriginPatterns []string
+	// PingInterval is how often a websocket is pinged; one that does not
+	// answer (or take a message) within PingTimeout is closed.
+	PingInterval, PingTimeout time.Duration
+	// SendQueue is how many messages may wait for a slow connection
+	// before it is closed.
+	SendQueue int
+}
+
+// Sockets admits the site's websockets, whichever domain serves them: it
+// counts them against the connection limits, upgrades them, keeps them
+// alive with pings, and on Close closes them all and waits for their
+// handlers.
+type Sockets struct {
+	limits  SocketLimits
+	proxies Proxies
+	log     *slog.Logger
+
+	conns ConnCount
+	// Refused counts the websockets refused at a limit and IdleClosed
+	// those closed for not answering a ping.
+	Refused, IdleClosed atomic.Int64
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // the open websockets' handlers
+	// closing is set by Close, under closeMu, before it waits for wg: a
+	// websocket that arrives after it is refused rather than added to a
+	// WaitGroup that is being waited for.
+	closeMu sync.Mutex
+	closing bool
+}
+
+// NewSockets returns the websocket admission of a server.
+func NewSockets(limits SocketLimits, proxies Proxies, log *slog.Logger) *Sockets {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	SetDefault(&limits.SendQueue, 32)
+	SetDefault(&limits.PingInterval, 30*time.Second)
+	SetDefault(&limits.PingTimeout, 20*time.Second)
+	s := &Sockets{limits: limits, proxies: proxies, log: log}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s
+}
+
+// Count returns the number of open websockets.
+func (s *Sockets) Count() int { return s.conns.Count() }
+
+// Stopping returns a context that is done once Close has begun.
+func (s *Sockets) Stopping() context.Context { return s.ctx }
+
+// Take counts a new websocket of r against the connection limits. At a
+// limit it answers the request (503 at the server's limit, 429 at the
+// client's, both with Retry-After) and returns a false ok; otherwise the
+// caller calls release when the websocket closes.
+func (s *Sockets) Take(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	ip := s.proxies.ClientIP(r)
+	switch s.conns.Take(ip, s.limits.MaxConns, s.limits.MaxConnsPerIP) {
+	case "total":
+		s.Refused.Add(1)
+		w.Header().Set("Retry-After", "30")
+		Error(w, http.StatusServiceUnavailable, fmt.Sprintf("the server holds its most live connections (%d); try again in a little while", s.limits.MaxConns))
+		return nil, false
+	case "ip":
+		s.Refused.Add(1)
+		w.Header().Set("Retry-After", "10")
+		Error(w, http.StatusTooManyRequests, fmt.Sprintf("your address holds the most live connections one address may (%d); close some games' pages", s.limits.MaxConnsPerIP))
+		return nil, false
+	}
+	return func() { s.conns.Give(ip) }, true
+}
+
+// Socket is an open websocket.
+type Socket struct {
+	*websocket.Conn
+	s         *Sockets
+	closeOnce sync.Once
+	stop      func() bool
+}
+
+// Accept upgrades the request to a websocket, from the server's own origin
+// or the allowed ones, reading messages of at most MaxMessage bytes. Once
+// Close has begun it answers 503 instead. On failure the request has been
+// answered. The caller calls Socket.Done when it is over; Close closes the
+// socket with status 1001 and waits for that.
+func (s *Sockets) Accept(w http.ResponseWriter, r *http.Request) (*Socket, bool) {
+	s.closeMu.Lock()
+	if s.closing {
+		s.closeMu.Unlock()
+		Error(w, http.StatusServiceUnavailable, "the server is shutting down; try again")
+		return nil, false
+	}
+	s.wg.Add(1)
+	s.closeMu.Unlock()
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.limits.OriginPatterns})
+	if err != nil {
+		s.wg.Done()
+		s.log.Debug("websocket accept", "path", r.URL.Path, "err", err)
+		return nil, false
+	}
+	conn.SetReadLimit(MaxMessage)
+	sk := &Socket{Conn: conn, s: s}
+	sk.stop = context.AfterFunc(s.ctx, func() { sk.CloseWith(websocket.StatusGoingAway, "server shutting down") })
+	return sk, true
+}
+
+// CloseWith closes the socket with a status and reason, once: later calls
+// do nothing. It does not wait.
+func (sk *Socket) CloseWith(code websocket.StatusCode, reason string) {
+	sk.closeOnce.Do(func() { go sk.Conn.Close(code, reason) })
+}
+
+// Done closes the socket normally, if nothing closed it before, and tells
+// Close that its handler is over.
+func (sk *Socket) Done() {
+	sk.stop()
+	sk.CloseWith(websocket.StatusNormalClosure, "")
+	sk.s.wg.Done()
+}
+
+// Outbox returns a queue of messages for the socket: Send queues a message
+// without blocking, and a socket whose queue is full is closed as too slow
+// (status 1008).
+func (sk *Socket) Outbox() *Outbox {
+	return &Outbox{C: make(chan []byte, sk.s.limits.SendQueue), slow: func() { sk.CloseWith(websocket.StatusPolicyViolation, "too slow") }}
+}
+
+// Pump writes the outbox's messages to the socket until the outbox is
+// closed; a write that takes longer than the ping timeout closes the
+// socket. The returned channel is closed when Pump has finished.
+func (sk *Socket) Pump(o *Outbox) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for msg := range o.C {
+			ctx, cancel := context.WithTimeout(context.Background(), sk.s.limits.PingTimeout)
+			err := sk.Write(ctx, websocket.MessageText, msg)
+			cancel()
+			if err != nil {
+				sk.CloseNow()
+				// Drain so that senders never block (they do not anyway).
+				for range o.C {
+				}
+				return
+			}
+		}
+	}()
+	return done
+}
+
+// KeepAlive pings the socket every ping interval until stop is closed,
+// and closes it when a ping is not answered within the ping timeout: a
+// peer that vanished, or one that holds the connection without reading,
+// does not keep it open.
+func (sk *Socket) KeepAlive(stop <-chan struct{}) {
+	t := time.NewTicker(sk.s.limits.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), sk.s.limits.PingTimeout)
+		err := sk.Ping(ctx)
+		cancel()
+		if err != nil {
+			sk.s.IdleClosed.Add(1)
+			sk.CloseNow()
+			return
+		}
+	}
+}
+
+// Close refuses new websockets, closes the open ones with status 1001 and
+// waits for their handlers to finish.
+func (s *Sockets) Close() {
+	s.closeMu.Lock()
+	s.closing = true
+	s.closeMu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+}
+
+// Outbox is a websocket's queue of messages to send.
+type Outbox struct {
+	// C holds the messages waiting; whoever closes it has stopped
+	// sending.
+	C    chan []byte
+	slow func()
+	once sync.Once
+}
+
+// NewOutbox returns an outbox of n messages that calls slow, once, when a
+// message does not fit.
+func NewOutbox(n int, slow func()) *Outbox {
+	return &Outbox{C: make(chan []byte, n), slow: slow}
+}
+
+// Send queues a message without blocking; when the queue is full the
+// socket is closed as too slow and gets nothing more.
+func (o *Outbox) Send(msg []byte) {
+	select {
+	case o.C <- msg:
+	default:
+		o.once.Do(o.slow)
+	}
+}
