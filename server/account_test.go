@@ -16,6 +16,10 @@ import (
 	"github.com/coder/websocket"
 
 	"stax/server"
+	"stax/server/account"
+	"stax/server/lobby"
+	"stax/server/play"
+	"stax/server/view"
 )
 
 // fakeClock is a clock that moves only when told.
@@ -119,7 +123,7 @@ func (p *player) fails(method, path string, body any, want int, says string) (er
 
 func (p *player) signup(password string) {
 	p.t.Helper()
-	p.call("POST", "/api/signup", server.Credentials{Name: p.name, Password: password}, http.StatusCreated, nil)
+	p.call("POST", "/api/signup", account.Credentials{Name: p.name, Password: password}, http.StatusCreated, nil)
 }
 
 // dial opens a websocket with the player's cookies.
@@ -146,11 +150,11 @@ func TestSignupLoginLogout(t *testing.T) {
 	ts := startAccounts(t, newDB(t), clock)
 	ann := ts.player("Ann")
 	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
-	code, _ := ann.do("POST", "/api/signup", server.Credentials{Name: "Ann", Password: "correct horse"})
+	code, _ := ann.do("POST", "/api/signup", account.Credentials{Name: "Ann", Password: "correct horse"})
 	if code != http.StatusCreated {
 		t.Fatalf("signup: %d", code)
 	}
-	var me server.Me
+	var me account.Me
 	ann.call("GET", "/api/me", nil, http.StatusOK, &me)
 	if me.Name != "Ann" || !me.Expires.Equal(clock.Now().Add(server.DefaultSessionTTL)) {
 		t.Fatalf("me = %+v", me)
@@ -176,29 +180,29 @@ func TestSignupLoginLogout(t *testing.T) {
 		says           string
 		errCode        string // by which the UI translates the error
 	}{
-		{"ANN", "another password", http.StatusConflict, "taken", server.CodeNameTaken},
-		{"ab", "long enough pw", http.StatusBadRequest, "3 to 20", server.CodeBadName},
-		{"a_very_long_name_indeed", "long enough pw", http.StatusBadRequest, "3 to 20", server.CodeBadName},
-		{"bob smith", "long enough pw", http.StatusBadRequest, "letters, digits", server.CodeBadName},
-		{"_bob", "long enough pw", http.StatusBadRequest, "starting with", server.CodeBadName},
-		{"bob", "short", http.StatusBadRequest, "at least 8", server.CodeWeakPassword},
-		{"bob", "password", http.StatusBadRequest, "best-known", server.CodeWeakPassword},
-		{"bob", "aaaaaaaaaaaa", http.StatusBadRequest, "repeated", server.CodeWeakPassword},
-		{"bobby", "BOBBY", http.StatusBadRequest, "at least 8", server.CodeWeakPassword},
-		{"bobbybob", "BobbyBob", http.StatusBadRequest, "your name", server.CodeWeakPassword},
-		{"bob", strings.Repeat("x1", 200), http.StatusBadRequest, "at most 256", server.CodeWeakPassword},
+		{"ANN", "another password", http.StatusConflict, "taken", account.CodeNameTaken},
+		{"ab", "long enough pw", http.StatusBadRequest, "3 to 20", account.CodeBadName},
+		{"a_very_long_name_indeed", "long enough pw", http.StatusBadRequest, "3 to 20", account.CodeBadName},
+		{"bob smith", "long enough pw", http.StatusBadRequest, "letters, digits", account.CodeBadName},
+		{"_bob", "long enough pw", http.StatusBadRequest, "starting with", account.CodeBadName},
+		{"bob", "short", http.StatusBadRequest, "at least 8", account.CodeWeakPassword},
+		{"bob", "password", http.StatusBadRequest, "best-known", account.CodeWeakPassword},
+		{"bob", "aaaaaaaaaaaa", http.StatusBadRequest, "repeated", account.CodeWeakPassword},
+		{"bobby", "BOBBY", http.StatusBadRequest, "at least 8", account.CodeWeakPassword},
+		{"bobbybob", "BobbyBob", http.StatusBadRequest, "your name", account.CodeWeakPassword},
+		{"bob", strings.Repeat("x1", 200), http.StatusBadRequest, "at most 256", account.CodeWeakPassword},
 	} {
-		if c := bob.fails("POST", "/api/signup", server.Credentials{Name: tc.name, Password: tc.password}, tc.code, tc.says); c != tc.errCode {
+		if c := bob.fails("POST", "/api/signup", account.Credentials{Name: tc.name, Password: tc.password}, tc.code, tc.says); c != tc.errCode {
 			t.Errorf("signup %q %q: error code %q; want %q", tc.name, tc.password, c, tc.errCode)
 		}
 	}
 	bob.fails("POST", "/api/signup", map[string]any{"name": "bob", "password": "x", "admin": true}, http.StatusBadRequest, "unknown field")
-	if c := bob.fails("POST", "/api/login", server.Credentials{Name: "Ann", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password"); c != server.CodeWrongLogin {
-		t.Errorf("a wrong password at login: error code %q; want %q", c, server.CodeWrongLogin)
+	if c := bob.fails("POST", "/api/login", account.Credentials{Name: "Ann", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password"); c != account.CodeWrongLogin {
+		t.Errorf("a wrong password at login: error code %q; want %q", c, account.CodeWrongLogin)
 	}
-	bob.fails("POST", "/api/login", server.Credentials{Name: "nobody", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password")
-	bob.fails("POST", "/api/login", server.Credentials{Name: "Ann", Password: strings.Repeat("x", 100000)}, http.StatusBadRequest, "")
-	bob.fails("POST", "/api/login", server.Credentials{Name: "Ann"}, http.StatusBadRequest, "password")
+	bob.fails("POST", "/api/login", account.Credentials{Name: "nobody", Password: "wrong horse"}, http.StatusUnauthorized, "wrong name or password")
+	bob.fails("POST", "/api/login", account.Credentials{Name: "Ann", Password: strings.Repeat("x", 100000)}, http.StatusBadRequest, "")
+	bob.fails("POST", "/api/login", account.Credentials{Name: "Ann"}, http.StatusBadRequest, "password")
 	bob.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
 
 	ann.call("POST", "/api/logout", struct{}{}, http.StatusOK, nil)
@@ -218,7 +222,7 @@ func TestSessionExpires(t *testing.T) {
 	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "expired")
 	// The expired session is gone for good.
 	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
-	ann.call("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
+	ann.call("POST", "/api/login", account.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
 	ann.call("GET", "/api/me", nil, http.StatusOK, nil)
 }
 
@@ -227,18 +231,18 @@ func TestChangePassword(t *testing.T) {
 	ann := ts.player("ann")
 	ann.signup("correct horse")
 	phone := ts.player("ann")
-	phone.call("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
-	if c := ann.fails("POST", "/api/password", server.PasswordChange{Old: "wrong horse", New: "battery staple"}, http.StatusForbidden, "wrong password"); c != server.CodeWrongPassword {
-		t.Errorf("a wrong old password: error code %q; want %q", c, server.CodeWrongPassword)
+	phone.call("POST", "/api/login", account.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
+	if c := ann.fails("POST", "/api/password", account.PasswordChange{Old: "wrong horse", New: "battery staple"}, http.StatusForbidden, "wrong password"); c != account.CodeWrongPassword {
+		t.Errorf("a wrong old password: error code %q; want %q", c, account.CodeWrongPassword)
 	}
-	ann.fails("POST", "/api/password", server.PasswordChange{Old: "correct horse", New: "short"}, http.StatusBadRequest, "at least 8")
-	ann.call("POST", "/api/password", server.PasswordChange{Old: "correct horse", New: "battery staple"}, http.StatusOK, nil)
+	ann.fails("POST", "/api/password", account.PasswordChange{Old: "correct horse", New: "short"}, http.StatusBadRequest, "at least 8")
+	ann.call("POST", "/api/password", account.PasswordChange{Old: "correct horse", New: "battery staple"}, http.StatusOK, nil)
 	// This browser stays signed in; the others are signed out.
 	ann.call("GET", "/api/me", nil, http.StatusOK, nil)
 	phone.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
-	phone.fails("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"}, http.StatusUnauthorized, "wrong")
-	phone.call("POST", "/api/login", server.Credentials{Name: "ann", Password: "battery staple"}, http.StatusOK, nil)
-	ts.player("x").fails("POST", "/api/password", server.PasswordChange{Old: "a", New: "b"}, http.StatusUnauthorized, "not signed in")
+	phone.fails("POST", "/api/login", account.Credentials{Name: "ann", Password: "correct horse"}, http.StatusUnauthorized, "wrong")
+	phone.call("POST", "/api/login", account.Credentials{Name: "ann", Password: "battery staple"}, http.StatusOK, nil)
+	ts.player("x").fails("POST", "/api/password", account.PasswordChange{Old: "a", New: "b"}, http.StatusUnauthorized, "not signed in")
 }
 
 func TestLoginRateLimit(t *testing.T) {
@@ -247,12 +251,12 @@ func TestLoginRateLimit(t *testing.T) {
 	ann.signup("correct horse")
 	eve := ts.player("eve")
 	for i := range 10 {
-		code, _ := eve.do("POST", "/api/login", server.Credentials{Name: "ann", Password: fmt.Sprint("guess", i)})
+		code, _ := eve.do("POST", "/api/login", account.Credentials{Name: "ann", Password: fmt.Sprint("guess", i)})
 		if code != http.StatusUnauthorized {
 			t.Fatalf("attempt %d: %d; want 401", i, code)
 		}
 	}
-	code, data := eve.do("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"})
+	code, data := eve.do("POST", "/api/login", account.Credentials{Name: "ann", Password: "correct horse"})
 	if code != http.StatusTooManyRequests || !strings.Contains(string(data), "too many sign-in attempts") {
 		t.Fatalf("11th attempt: %d %s; want 429", code, data)
 	}
@@ -262,8 +266,8 @@ func TestDeleteAccount(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
 	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo"})
-	ann.fails("DELETE", "/api/me", server.PasswordConfirm{Password: "wrong horse"}, http.StatusForbidden, "wrong password")
-	ann.call("DELETE", "/api/me", server.PasswordConfirm{Password: "correct horse"}, http.StatusOK, nil)
+	ann.fails("DELETE", "/api/me", account.PasswordConfirm{Password: "wrong horse"}, http.StatusForbidden, "wrong password")
+	ann.call("DELETE", "/api/me", account.PasswordConfirm{Password: "correct horse"}, http.StatusOK, nil)
 	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
 	ts.player("x").fails("GET", "/api/users/ann", nil, http.StatusNotFound, "no player")
 	var st stateOf
@@ -280,9 +284,9 @@ func TestDeleteAccount(t *testing.T) {
 // game's id.
 func playersGame(t *testing.T, a, b *player, seek map[string]any) string {
 	t.Helper()
-	var sk server.Seek
+	var sk lobby.Seek
 	a.call("POST", "/api/seeks", seek, http.StatusCreated, &sk)
-	var acc server.AcceptResponse
+	var acc lobby.AcceptResponse
 	b.call("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusCreated, &acc)
 	return acc.Game
 }
@@ -293,10 +297,10 @@ func playersGame(t *testing.T, a, b *player, seek map[string]any) string {
 func TestGameFollowsItsPlayer(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
 	ann, bob := ts.annAndBob()
-	var created server.CreateResponse
-	ann.call("POST", "/api/games", server.CreateRequest{Spec: "pogo", Name: "ignored", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: true}}}, http.StatusCreated, &created)
-	var joined server.JoinResponse
-	bob.call("POST", "/api/games/"+created.ID+"/join", server.JoinRequest{Invite: created.Invites[0].Invite}, http.StatusOK, &joined)
+	var created play.CreateResponse
+	ann.call("POST", "/api/games", play.CreateRequest{Spec: "pogo", Name: "ignored", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: true}}}, http.StatusCreated, &created)
+	var joined play.JoinResponse
+	bob.call("POST", "/api/games/"+created.ID+"/join", play.JoinRequest{Invite: created.Invites[0].Invite}, http.StatusOK, &joined)
 	if s := joined.State.Seats; s[0].Name != "ann" || !s[0].Account || s[1].Name != "bob" || !s[1].Account {
 		t.Fatalf("seats %+v; want ann's and bob's accounts", s)
 	}
@@ -305,12 +309,12 @@ func TestGameFollowsItsPlayer(t *testing.T) {
 		seat           int
 	}{{"ann", "correct horse", 0}, {"bob", "battery staple", 1}} {
 		phone := ts.player(tc.name)
-		phone.call("POST", "/api/login", server.Credentials{Name: tc.name, Password: tc.password}, http.StatusOK, nil)
+		phone.call("POST", "/api/login", account.Credentials{Name: tc.name, Password: tc.password}, http.StatusOK, nil)
 		if seats := phone.game(created.ID).hello(); len(seats) != 1 || seats[0] != tc.seat {
 			t.Fatalf("%s's phone holds %v; want seat %d", tc.name, seats, tc.seat)
 		}
 	}
-	var mine struct{ Games []server.Summary }
+	var mine struct{ Games []view.Summary }
 	bob.call("GET", "/api/me/games", nil, http.StatusOK, &mine)
 	if len(mine.Games) != 1 || mine.Games[0].ID != created.ID {
 		t.Fatalf("bob's games %+v", mine.Games)

@@ -14,6 +14,7 @@ import (
 	"stax/game"
 	"stax/search"
 	"stax/server"
+	"stax/server/play"
 	"stax/server/store"
 )
 
@@ -33,7 +34,7 @@ func post(t *testing.T, c *http.Client, url string, body any) (int, string, stri
 	return res.StatusCode, res.Header.Get("Retry-After"), string(data)
 }
 
-var hotseat = server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}}
+var hotseat = play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human"}}}
 
 // TestCreateRate checks the token bucket on game creation: a burst is
 // allowed, then 429 with Retry-After, per client address.
@@ -59,10 +60,10 @@ func TestJoinRate(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{JoinBurst: 2, JoinEvery: time.Hour})
 	id, _ := ts.twoPlayerGame("pogo") // one join
 	c := clientFrom("127.0.0.1")
-	if code, _, body := post(t, c, ts.url+"/api/games/"+id+"/join", server.JoinRequest{Invite: "00"}); code != http.StatusForbidden {
+	if code, _, body := post(t, c, ts.url+"/api/games/"+id+"/join", play.JoinRequest{Invite: "00"}); code != http.StatusForbidden {
 		t.Fatalf("second join: %d %s; want 403", code, body)
 	}
-	if code, retry, body := post(t, c, ts.url+"/api/games/"+id+"/join", server.JoinRequest{Invite: "00"}); code != http.StatusTooManyRequests || retry == "" {
+	if code, retry, body := post(t, c, ts.url+"/api/games/"+id+"/join", play.JoinRequest{Invite: "00"}); code != http.StatusTooManyRequests || retry == "" {
 		t.Errorf("third join: %d, Retry-After %q, %s; want 429 with Retry-After", code, retry, body)
 	}
 }
@@ -71,7 +72,7 @@ func TestJoinRate(t *testing.T) {
 // game that ends frees its place.
 func TestOpenGamesCap(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{MaxOpenGames: 2})
-	var first server.CreateResponse
+	var first play.CreateResponse
 	ts.call("POST", "/api/games", hotseat, http.StatusCreated, &first)
 	ts.create(hotseat)
 	code, _, body := post(t, clientFrom("127.0.0.1"), ts.url+"/api/games", hotseat)
@@ -152,7 +153,7 @@ func TestOnlyLiveGamesResumed(t *testing.T) {
 	db := newDB(t)
 	ts := startServer(t, db, server.Config{NewPlayer: blockingPlayers})
 	human := ts.create(hotseat)
-	ai := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}})
+	ai := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}})
 	ts.stop()
 
 	ts = startServer(t, db, server.Config{NewPlayer: blockingPlayers})

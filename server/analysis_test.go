@@ -16,6 +16,8 @@ import (
 	"stax/games"
 	"stax/search"
 	"stax/server"
+	"stax/server/analysis"
+	"stax/server/play"
 )
 
 // searchAnalyst analyses by alpha-beta on a zero evaluation: it knows no
@@ -57,8 +59,8 @@ func (an searchAnalyst) Review(ctx context.Context, h *game.History, opt search.
 // position has no moves and says how it ended.
 func TestAnalyzePosition(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{Analyst: searchAnalyst{}})
-	var a server.Analysis
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo"}, http.StatusOK, &a)
+	var a analysis.Analysis
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo"}, http.StatusOK, &a)
 	if len(a.Moves) != 16 || a.Position != "bb,bb,bb/-,-,-/ww,ww,ww w" || a.ToMove != 0 || len(a.Line) == 0 || a.Line[0] != a.Moves[0].Move {
 		t.Errorf("analysis of the start: %s, %d moves, to move %d, line %v", a.Position, len(a.Moves), a.ToMove, a.Line)
 	}
@@ -70,7 +72,7 @@ func TestAnalyzePosition(t *testing.T) {
 	if a.View == nil || len(a.View.Moves) != 16 || a.Title != "Pogo" || len(a.PlayerNames) != 2 {
 		t.Errorf("the analysis lacks the board: view %v, title %q, names %v", a.View != nil, a.Title, a.PlayerNames)
 	}
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo", Moves: []string{"1a1-b1", "2c3-c1"}}, http.StatusOK, &a)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo", Moves: []string{"1a1-b1", "2c3-c1"}}, http.StatusOK, &a)
 	if a.ToMove != 0 || a.Position == "bb,bb,bb/-,-,-/ww,ww,ww w" {
 		t.Errorf("analysis after two moves: %s, to move %d", a.Position, a.ToMove)
 	}
@@ -79,18 +81,18 @@ func TestAnalyzePosition(t *testing.T) {
 	bad := "bb,bb,bb/-,-,-/ww,ww,ww x"
 	_, perr := g.ParseState(bad)
 	var e struct{ Error string }
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo", Position: bad}, http.StatusBadRequest, &e)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo", Position: bad}, http.StatusBadRequest, &e)
 	if e.Error != perr.Error() {
 		t.Errorf("bad position: %q; want the parser's %q", e.Error, perr)
 	}
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo", Moves: []string{"1a1-b1", "1a1-c3"}}, http.StatusBadRequest, &e)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo", Moves: []string{"1a1-b1", "1a1-c3"}}, http.StatusBadRequest, &e)
 	if !strings.Contains(e.Error, "move 2") {
 		t.Errorf("illegal move: %q; want it to name move 2", e.Error)
 	}
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "chess"}, http.StatusBadRequest, nil)
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{}, http.StatusBadRequest, nil)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "chess"}, http.StatusBadRequest, nil)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{}, http.StatusBadRequest, nil)
 
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo", Position: "-,-,bbbbbbwwwww/-,-,-/w,-,- b"}, http.StatusOK, &a)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo", Position: "-,-,bbbbbbwwwww/-,-,-/w,-,- b"}, http.StatusOK, &a)
 	if len(a.Moves) != 0 || a.Over == "" || !a.Final {
 		t.Errorf("analysis of a finished position: %+v", a)
 	}
@@ -108,7 +110,7 @@ func TestAnalysisOfGames(t *testing.T) {
 	w.waitPly(1)
 	var e struct{ Error string }
 	ts.call("GET", "/api/games/"+id+"/review", nil, http.StatusForbidden, &e)
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Game: id}, http.StatusForbidden, &e)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Game: id}, http.StatusForbidden, &e)
 	if !strings.Contains(e.Error, "not over") {
 		t.Errorf("analysis of an ongoing game: %q", e.Error)
 	}
@@ -119,19 +121,19 @@ func TestAnalysisOfGames(t *testing.T) {
 	w.send(map[string]any{"type": "resign"})
 	w.waitState("resigned", func(s *stateOf) bool { return s.Status == "finished" })
 
-	var r server.Review
+	var r analysis.Review
 	ts.call("GET", "/api/games/"+id+"/review", nil, http.StatusOK, &r)
 	if r.ID != id || r.Spec != "pogo" || len(r.Moves) != 2 || r.Moves[0].Move != "1a1-b1" || r.Moves[1].Player != 1 || len(r.Counts) != 2 {
 		t.Errorf("review: %+v", r)
 	}
 	one := 1
-	var a server.Analysis
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Game: id, Ply: &one}, http.StatusOK, &a)
+	var a analysis.Analysis
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Game: id, Ply: &one}, http.StatusOK, &a)
 	if a.ToMove != 1 || len(a.Moves) == 0 {
 		t.Errorf("analysis at ply 1: to move %d, %d moves", a.ToMove, len(a.Moves))
 	}
 	nine := 9
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Game: id, Ply: &nine}, http.StatusBadRequest, nil)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Game: id, Ply: &nine}, http.StatusBadRequest, nil)
 	ts.call("GET", "/api/games/nosuchgame/review", nil, http.StatusNotFound, nil)
 }
 
@@ -150,7 +152,7 @@ func wsAnalysis(t *testing.T, ts *testServer) *websocket.Conn {
 }
 
 type streamed struct {
-	server.Analysis
+	analysis.Analysis
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }
@@ -173,7 +175,7 @@ func TestAnalysisStream(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{Analyst: searchAnalyst{}, AnalysisTime: 1500 * time.Millisecond})
 	c := wsAnalysis(t, ts)
 	ctx := context.Background()
-	wsjson.Write(ctx, c, server.AnalyzeRequest{Type: "start", Spec: "pogo"})
+	wsjson.Write(ctx, c, analysis.AnalyzeRequest{Type: "start", Spec: "pogo"})
 	depth := 0
 	for {
 		m := readStreamed(t, c)
@@ -188,13 +190,13 @@ func TestAnalysisStream(t *testing.T) {
 	if depth < 2 {
 		t.Errorf("the stream reached depth %d; want 2 at least", depth)
 	}
-	wsjson.Write(ctx, c, server.AnalyzeRequest{Type: "start", Spec: "pisola", Position: "nonsense"})
-	if m := readStreamed(t, c); m.Type != "error" || m.Code != server.CodeBadMessage {
+	wsjson.Write(ctx, c, analysis.AnalyzeRequest{Type: "start", Spec: "pisola", Position: "nonsense"})
+	if m := readStreamed(t, c); m.Type != "error" || m.Code != play.CodeBadMessage {
 		t.Errorf("bad position: %q %q; want an error", m.Type, m.Message)
 	}
-	wsjson.Write(ctx, c, server.AnalyzeRequest{Type: "start", Spec: "pisola(size=8)"})
+	wsjson.Write(ctx, c, analysis.AnalyzeRequest{Type: "start", Spec: "pisola(size=8)"})
 	readStreamed(t, c)
-	wsjson.Write(ctx, c, server.AnalyzeRequest{Type: "stop"})
+	wsjson.Write(ctx, c, analysis.AnalyzeRequest{Type: "stop"})
 	for m := readStreamed(t, c); m.Type != "done"; m = readStreamed(t, c) {
 	}
 }
@@ -224,7 +226,7 @@ func TestAnalysisBounded(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := 0; i < 3; i++ {
 		c := wsAnalysis(t, ts)
-		wsjson.Write(context.Background(), c, server.AnalyzeRequest{Type: "start", Spec: "pogo"})
+		wsjson.Write(context.Background(), c, analysis.AnalyzeRequest{Type: "start", Spec: "pogo"})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -240,14 +242,14 @@ func TestAnalysisBounded(t *testing.T) {
 	if most := an.most.Load(); most != 1 {
 		t.Errorf("%d analyses ran at once; want 1 (AnalysisWorkers)", most)
 	}
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo", Position: "-,-,bbbbbbwwwww/-,-,-/w,-,- b"}, http.StatusOK, nil)
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo"}, http.StatusTooManyRequests, nil)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo", Position: "-,-,bbbbbbwwwww/-,-,-/w,-,- b"}, http.StatusOK, nil)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo"}, http.StatusTooManyRequests, nil)
 }
 
 // TestNoAnalyst checks that a server without an analyst says so.
 func TestNoAnalyst(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{})
-	ts.call("POST", "/api/analyze", server.AnalyzeRequest{Spec: "pogo"}, http.StatusNotFound, nil)
+	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo"}, http.StatusNotFound, nil)
 }
 
 // TestSetup checks POST /api/setup: stacks set up by hand make the
@@ -255,9 +257,9 @@ func TestNoAnalyst(t *testing.T) {
 // with the parser's message.
 func TestSetup(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{Analyst: searchAnalyst{}})
-	var out server.Setup
+	var out analysis.Setup
 	stacks := []string{"ww", "bw", "b", "bw", "w", "", "b", "", "wbb"}
-	ts.call("POST", "/api/setup", server.SetupRequest{Spec: "pogo", Stacks: stacks, ToMove: 0}, http.StatusOK, &out)
+	ts.call("POST", "/api/setup", analysis.SetupRequest{Spec: "pogo", Stacks: stacks, ToMove: 0}, http.StatusOK, &out)
 	if out.Position != "b,-,wbb/bw,w,-/ww,bw,b w" || out.View == nil || len(out.View.Moves) == 0 {
 		t.Errorf("setup: %q, view %v", out.Position, out.View != nil)
 	}
@@ -265,11 +267,11 @@ func TestSetup(t *testing.T) {
 	stacks[0] = "wx"
 	_, perr := g.ParseState("b,-,wbb/bw,w,-/wx,bw,b w")
 	var e struct{ Error string }
-	ts.call("POST", "/api/setup", server.SetupRequest{Spec: "pogo", Stacks: stacks}, http.StatusBadRequest, &e)
+	ts.call("POST", "/api/setup", analysis.SetupRequest{Spec: "pogo", Stacks: stacks}, http.StatusBadRequest, &e)
 	if e.Error != perr.Error() {
 		t.Errorf("setup of a bad stack: %q; want the parser's %q", e.Error, perr)
 	}
-	ts.call("POST", "/api/setup", server.SetupRequest{Spec: "diam", Stacks: []string{"r", "", "", "", "", "", "", ""}, ToMove: 1}, http.StatusOK, &out)
+	ts.call("POST", "/api/setup", analysis.SetupRequest{Spec: "diam", Stacks: []string{"r", "", "", "", "", "", "", ""}, ToMove: 1}, http.StatusOK, &out)
 	if out.Position != "r/-/-/-/-/-/-/- 2" {
 		t.Errorf("diam setup: %q", out.Position)
 	}

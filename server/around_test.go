@@ -9,24 +9,25 @@ import (
 	"time"
 
 	"stax/rating"
-	"stax/server"
+	"stax/server/play"
+	"stax/server/ratings"
 )
 
 // anyMsg is any websocket message of a game.
 type anyMsg struct {
-	Type    string            `json:"type"`
-	Code    string            `json:"code"`
-	Message string            `json:"message"`
-	Room    string            `json:"room"`
-	From    string            `json:"from"`
-	Text    string            `json:"text"`
-	Count   int               `json:"count"`
-	Offers  map[string][]int  `json:"offers"`
-	Lines   []server.ChatLine `json:"lines"`
-	Game    string            `json:"game"`
-	Token   string            `json:"token"`
-	State   *stateOf          `json:"state"`
-	Seats   []int             `json:"seats"`
+	Type    string           `json:"type"`
+	Code    string           `json:"code"`
+	Message string           `json:"message"`
+	Room    string           `json:"room"`
+	From    string           `json:"from"`
+	Text    string           `json:"text"`
+	Count   int              `json:"count"`
+	Offers  map[string][]int `json:"offers"`
+	Lines   []play.ChatLine  `json:"lines"`
+	Game    string           `json:"game"`
+	Token   string           `json:"token"`
+	State   *stateOf         `json:"state"`
+	Seats   []int            `json:"seats"`
 }
 
 // next reads messages until one of type typ.
@@ -165,7 +166,7 @@ func TestDrawByAgreement(t *testing.T) {
 		t.Fatalf("outcome %+v; want a draw by agreement", end.Outcome)
 	}
 	want, _ := rating.Update(rating.New(), []rating.Result{{Opponent: rating.New(), Score: 0.5}}, rating.DefaultTau)
-	var p server.Profile
+	var p ratings.Profile
 	ann.call("GET", "/api/users/ann", nil, http.StatusOK, &p)
 	if len(p.Ratings) != 1 || p.Ratings[0].Rating != want.Rating || p.Ratings[0].Deviation != want.Deviation {
 		t.Fatalf("ann's ratings %+v; want %v", p.Ratings, want)
@@ -192,7 +193,7 @@ func TestAbort(t *testing.T) {
 	if end.Outcome.Reason != "aborted" || !strings.Contains(end.Outcome.Detail, "bob") || len(end.Outcome.Winners) != 0 {
 		t.Fatalf("outcome %+v; want aborted by bob, no winner", end.Outcome)
 	}
-	var p server.Profile
+	var p ratings.Profile
 	ann.call("GET", "/api/users/ann", nil, http.StatusOK, &p)
 	if len(p.Ratings) != 0 {
 		t.Fatalf("an aborted game was rated: %+v", p.Ratings)

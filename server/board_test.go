@@ -7,20 +7,22 @@ import (
 	"testing"
 
 	"stax/server"
+	"stax/server/play"
+	"stax/server/view"
 )
 
 // TestView checks the board views of GET /api/view, which replays and the
 // rules' diagrams draw from.
 func TestView(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{})
-	view := func(spec, pos, move string, want int) *server.View {
+	get := func(spec, pos, move string, want int) *view.View {
 		t.Helper()
 		q := url.Values{"spec": {spec}, "position": {pos}, "move": {move}}
-		var v server.View
+		var v view.View
 		ts.call("GET", "/api/view?"+q.Encode(), nil, want, &v)
 		return &v
 	}
-	cell := func(v *server.View, name string) server.CellView {
+	cell := func(v *view.View, name string) view.CellView {
 		t.Helper()
 		for _, c := range v.Board.Cells {
 			if c.Name == name {
@@ -28,10 +30,10 @@ func TestView(t *testing.T) {
 			}
 		}
 		t.Fatalf("no cell %s in %+v", name, v.Board)
-		return server.CellView{}
+		return view.CellView{}
 	}
 
-	v := view("pogo", "", "", http.StatusOK)
+	v := get("pogo", "", "", http.StatusOK)
 	if v.Board.Topology != "grid" || v.Board.Size != 3 || len(v.Board.Cells) != 9 || cell(v, "a1").Stack != "ww" || cell(v, "c3").Stack != "bb" {
 		t.Errorf("Pogo's start: %+v", v.Board)
 	}
@@ -40,7 +42,7 @@ func TestView(t *testing.T) {
 	}
 
 	const locked = "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb*,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw* w"
-	v = view("pisola", locked, "d6-d2", http.StatusOK)
+	v = get("pisola", locked, "d6-d2", http.StatusOK)
 	if c := cell(v, "d4"); !slices.Equal(c.Marks, []string{"locked"}) {
 		t.Errorf("Pisola's d4: %+v, want locked", c)
 	}
@@ -54,30 +56,30 @@ func TestView(t *testing.T) {
 		t.Errorf("Pisola's counts: %+v", v.Board.Counts)
 	}
 
-	v = view("pisola", "", "", http.StatusOK)
-	if len(v.Board.Reserves) != 2 || v.Board.Reserves[0] != (server.Reserve{Piece: "w", Left: 18}) {
+	v = get("pisola", "", "", http.StatusOK)
+	if len(v.Board.Reserves) != 2 || v.Board.Reserves[0] != (view.Reserve{Piece: "w", Left: 18}) {
 		t.Errorf("Pisola's reserves at the start: %+v", v.Board.Reserves)
 	}
 	if m := v.Moves[0]; m.Kind != "place" || m.Piece != "w" || len(m.To) != 2 {
 		t.Errorf("Pisola's first move: %+v", m)
 	}
 
-	v = view("diam", "gr/-/y/-/b/g/-/- 1", "1:2+", http.StatusOK)
+	v = get("diam", "gr/-/y/-/b/g/-/- 1", "1:2+", http.StatusOK)
 	if v.Board.Topology != "ring" || v.Board.Size != 8 || v.Board.Height != 4 {
 		t.Errorf("Diam's board: %+v", v.Board)
 	}
 	if c := cell(v, "2"); c.Stack != "r" || !slices.Equal(v.Last, []string{"1", "2"}) {
 		t.Errorf("Diam after 1:2+: cell 2 %+v, last %v", c, v.Last)
 	}
-	v = view("diam", "gr/-/y/-/br/g/-/- 2", "", http.StatusOK)
+	v = get("diam", "gr/-/y/-/br/g/-/- 2", "", http.StatusOK)
 	if c := cell(v, "5"); !slices.Equal(c.Marks, []string{"highlighted"}) || !slices.Equal(c.Levels, []int{2}) || len(v.Moves) != 0 {
 		t.Errorf("Diam's diam: cell 5 %+v, %d moves", c, len(v.Moves))
 	}
 
 	// Bad input is refused with a message.
-	view("nogame", "", "", http.StatusBadRequest)
-	view("pogo", "not a position", "", http.StatusBadRequest)
-	view("pogo", "", "3a1-c3", http.StatusBadRequest)
+	get("nogame", "", "", http.StatusBadRequest)
+	get("pogo", "not a position", "", http.StatusBadRequest)
+	get("pogo", "", "3a1-c3", http.StatusBadRequest)
 }
 
 // TestStateView checks that a game's state carries the view of its
@@ -90,7 +92,7 @@ func TestStateView(t *testing.T) {
 	c.waitPly(0)
 	c.move("r@3", 0)
 	c.waitPly(1)
-	var st server.State
+	var st play.State
 	ts.call("GET", "/api/games/"+id, nil, http.StatusOK, &st)
 	if st.View == nil {
 		t.Fatal("the state has no view")

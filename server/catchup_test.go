@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"stax/server"
+	"stax/server/account"
 	"stax/server/store"
 	"stax/server/store/sqlite"
 )
@@ -70,7 +71,7 @@ func TestMissedMoveNoFlag(t *testing.T) {
 	ann, bob := ts1.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 30, "increment": 0}, "rated": true, "seat": 0})
 	bob = ts2.player("bob")
-	bob.call("POST", "/api/login", server.Credentials{Name: "bob", Password: "battery staple"}, 200, nil)
+	bob.call("POST", "/api/login", account.Credentials{Name: "bob", Password: "battery staple"}, 200, nil)
 	wa, wb := ann.game(id), bob.game(id)
 	wa.hello()
 	wb.hello()

@@ -7,12 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"stax/server"
+	"stax/server/account"
+	"stax/server/play"
+	"stax/server/ratings"
+	"stax/server/view"
 )
 
 // clockOf is the part of a State's clock the tests read.
 type clockOf struct {
-	Clock *server.ClockState `json:"clock"`
+	Clock *play.ClockState `json:"clock"`
 	stateOf
 }
 
@@ -47,7 +50,7 @@ func TestFischerClock(t *testing.T) {
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 1}, "rated": true, "seat": 0})
 	st := ann.clock(id)
 	wantRemaining(t, st, 60000, 60000)
-	if st.Clock.Running != 0 || !st.Clock.Deadline.Equal(clock.Now().Add(60*time.Second+server.LagCompensation)) {
+	if st.Clock.Running != 0 || !st.Clock.Deadline.Equal(clock.Now().Add(60*time.Second+play.LagCompensation)) {
 		t.Fatalf("clock %+v", st.Clock)
 	}
 	wa, wb := ann.game(id), bob.game(id)
@@ -76,7 +79,7 @@ func TestFischerClock(t *testing.T) {
 
 	// Ann thinks until her deadline: not yet flagged at it, flagged just
 	// after.
-	clock.Advance(51100*time.Millisecond + server.LagCompensation)
+	clock.Advance(51100*time.Millisecond + play.LagCompensation)
 	ts.srv.CheckClocks()
 	if st := ann.clock(id); st.Status != "playing" {
 		t.Fatalf("flagged at the deadline: %+v", st.Outcome)
@@ -92,7 +95,7 @@ func TestFischerClock(t *testing.T) {
 	wa.move(st.Legal0(), 2)
 	wa.wantError("game_over", "over")
 	// The rated game changed the ratings once.
-	var p server.Profile
+	var p ratings.Profile
 	bob.call("GET", "/api/users/bob", nil, http.StatusOK, &p)
 	if len(p.Ratings) != 1 || p.Ratings[0].Games != 1 || p.Ratings[0].Rating <= 1500 {
 		t.Fatalf("bob's ratings %+v; want one won game", p.Ratings)
@@ -137,7 +140,7 @@ func TestCorrespondenceClock(t *testing.T) {
 	clock.Advance(47 * time.Hour)
 	wb.move(st.Legal[0], 0)
 	wa.waitPly(1)
-	var mine struct{ Games []server.Summary }
+	var mine struct{ Games []view.Summary }
 	ann.call("GET", "/api/me/games", nil, http.StatusOK, &mine)
 	if len(mine.Games) != 1 || !mine.Games[0].YourMove {
 		t.Fatalf("ann's games %+v; want this one, her move", mine.Games)
@@ -177,7 +180,7 @@ func TestFlagTwoInstances(t *testing.T) {
 	// Bob plays on the second server, which reads his session and the
 	// game from the database.
 	bob = ts2.player("bob")
-	bob.call("POST", "/api/login", server.Credentials{Name: "bob", Password: "battery staple"}, http.StatusOK, nil)
+	bob.call("POST", "/api/login", account.Credentials{Name: "bob", Password: "battery staple"}, http.StatusOK, nil)
 	wa, wb := ann.game(id), bob.game(id)
 	wa.hello()
 	wb.hello()
@@ -198,7 +201,7 @@ func TestFlagTwoInstances(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"ann", "bob"} {
-		var p server.Profile
+		var p ratings.Profile
 		ann.call("GET", "/api/users/"+name, nil, http.StatusOK, &p)
 		if len(p.Ratings) != 1 || p.Ratings[0].Games != 1 || len(p.Ratings[0].History) != 1 {
 			t.Fatalf("%s: %+v; want the game rated once", name, p.Ratings)

@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"stax/server"
+	"stax/server/play"
 )
 
 // TestPlyCeiling checks that the server refuses games without a ply cap
@@ -28,12 +29,12 @@ func TestPlyCeiling(t *testing.T) {
 		{"pisola", http.StatusBadRequest}, // its default cap is 1000
 		{"pisola(maxplies=300)", http.StatusCreated},
 	} {
-		code, _, body := post(t, clientFrom("127.0.0.1"), ts.url+"/api/games", server.CreateRequest{Spec: tt.spec, Seats: hotseat.Seats})
+		code, _, body := post(t, clientFrom("127.0.0.1"), ts.url+"/api/games", play.CreateRequest{Spec: tt.spec, Seats: hotseat.Seats})
 		if code != tt.code || code == http.StatusBadRequest && !strings.Contains(body, "at most 500 plies") {
 			t.Errorf("create %s: %d %s; want %d", tt.spec, code, body, tt.code)
 		}
 	}
-	var games struct{ Games []server.GameInfo }
+	var games struct{ Games []play.GameInfo }
 	ts.call("GET", "/api/games", nil, http.StatusOK, &games)
 	for _, g := range games.Games {
 		for _, o := range g.Options {
@@ -53,7 +54,7 @@ func TestUpdates(t *testing.T) {
 	// for the whole game keeps a spectator that a loaded machine delays
 	// from being closed as too slow, which is not what this test is about.
 	ts := startServer(t, newDB(t), server.Config{SendQueue: 1024})
-	cr := ts.create(server.CreateRequest{Spec: "pogo(rep=0)", Seats: hotseat.Seats})
+	cr := ts.create(play.CreateRequest{Spec: "pogo(rep=0)", Seats: hotseat.Seats})
 	p := ts.dial("player", cr.ID, cr.Token)
 	p.hello()
 	// A spectator reading the raw messages.

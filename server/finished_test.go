@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"stax/server"
+	"stax/server/play"
 )
 
 // TestFinishedGameAnswers checks that a game ended by a resignation is
@@ -18,7 +19,7 @@ func TestFinishedGameAnswers(t *testing.T) {
 
 func finishedGameAnswers(t *testing.T, cfg server.Config) {
 	ts := startServer(t, newDB(t), cfg)
-	resp := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
+	resp := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
 	c := ts.dial("all", resp.ID, resp.Token)
 	c.hello()
 	c.move(c.last.Legal[0], 0)

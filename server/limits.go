@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"math"
 	"net"
 	"net/http"
@@ -23,27 +22,6 @@ const (
 	DefaultPingInterval      = 30 * time.Second
 	DefaultPingTimeout       = 20 * time.Second
 )
-
-// takeConn counts a new websocket of r against the connection limits. At a
-// limit it answers the request (503 at the server's limit, 429 at the
-// client's, both with Retry-After) and returns a false ok; otherwise the
-// caller calls release when the websocket closes.
-func (s *Server) takeConn(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
-	ip := httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)
-	switch s.wsConns.Take(ip, s.cfg.MaxConns, s.cfg.MaxConnsPerIP) {
-	case "total":
-		s.refused.Add(1)
-		w.Header().Set("Retry-After", "30")
-		httpx.Error(w, http.StatusServiceUnavailable, fmt.Sprintf("the server holds its most live connections (%d); try again in a little while", s.cfg.MaxConns))
-		return nil, false
-	case "ip":
-		s.refused.Add(1)
-		w.Header().Set("Retry-After", "10")
-		httpx.Error(w, http.StatusTooManyRequests, fmt.Sprintf("your address holds the most live connections one address may (%d); close some games' pages", s.cfg.MaxConnsPerIP))
-		return nil, false
-	}
-	return func() { s.wsConns.Give(ip) }, true
-}
 
 // Listener wraps a listener so that it holds at most the websocket limits
 // plus some headroom of connections (Config.ConnHeadroom in total,

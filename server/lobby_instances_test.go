@@ -8,7 +8,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"stax/server"
+	"stax/server/lobby"
 	"stax/server/store/pgtest"
 )
 
@@ -47,10 +47,10 @@ func testLobbyTwoInstances(t *testing.T, db string) {
 	readLobby(t, bobLobby)
 
 	// Ann's seek on the first instance reaches Bob's lobby on the second.
-	var sk server.Seek
+	var sk lobby.Seek
 	ann.call("POST", "/api/seeks", map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 1}, "rated": true, "seat": 0}, http.StatusCreated, &sk)
 	waitLobby(t, bobLobby, "ann's seek", func(m lobbyMsg) bool { return len(m.Seeks) == 1 && m.Seeks[0].ID == sk.ID })
-	var list struct{ Seeks []server.Seek }
+	var list struct{ Seeks []lobby.Seek }
 	bob.call("GET", "/api/seeks", nil, http.StatusOK, &list)
 	if len(list.Seeks) != 1 || list.Seeks[0].ID != sk.ID || list.Seeks[0].Owner != "ann" {
 		t.Fatalf("GET /api/seeks on the second instance: %+v; want ann's seek", list.Seeks)

@@ -10,16 +10,19 @@ import (
 	"github.com/coder/websocket"
 
 	"stax/rating"
-	"stax/server"
+	"stax/server/account"
+	"stax/server/lobby"
+	"stax/server/ratings"
+	"stax/server/view"
 )
 
 // lobbyMsg is a lobby websocket message.
 type lobbyMsg struct {
-	Type  string        `json:"type"`
-	Seeks []server.Seek `json:"seeks"`
-	Game  string        `json:"game"`
-	Seek  string        `json:"seek"`
-	By    string        `json:"by"`
+	Type  string       `json:"type"`
+	Seeks []lobby.Seek `json:"seeks"`
+	Game  string       `json:"game"`
+	Seek  string       `json:"seek"`
+	By    string       `json:"by"`
 }
 
 func readLobby(t *testing.T, c *websocket.Conn) lobbyMsg {
@@ -58,8 +61,8 @@ func TestSeeks(t *testing.T) {
 	guest.fails("POST", "/api/seeks", map[string]any{"spec": "pogo"}, http.StatusUnauthorized, "not signed in")
 
 	// Bob watches the lobby.
-	lobby := bob.dial("/ws/lobby")
-	if m := readLobby(t, lobby); m.Type != "seeks" || len(m.Seeks) != 0 {
+	lobbyWS := bob.dial("/ws/lobby")
+	if m := readLobby(t, lobbyWS); m.Type != "seeks" || len(m.Seeks) != 0 {
 		t.Fatalf("first lobby message %+v; want an empty list", m)
 	}
 	annLobby := ann.dial("/ws/lobby")
@@ -84,16 +87,16 @@ func TestSeeks(t *testing.T) {
 		ann.fails("POST", "/api/seeks", tc.body, http.StatusBadRequest, tc.says)
 	}
 
-	var sk server.Seek
+	var sk lobby.Seek
 	ann.call("POST", "/api/seeks", map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 1}, "rated": true, "seat": 0}, http.StatusCreated, &sk)
 	if sk.Owner != "ann" || sk.Pool != "pogo" || !sk.Rated || sk.Seat != 0 || sk.Clock.Initial != 60 {
 		t.Fatalf("seek %+v", sk)
 	}
-	m := waitLobby(t, lobby, "ann's seek", func(m lobbyMsg) bool { return len(m.Seeks) == 1 })
+	m := waitLobby(t, lobbyWS, "ann's seek", func(m lobbyMsg) bool { return len(m.Seeks) == 1 })
 	if m.Seeks[0].ID != sk.ID {
 		t.Fatalf("lobby lists %+v; want ann's seek", m.Seeks)
 	}
-	var list struct{ Seeks []server.Seek }
+	var list struct{ Seeks []lobby.Seek }
 	guest.call("GET", "/api/seeks?game=pogo", nil, http.StatusOK, &list)
 	if len(list.Seeks) != 1 {
 		t.Fatalf("GET /api/seeks?game=pogo: %+v", list)
@@ -103,11 +106,11 @@ func TestSeeks(t *testing.T) {
 		t.Fatalf("GET /api/seeks?game=diam: %+v; want none", list)
 	}
 
-	if c := ann.fails("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusConflict, "your own seek"); c != server.CodeOwnSeek {
-		t.Errorf("accepting one's own seek: error code %q; want %q", c, server.CodeOwnSeek)
+	if c := ann.fails("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusConflict, "your own seek"); c != lobby.CodeOwnSeek {
+		t.Errorf("accepting one's own seek: error code %q; want %q", c, lobby.CodeOwnSeek)
 	}
 	bob.fails("DELETE", "/api/seeks/"+sk.ID, struct{}{}, http.StatusForbidden, "only its owner")
-	var acc server.AcceptResponse
+	var acc lobby.AcceptResponse
 	bob.call("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusCreated, &acc)
 	cat.fails("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusNotFound, "no open seek")
 	if m := waitLobby(t, annLobby, "started", func(m lobbyMsg) bool { return m.Type == "started" }); m.Game != acc.Game || m.By != "bob" {
@@ -126,9 +129,9 @@ func TestSeeks(t *testing.T) {
 
 	// A seek goes when its owner's lobby connection closes.
 	ann.call("POST", "/api/seeks", map[string]any{"spec": "diam"}, http.StatusCreated, &sk)
-	waitLobby(t, lobby, "diam seek", func(m lobbyMsg) bool { return len(m.Seeks) == 1 && m.Seeks[0].ID == sk.ID })
+	waitLobby(t, lobbyWS, "diam seek", func(m lobbyMsg) bool { return len(m.Seeks) == 1 && m.Seeks[0].ID == sk.ID })
 	annLobby.Close(websocket.StatusNormalClosure, "")
-	waitLobby(t, lobby, "no seek", func(m lobbyMsg) bool { return m.Type == "seeks" && len(m.Seeks) == 0 })
+	waitLobby(t, lobbyWS, "no seek", func(m lobbyMsg) bool { return m.Type == "seeks" && len(m.Seeks) == 0 })
 	bob.fails("POST", "/api/seeks/"+sk.ID+"/accept", struct{}{}, http.StatusNotFound, "withdrawn")
 
 	// A seek posted without a lobby connection waits a minute for one.
@@ -158,10 +161,10 @@ func TestChallenges(t *testing.T) {
 	ann.dial("/ws/lobby")
 	ann.fails("POST", "/api/challenges", map[string]any{"spec": "pogo"}, http.StatusBadRequest, `missing "to"`)
 	ann.fails("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "nobody"}, http.StatusNotFound, "no player")
-	if c := ann.fails("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "ANN"}, http.StatusBadRequest, "yourself"); c != server.CodeSelfChallenge {
-		t.Errorf("challenging oneself: error code %q; want %q", c, server.CodeSelfChallenge)
+	if c := ann.fails("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "ANN"}, http.StatusBadRequest, "yourself"); c != lobby.CodeSelfChallenge {
+		t.Errorf("challenging oneself: error code %q; want %q", c, lobby.CodeSelfChallenge)
 	}
-	var ch server.Seek
+	var ch lobby.Seek
 	ann.call("POST", "/api/challenges", map[string]any{"spec": "pisola(size=8)", "to": "BOB", "days": 3, "rated": true}, http.StatusCreated, &ch)
 	if ch.To != "bob" || ch.Pool != "pisola8" || ch.Days != 3 {
 		t.Fatalf("challenge %+v", ch)
@@ -171,7 +174,7 @@ func TestChallenges(t *testing.T) {
 		t.Fatalf("bob was told %+v", m)
 	}
 	// Only ann and bob see it.
-	var list struct{ Seeks []server.Seek }
+	var list struct{ Seeks []lobby.Seek }
 	cat.call("GET", "/api/challenges", nil, http.StatusOK, &list)
 	if len(list.Seeks) != 0 {
 		t.Fatalf("cat sees %+v", list.Seeks)
@@ -186,7 +189,7 @@ func TestChallenges(t *testing.T) {
 	bob.fails("POST", "/api/challenges/"+ch.ID+"/accept", struct{}{}, http.StatusNotFound, "no open")
 
 	ann.call("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "bob"}, http.StatusCreated, &ch)
-	var acc server.AcceptResponse
+	var acc lobby.AcceptResponse
 	bob.call("POST", "/api/challenges/"+ch.ID+"/accept", struct{}{}, http.StatusCreated, &acc)
 	if acc.Game == "" {
 		t.Fatal("no game id")
@@ -210,7 +213,7 @@ func TestRatedGame(t *testing.T) {
 	}
 	// Ann's phone: she signs in there too and holds her seat.
 	phone := ts.player("ann")
-	phone.call("POST", "/api/login", server.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
+	phone.call("POST", "/api/login", account.Credentials{Name: "ann", Password: "correct horse"}, http.StatusOK, nil)
 	wp := phone.game(id)
 	if seats := wp.hello(); len(seats) != 1 || seats[0] != 0 {
 		t.Fatalf("ann's phone holds %v; want seat 0", seats)
@@ -237,7 +240,7 @@ func TestRatedGame(t *testing.T) {
 		name string
 		want rating.Rating
 	}{{"ann", wantA}, {"bob", wantB}} {
-		var p server.Profile
+		var p ratings.Profile
 		ann.call("GET", "/api/users/"+tc.name, nil, http.StatusOK, &p)
 		if len(p.Ratings) != 1 {
 			t.Fatalf("%s has ratings %+v; want one", tc.name, p.Ratings)
@@ -257,19 +260,19 @@ func TestRatedGame(t *testing.T) {
 		t.Fatalf("ratings %v %v: the winner should gain", wantA, wantB)
 	}
 	// Provisional ratings stay off the leaderboard.
-	var lb struct{ Ratings []server.PoolRating }
+	var lb struct{ Ratings []ratings.PoolRating }
 	ann.call("GET", "/api/leaderboard/pogo", nil, http.StatusOK, &lb)
 	if len(lb.Ratings) != 0 {
 		t.Fatalf("leaderboard %+v; want no provisional rating", lb.Ratings)
 	}
 	ann.fails("GET", "/api/leaderboard/chess", nil, http.StatusNotFound, "no rating pool")
-	var pools struct{ Pools []server.Pool }
+	var pools struct{ Pools []ratings.Pool }
 	ann.call("GET", "/api/pools", nil, http.StatusOK, &pools)
 	if len(pools.Pools) != 4 || pools.Pools[2].Pool != "pisola8" || pools.Pools[2].Spec != "pisola(size=8)" {
 		t.Fatalf("pools %+v", pools.Pools)
 	}
 	ann.fails("GET", "/api/users/nobody", nil, http.StatusNotFound, "no player")
-	var mine struct{ Games []server.Summary }
+	var mine struct{ Games []view.Summary }
 	ann.call("GET", "/api/me/games", nil, http.StatusOK, &mine)
 	if len(mine.Games) != 1 || mine.Games[0].ID != id {
 		t.Fatalf("my games %+v", mine.Games)
@@ -284,7 +287,7 @@ func TestUnratedGameKeepsRatings(t *testing.T) {
 	wa.hello()
 	wa.send(map[string]any{"type": "resign"})
 	wa.waitState("the end", func(s *stateOf) bool { return s.Status == "finished" })
-	var p server.Profile
+	var p ratings.Profile
 	ann.call("GET", "/api/users/ann", nil, http.StatusOK, &p)
 	if len(p.Ratings) != 0 || len(p.Games) != 1 {
 		t.Fatalf("after an unrated game: ratings %+v, %d games; want none and 1", p.Ratings, len(p.Games))

@@ -10,6 +10,7 @@ import (
 	"stax/game"
 	"stax/search"
 	"stax/server"
+	"stax/server/play"
 )
 
 // slowRandom plays random moves after a pause.
@@ -35,7 +36,7 @@ func TestWorkersKeepPlayers(t *testing.T) {
 	var ids []string
 	for i := range 12 {
 		level := []string{"easy", "easy", "easy", "hard"}[i%4]
-		cr := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: level}, {Kind: "human"}}})
+		cr := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: level}, {Kind: "human"}}})
 		ids = append(ids, cr.ID)
 	}
 	for _, id := range ids {
@@ -54,7 +55,7 @@ func TestWorkersKeepPlayers(t *testing.T) {
 		t.Errorf("stats count %d players made; want 2", st.Players)
 	}
 	// A third level on the same worker drops the least recently used.
-	cr := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "medium"}, {Kind: "human"}}})
+	cr := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: "medium"}, {Kind: "human"}}})
 	w := ts.dial("p", cr.ID, cr.Token)
 	w.hello()
 	w.waitPly(1)
@@ -70,11 +71,11 @@ func TestFairQueue(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{Workers: 1, DebugStats: true, NewPlayer: func(g game.Game, level string) (search.Player, error) {
 		return slowRandom{pause: 20 * time.Millisecond, r: search.NewRandom(5)}, nil
 	}})
-	busy := ts.create(server.CreateRequest{Spec: "pogo(rep=0)", Seats: []server.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "ai", Level: "easy"}}})
+	busy := ts.create(play.CreateRequest{Spec: "pogo(rep=0)", Seats: []play.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "ai", Level: "easy"}}})
 	time.Sleep(100 * time.Millisecond) // the busy game is under way
 	var others []string
 	for range 5 {
-		others = append(others, ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}}).ID)
+		others = append(others, ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}}).ID)
 	}
 	var busyBefore stateOf
 	ts.call("GET", "/api/games/"+busy.ID, nil, http.StatusOK, &busyBefore)

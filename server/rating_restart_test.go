@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"stax/rating"
-	"stax/server"
+	"stax/server/ratings"
 	"stax/server/store"
 )
 
@@ -66,7 +66,7 @@ func TestRatedOnRestart(t *testing.T) {
 			name string
 			want rating.Rating
 		}{{"ann", wantAnn}, {"bob", wantBob}} {
-			var prof server.Profile
+			var prof ratings.Profile
 			p.call("GET", "/api/users/"+tc.name, nil, http.StatusOK, &prof)
 			if len(prof.Ratings) != 1 {
 				t.Fatalf("%s: %s has ratings %+v; want one", when, tc.name, prof.Ratings)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"stax/server"
+	"stax/server/ratings"
 	"stax/server/store/pgtest"
 )
 
@@ -138,7 +138,7 @@ func testRoomsTwoInstances(t *testing.T, db string) {
 		}
 	}
 	for _, p := range []*player{ann, bob} {
-		var prof server.Profile
+		var prof ratings.Profile
 		p.call("GET", "/api/users/"+p.name, nil, http.StatusOK, &prof)
 		if len(prof.Ratings) != 1 || prof.Ratings[0].Games != 1 || len(prof.Ratings[0].History) != 1 {
 			t.Fatalf("%s: %+v; want the game rated once", p.name, prof.Ratings)

@@ -1,20 +1,17 @@
-// Package server is the stax web server: a JSON API over HTTP and live games
+// Package server is the stax web site: a JSON API over HTTP and live games
 // over websockets, with the server as referee. docs/server.md documents the
 // API.
 //
-// A [Server] holds every unfinished game in memory and each change to a game
-// is serialised by that game's lock: a move is checked with the rules
-// engine, committed to the [store.Store], and only then broadcast to the
-// game's connections. On start the server loads the unfinished games from
-// the store and resumes them.
-//
-// Several servers may share one store (PostgreSQL): any of them may hold
-// any game's connections. The store orders each game's moves (of two
-// servers writing one ply, one wins and the other rereads the game), and
-// its feed (Store.Watch) brings every committed change to the servers
-// holding the game, which pass it on to their connections. Computer moves
-// are jobs in the store that a [Worker] claims, in this process or in
-// another (stax worker), so that each is computed once.
+// The site is a set of domains, each a package of its own with its store
+// interface, routes and wire types: live play (server/play: rooms, moves,
+// clocks, the relay between instances, the computer moves' workers),
+// accounts (server/account), ratings (server/ratings), the lobby
+// (server/lobby) and the analysis board (server/analysis). A domain that
+// needs another calls a small interface the other implements. This package
+// is the thin layer that composes them: it wires their dependencies,
+// routes and guards the requests (headers, hosts, connection limits,
+// proxies), follows the store's feed once for all of them, and serves the
+// UI's files.
 //
 // The server knows no concrete game and no computer player: its caller
 // passes the games it offers (Config.Games) and the players of its AI
@@ -27,7 +24,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/netip"
 	"runtime"
@@ -37,9 +33,44 @@ import (
 
 	"stax/game"
 	"stax/search"
+	"stax/server/account"
+	"stax/server/analysis"
 	"stax/server/httpx"
+	"stax/server/lobby"
+	"stax/server/play"
+	"stax/server/ratings"
 	"stax/server/store"
 )
+
+// The defaults of the limits (see Config).
+const (
+	DefaultCreateEvery     = play.DefaultCreateEvery
+	DefaultCreateBurst     = play.DefaultCreateBurst
+	DefaultJoinEvery       = play.DefaultJoinEvery
+	DefaultJoinBurst       = play.DefaultJoinBurst
+	DefaultMaxOpenGames    = play.DefaultMaxOpenGames
+	DefaultExpiry          = play.DefaultExpiry
+	DefaultKeepIdle        = play.DefaultKeepIdle
+	DefaultMaxPlies        = play.DefaultMaxPlies
+	DefaultAnalysisWorkers = analysis.DefaultAnalysisWorkers
+	DefaultAnalysisTime    = analysis.DefaultAnalysisTime
+	DefaultReviewTime      = analysis.DefaultReviewTime
+	DefaultAnalyzeEvery    = analysis.DefaultAnalyzeEvery
+	DefaultAnalyzeBurst    = analysis.DefaultAnalyzeBurst
+	DefaultSessionTTL      = account.DefaultSessionTTL
+)
+
+// DefaultPasswordParams are the argon2id parameters of new password hashes.
+var DefaultPasswordParams = account.DefaultPasswordParams
+
+// PasswordParams are the argon2id parameters of password hashes.
+type PasswordParams = account.PasswordParams
+
+// Analyst analyses positions and reviews games for the analysis board.
+type Analyst = analysis.Analyst
+
+// Stats is the answer of GET /debug/stats.
+type Stats = play.Stats
 
 // Config configures a Server. Store and Games are required.
 type Config struct {
@@ -172,52 +203,28 @@ type Config struct {
 	AnalyzeBurst int
 }
 
-// Server serves the API. It is an http.Handler.
+// Server serves the site. It is an http.Handler.
 type Server struct {
-	cfg   Config
-	store store.Store
-	log   *slog.Logger
-	mux   http.Handler // the routes behind the guard
+	cfg Config
+	log *slog.Logger
+	mux http.Handler // the routes behind the guard
+
+	sockets  *httpx.Sockets
+	accounts *account.Accounts
+	ratings  *ratings.Ratings
+	lobby    *lobby.Lobby
+	analysis *analysis.Board
+	live     *play.Live
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // workers, connections and the janitor
-	// closing is set by Close, under closeMu, before it waits for wg: a
-	// websocket that arrives after it is refused rather than added to a
-	// WaitGroup that is being waited for.
-	closeMu sync.Mutex
-	closing bool
-	worker  *Worker // nil when this process computes no moves
-
-	mu    sync.Mutex // guards games
-	games map[string]*room
-
-	moveLat, commitLat latency
-
-	creates, joins *httpx.RateLimiter
-	open           openGames    // unfinished games per creating client
-	expired        atomic.Int64 // games expired since the start
-	broken         brokenGames  // games that could not be loaded
-
-	aiWait      latency      // from a computer's move being due to a worker of this process taking it
-	playersMade atomic.Int64 // computer players made by the workers
-
-	wsConns    httpx.ConnCount // open websockets
-	refused    atomic.Int64    // connections refused at a limit
-	idleClosed atomic.Int64    // websockets closed for not answering a ping
-
-	// instance names this server among those sharing the store; peers
-	// are the others it has heard from (see relay.go).
-	instance string
-	peers    peers
-
-	acct  accounts  // accounts and sessions
-	lobby *lobby    // seeks and challenges
-	an    *analysis // the analysis board's workers, rate limit and reviews
+	wg     sync.WaitGroup // the janitor and the lobby's sweeper
+	// refused counts the connections the listener refused.
+	refused atomic.Int64
 }
 
-// New starts a server: it loads the store's unfinished games and resumes
-// them.
+// New starts a server: it composes the site's domains, follows the store's
+// feed, and resumes the unfinished games.
 func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil || len(cfg.Games) == 0 {
 		return nil, errors.New("server: a store and at least one game are required")
@@ -228,30 +235,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.NumCPU()
 	}
-	if cfg.AITimeout <= 0 {
-		cfg.AITimeout = 30 * time.Second
-	}
-	if cfg.NewPlayer == nil {
-		cfg.NewPlayer = noPlayers
-	}
-	if cfg.Levels == nil {
-		cfg.Levels = func(game.Game) []string { return []string{} }
-	}
-	if cfg.LevelReady == nil {
-		cfg.LevelReady = func(game.Game, string) bool { return true }
-	}
-	if cfg.SendQueue <= 0 {
-		cfg.SendQueue = 32
-	}
-	httpx.SetDefault(&cfg.CreateEvery, DefaultCreateEvery)
-	httpx.SetDefault(&cfg.CreateBurst, DefaultCreateBurst)
-	httpx.SetDefault(&cfg.JoinEvery, DefaultJoinEvery)
-	httpx.SetDefault(&cfg.JoinBurst, DefaultJoinBurst)
-	httpx.SetDefault(&cfg.MaxOpenGames, DefaultMaxOpenGames)
-	httpx.SetDefault(&cfg.Expiry, DefaultExpiry)
-	httpx.SetDefault(&cfg.KeepIdle, DefaultKeepIdle)
-	httpx.SetDefault(&cfg.SweepEvery, time.Minute)
-	httpx.SetDefault(&cfg.MaxPlies, DefaultMaxPlies)
 	httpx.SetDefault(&cfg.MaxConns, DefaultMaxConns)
 	httpx.SetDefault(&cfg.MaxConnsPerIP, DefaultMaxConnsPerIP)
 	httpx.SetDefault(&cfg.ConnHeadroom, DefaultConnHeadroom)
@@ -260,28 +243,31 @@ func New(cfg Config) (*Server, error) {
 	httpx.SetDefault(&cfg.ReadTimeout, DefaultReadTimeout)
 	httpx.SetDefault(&cfg.PingInterval, DefaultPingInterval)
 	httpx.SetDefault(&cfg.PingTimeout, DefaultPingTimeout)
-	httpx.SetDefault(&cfg.AnalysisWorkers, DefaultAnalysisWorkers)
-	httpx.SetDefault(&cfg.AnalysisTime, DefaultAnalysisTime)
-	httpx.SetDefault(&cfg.ReviewTime, DefaultReviewTime)
-	httpx.SetDefault(&cfg.AnalyzeEvery, DefaultAnalyzeEvery)
-	httpx.SetDefault(&cfg.AnalyzeBurst, DefaultAnalyzeBurst)
-	if cfg.KeepFinished <= 0 {
-		cfg.KeepFinished = 5 * time.Minute
+	httpx.SetDefault(&cfg.SweepEvery, time.Minute)
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	proxies := httpx.Proxies(cfg.TrustedProxies)
+	s := &Server{cfg: cfg, log: cfg.Log}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.sockets = httpx.NewSockets(httpx.SocketLimits{MaxConns: cfg.MaxConns, MaxConnsPerIP: cfg.MaxConnsPerIP,
+		OriginPatterns: cfg.OriginPatterns, PingInterval: cfg.PingInterval, PingTimeout: cfg.PingTimeout, SendQueue: cfg.SendQueue},
+		proxies, cfg.Log)
+
+	// The stores of the domains beyond live play are optional: a store
+	// that keeps no accounts serves guests alone.
+	users, _ := cfg.Store.(store.Users)
+	rated, _ := cfg.Store.(store.Ratings)
+	seeks, _ := cfg.Store.(store.Seeks)
+	if users == nil {
+		seeks = nil
 	}
 	instance := httpx.NewID()
-	s := &Server{
-		cfg:   cfg,
-		store: cfg.Store,
-		log:   cfg.Log,
-		games: map[string]*room{},
-
-		creates: httpx.NewRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
-		joins:   httpx.NewRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
-		lobby:   newLobby(cfg.Store, instance),
-
-		instance: instance,
-		peers:    peers{heard: map[string]time.Time{}, lapsed: map[string]time.Time{}},
-		an:       newAnalysis(cfg),
+	s.ratings = ratings.New(ratings.Config{Ratings: rated, Users: users, Games: cfg.Games, Log: cfg.Log})
+	var rater play.Rater
+	if rated != nil && users != nil {
+		rater = s.ratings
 	}
 	// Password hashes take the computer moves' share of the CPUs, or all
 	// of them on a server that leaves the moves to stax worker.
@@ -289,170 +275,68 @@ func New(cfg Config) (*Server, error) {
 	if hashers < 1 {
 		hashers = runtime.NumCPU()
 	}
-	s.acct = accounts{params: cfg.PasswordParams, ttl: cfg.SessionTTL, hashes: make(chan struct{}, hashers),
-		loginsByName: httpx.NewRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: httpx.NewRateLimiter(loginIPEvery, loginIPBurst),
-		signups: httpx.NewRateLimiter(signupEvery, signupBurst)}
-	if s.acct.params == (PasswordParams{}) {
-		s.acct.params = DefaultPasswordParams
+	s.accounts = account.New(account.Config{Users: users, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
+		Hashers: hashers, Proxies: proxies, Now: now, Log: cfg.Log})
+	live, err := play.New(play.Config{Store: cfg.Store, Users: users, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
+		Sockets: s.sockets, Proxies: proxies, Instance: instance, Log: cfg.Log,
+		Workers: cfg.Workers, AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout, NewPlayer: cfg.NewPlayer,
+		Levels: cfg.Levels, LevelReady: cfg.LevelReady, LevelElo: cfg.LevelElo,
+		CreateEvery: cfg.CreateEvery, CreateBurst: cfg.CreateBurst, JoinEvery: cfg.JoinEvery, JoinBurst: cfg.JoinBurst,
+		MaxOpenGames: cfg.MaxOpenGames, Expiry: cfg.Expiry, KeepIdle: cfg.KeepIdle, SweepEvery: cfg.SweepEvery,
+		KeepFinished: cfg.KeepFinished, MaxPlies: cfg.MaxPlies, Now: cfg.Now})
+	if err != nil {
+		return nil, err
 	}
-	if s.acct.ttl <= 0 {
-		s.acct.ttl = DefaultSessionTTL
-	}
-	if a, ok := cfg.Store.(store.Accounts); ok {
-		s.acct.store = a
-	}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
-	if cfg.Workers > 0 {
-		s.worker = NewWorker(WorkerConfig{Store: cfg.Store, Games: cfg.Games, NewPlayer: cfg.NewPlayer, Log: cfg.Log,
-			AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout,
-			Claimed: s.aiWait.add, PlayerMade: func() { s.playersMade.Add(1) }})
-	}
+	s.live = live
+	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Users: users, Feed: cfg.Store, Games: cfg.Games, Sessions: s.accounts,
+		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, Now: now, Log: cfg.Log})
+	// A deleted account's seats and seeks are forgotten.
+	s.accounts.ForgetIn(live, s.lobby)
+	s.analysis = analysis.New(analysis.Config{Analyst: cfg.Analyst, Games: cfg.Games, Stored: cfg.Store,
+		Workers: cfg.AnalysisWorkers, Time: cfg.AnalysisTime, ReviewTime: cfg.ReviewTime,
+		Every: cfg.AnalyzeEvery, Burst: cfg.AnalyzeBurst, MaxPlies: cfg.MaxPlies, Proxies: proxies,
+		Sockets: s.sockets, Log: cfg.Log})
+
 	// Follow the feed before reading the games, so that no change falls
 	// between the two.
-	if err := s.store.Watch(s.ctx, s.startFeed()); err != nil {
+	if err := cfg.Store.Watch(s.ctx, s.feed(live.Feed())); err != nil {
 		s.cancel()
 		return nil, fmt.Errorf("server: follow the store's changes: %w", err)
 	}
-	if err := s.resume(); err != nil {
+	if err := live.Start(); err != nil {
 		s.cancel()
 		return nil, err
 	}
+	s.ratings.RateMissed(s.ctx)
 	s.routes()
 	s.wg.Add(1)
 	go s.janitor()
 	if cfg.Now == nil {
 		s.wg.Add(1)
-		go s.clockLoop()
-	}
-	if s.worker != nil {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.worker.Run(s.ctx, cfg.Workers)
-		}()
+		go s.lobbyLoop()
 	}
 	return s, nil
 }
 
-// resume looks at the unfinished games: it expires the abandoned ones and
-// queues the computer moves of those whose computer is to move (a server
-// that died between committing a move and queuing the answer left none;
-// queuing a move twice does nothing), and keeps in memory those with a
-// clock, whose flag it watches; the others are loaded when
-// someone asks for them.
-func (s *Server) resume() error {
-	gs, err := s.store.Unfinished(s.ctx)
-	if err != nil {
-		// One game the store cannot read fails the whole list: read them
-		// one at a time instead, skipping those that fail.
-		s.log.Error("load unfinished games; loading them one by one", "err", err)
-		if gs, err = s.unfinishedOneByOne(); err != nil {
-			return fmt.Errorf("server: load unfinished games: %w", err)
-		}
-	}
-	cutoff := s.now().Add(-s.cfg.Expiry)
-	kept, queued := 0, 0
-	for _, sg := range gs {
-		l, err := s.build(sg)
-		if err != nil {
-			// One broken game must not keep the others from resuming.
-			s.broken.add(sg.ID, err)
-			s.log.Error("resume game: skipped", "game", sg.ID, "err", err)
-			continue
-		}
-		l.mu.Lock()
-		switch {
-		case l.h.Over():
-			// The moves end the game although it was stored unfinished
-			// (e.g. a rules change): record the ending.
-			if err := s.store.Finish(s.ctx, l.id, *l.end(), time.Now().UTC()); err != nil {
-				s.log.Error("finish resumed game", "game", l.id, "err", err)
-			}
-		case l.lastActive().Before(cutoff):
-			s.expire(l)
+// feed returns the function that takes the store's events: the lobby's
+// to the lobby, the others to live play, and a resync to both.
+func (s *Server) feed(live func(store.Event)) func(store.Event) {
+	return func(ev store.Event) {
+		switch ev.Kind {
+		case store.EventSeek:
+			s.lobby.Publish()
+		case store.EventNews:
+			s.lobby.Deliver(ev.Game, ev.Move)
+		case store.EventResync:
+			s.lobby.Publish()
+			live(ev)
 		default:
-			if l.seats[l.h.State().ToMove()].Kind == "ai" {
-				s.scheduleAI(l)
-				queued++
-			}
-			if l.clk != nil {
-				// Its clock runs: the server watches for the flag.
-				s.games[l.id] = l
-				kept++
-			}
+			live(ev)
 		}
-		l.mu.Unlock()
 	}
-	s.log.Info("resumed games", "unfinished", len(gs), "in memory", kept, "computer moves queued", queued)
-	s.rateMissed()
-	return nil
 }
 
-// unfinishedOneByOne reads the unfinished games one at a time, skipping
-// (and reporting) those the store cannot read.
-func (s *Server) unfinishedOneByOne() ([]*store.Game, error) {
-	list, err := s.store.Recent(s.ctx, math.MaxInt32, store.Playing)
-	if err != nil {
-		return nil, err
-	}
-	var gs []*store.Game
-	for _, g := range list {
-		id := g.ID
-		sg, err := s.store.Get(s.ctx, id)
-		if err != nil {
-			s.broken.add(id, err)
-			s.log.Error("resume game: skipped", "game", id, "err", err)
-			continue
-		}
-		gs = append(gs, sg)
-	}
-	return gs, nil
-}
-
-// build makes the room of a stored game.
-func (s *Server) build(sg *store.Game) (*room, error) {
-	g, err := s.cfg.Games.Load(sg.Spec)
-	if err != nil {
-		return nil, err
-	}
-	return newRoom(sg, g)
-}
-
-// get returns the game with the given id, loading it from the store if it
-// is not in memory. It returns store.ErrNotFound for an unknown id.
-func (s *Server) get(ctx context.Context, id string) (*room, error) {
-	s.mu.Lock()
-	l := s.games[id]
-	s.mu.Unlock()
-	if l != nil {
-		return l, nil
-	}
-	if !httpx.ValidID(id) {
-		return nil, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
-	}
-	sg, err := s.store.Get(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	l, err = s.build(sg)
-	if err != nil {
-		s.broken.add(id, err)
-		return nil, fmt.Errorf("game %s: %w", id, err)
-	}
-	s.mu.Lock()
-	if prev := s.games[id]; prev != nil {
-		s.mu.Unlock()
-		return prev, nil
-	}
-	l.idle = time.Now()
-	s.games[id] = l
-	s.mu.Unlock()
-	// Other instances may hold it too, with offers, chat and players.
-	s.ask(l)
-	return l, nil
-}
-
-// janitor expires abandoned games and unloads the games nobody uses, every
+// janitor has the domains forget their quiet rate-limit clients, every
 // SweepEvery.
 func (s *Server) janitor() {
 	defer s.wg.Done()
@@ -464,110 +348,49 @@ func (s *Server) janitor() {
 			return
 		case <-t.C:
 		}
-		s.sweep(s.now())
+		now := time.Now()
+		s.accounts.Sweep(now)
+		s.analysis.Sweep(now)
 	}
 }
 
-// sweep expires the games with no move since Expiry, in memory or not,
-// and unloads the games nobody watches: finished ones after KeepFinished,
-// unfinished ones after KeepIdle (unless a computer is to move or a clock
-// runs).
-func (s *Server) sweep(now time.Time) {
-	expiry := now.Add(-s.cfg.Expiry)
-	finished := now.Add(-s.cfg.KeepFinished)
-	idle := now.Add(-s.cfg.KeepIdle)
-	s.creates.Sweep(now)
-	s.joins.Sweep(now)
-	s.an.starts.Sweep(now)
-	s.acct.loginsByName.Sweep(now)
-	s.acct.loginsByIP.Sweep(now)
-	s.acct.signups.Sweep(now)
-	s.mu.Lock()
-	for id, l := range s.games {
-		l.mu.Lock()
-		if !l.h.Over() && l.lastActive().Before(expiry) && l.seats[l.h.State().ToMove()].Kind != "ai" {
-			s.expire(l)
-		}
-		switch {
-		case len(l.subs) > 0:
-		case l.h.Over() && l.idle.Before(finished) && l.updated.Before(finished):
-			l.dropped = true
-		case !l.h.Over() && l.idle.Before(idle) && l.seats[l.h.State().ToMove()].Kind != "ai" && l.clk == nil:
-			l.dropped = true
-		}
-		if l.dropped {
-			delete(s.games, id)
-		}
-		l.mu.Unlock()
-	}
-	s.mu.Unlock()
-	// The games that expired while out of memory, a batch at a time.
+// lobbyTick is how often the lobby withdraws the seeks left without their
+// owner and renews its presence.
+const lobbyTick = 100 * time.Millisecond
+
+// lobbyLoop sweeps the lobby every lobbyTick.
+func (s *Server) lobbyLoop() {
+	defer s.wg.Done()
+	t := time.NewTicker(lobbyTick)
+	defer t.Stop()
 	for {
-		ids, err := s.store.Idle(s.ctx, expiry, 100)
-		if err != nil {
-			s.log.Error("list idle games", "err", err)
+		select {
+		case <-s.ctx.Done():
 			return
-		}
-		n := 0
-		for _, id := range ids {
-			l, err := s.acquire(s.ctx, id)
-			if err != nil {
-				s.log.Error("load idle game", "game", id, "err", err)
-				continue
-			}
-			if !l.h.Over() && l.lastActive().Before(expiry) && l.seats[l.h.State().ToMove()].Kind != "ai" {
-				s.expire(l)
-				n++
-			}
-			l.mu.Unlock()
-		}
-		if n == 0 || len(ids) < 100 {
-			return
+		case <-t.C:
+			s.lobby.Sweep(time.Now().UTC())
 		}
 	}
 }
 
-// expire adjudicates a game with no move for Expiry as abandoned by the
-// seat to move. The caller holds l.mu.
-func (s *Server) expire(l *room) {
-	p := l.h.State().ToMove()
-	days := int(s.cfg.Expiry.Hours() / 24)
-	why := fmt.Sprintf("abandoned: no move for %d days", days)
-	if days < 1 {
-		why = "abandoned: no move for " + s.cfg.Expiry.String()
+// CheckClocks flags the games whose player to move has run out of time
+// and withdraws the seeks left without their owner. A server configured
+// with Config.Now does this only when called; otherwise every 100 ms.
+func (s *Server) CheckClocks() {
+	s.live.CheckClocks()
+	now := time.Now
+	if s.cfg.Now != nil {
+		now = s.cfg.Now
 	}
-	if err := s.finish(s.ctx, l, p, game.ByForfeit, why); err == nil {
-		s.expired.Add(1)
-		s.log.Info("game expired", "game", l.id, "seat", p)
-	}
-}
-
-// acquire returns the game with the given id locked, loading it if needed,
-// and never one the janitor has unloaded meanwhile.
-func (s *Server) acquire(ctx context.Context, id string) (*room, error) {
-	for {
-		l, err := s.get(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		l.mu.Lock()
-		if !l.dropped {
-			return l, nil
-		}
-		l.mu.Unlock()
-	}
+	s.lobby.Sweep(now().UTC())
 }
 
 // Close stops the server: it closes every websocket with status 1001,
 // stops the AI moves and waits for them. It does not close the store.
 func (s *Server) Close() error {
-	s.closeMu.Lock()
-	s.closing = true
-	s.closeMu.Unlock()
-	// The other instances forget this one's connections at once.
-	ctx, cancel := context.WithTimeout(s.ctx, time.Second)
-	s.announceSelf(ctx, peerGone)
-	cancel()
+	s.sockets.Close()
+	s.live.Close()
+	s.analysis.Close()
 	s.cancel()
 	s.wg.Wait()
 	return nil
@@ -575,37 +398,18 @@ func (s *Server) Close() error {
 
 // Live reports how many games are in memory and how many connections are
 // open, for logs and tests.
-func (s *Server) Live() (games, conns int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, l := range s.games {
-		l.mu.Lock()
-		conns += len(l.subs)
-		l.mu.Unlock()
-	}
-	return len(s.games), conns
+func (s *Server) Live() (games, conns int) { return s.live.Live() }
+
+// Stats reports what the server holds and how long its moves take.
+func (s *Server) Stats() Stats {
+	st := s.live.Stats()
+	st.Lobby = s.lobby.Conns()
+	st.Refused = s.refused.Load() + s.sockets.Refused.Load()
+	st.PingClosed = s.sockets.IdleClosed.Load()
+	return st
 }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
-}
-
-// scheduleAI queues the computer move of the seat to move, if it is a
-// computer's, no sooner than AIDelay after the last move; whichever worker
-// claims it makes it. The caller holds l.mu.
-func (s *Server) scheduleAI(l *room) {
-	if l.h.Over() || l.seats[l.h.State().ToMove()].Kind != "ai" {
-		return
-	}
-	delay := time.Until(l.lastAt.Add(s.cfg.AIDelay))
-	if err := s.store.AddJob(context.WithoutCancel(s.ctx), l.id, l.h.Ply(), max(delay, 0)); err != nil {
-		s.log.Error("queue a computer move", "game", l.id, "ply", l.h.Ply(), "err", err)
-	}
-}
-
-// noPlayers is the NewPlayer of a server configured without computer
-// players.
-func noPlayers(g game.Game, level string) (search.Player, error) {
-	return nil, fmt.Errorf("level %q: this server has no computer players; want a human seat", level)
 }

@@ -24,9 +24,11 @@ import (
 	"stax/games"
 	"stax/search"
 	"stax/server"
+	"stax/server/play"
 	"stax/server/store"
 	"stax/server/store/postgres"
 	"stax/server/store/sqlite"
+	"stax/server/view"
 )
 
 // testServer is a server on a SQLite database in a test's temporary
@@ -138,26 +140,26 @@ func (ts *testServer) call(method, path string, body any, want int, out any) {
 	}
 }
 
-func (ts *testServer) create(req server.CreateRequest) server.CreateResponse {
+func (ts *testServer) create(req play.CreateRequest) play.CreateResponse {
 	ts.t.Helper()
-	var resp server.CreateResponse
+	var resp play.CreateResponse
 	ts.call("POST", "/api/games", req, http.StatusCreated, &resp)
 	return resp
 }
 
 // stateOf is the part of a State the tests read.
 type stateOf struct {
-	ID        string          `json:"id"`
-	Position  string          `json:"position"`
-	Positions []string        `json:"positions"`
-	Moves     []string        `json:"moves"`
-	LastMove  string          `json:"lastMove"`
-	Ply       int             `json:"ply"`
-	ToMove    int             `json:"toMove"`
-	Legal     []string        `json:"legal"`
-	Status    string          `json:"status"`
-	Outcome   *server.Outcome `json:"outcome"`
-	Seats     []server.Seat   `json:"seats"`
+	ID        string        `json:"id"`
+	Position  string        `json:"position"`
+	Positions []string      `json:"positions"`
+	Moves     []string      `json:"moves"`
+	LastMove  string        `json:"lastMove"`
+	Ply       int           `json:"ply"`
+	ToMove    int           `json:"toMove"`
+	Legal     []string      `json:"legal"`
+	Status    string        `json:"status"`
+	Outcome   *view.Outcome `json:"outcome"`
+	Seats     []play.Seat   `json:"seats"`
 }
 
 type msg struct {
@@ -316,18 +318,18 @@ func (ts *testServer) twoPlayerGame(spec string) (id string, tokens []string) {
 	if err != nil {
 		ts.t.Fatal(err)
 	}
-	seats := []server.SeatRequest{{Kind: "human"}}
+	seats := []play.SeatRequest{{Kind: "human"}}
 	for i := 1; i < g.Players(); i++ {
-		seats = append(seats, server.SeatRequest{Kind: "human", Invite: true})
+		seats = append(seats, play.SeatRequest{Kind: "human", Invite: true})
 	}
-	resp := ts.create(server.CreateRequest{Spec: spec, Name: "alice", Seats: seats})
+	resp := ts.create(play.CreateRequest{Spec: spec, Name: "alice", Seats: seats})
 	tokens = []string{resp.Token}
 	for i, inv := range resp.Invites {
 		if !strings.Contains(inv.Link, "#invite="+inv.Invite) {
 			ts.t.Errorf("invite link %q does not carry the invite", inv.Link)
 		}
-		var j server.JoinResponse
-		ts.call("POST", "/api/games/"+resp.ID+"/join", server.JoinRequest{Invite: inv.Invite, Name: fmt.Sprintf("p%d", i+1)}, http.StatusOK, &j)
+		var j play.JoinResponse
+		ts.call("POST", "/api/games/"+resp.ID+"/join", play.JoinRequest{Invite: inv.Invite, Name: fmt.Sprintf("p%d", i+1)}, http.StatusOK, &j)
 		if j.Seat != inv.Seat || j.Token == "" {
 			ts.t.Fatalf("join = %+v; want seat %d and a token", j, inv.Seat)
 		}
@@ -423,7 +425,7 @@ func TestRejections(t *testing.T) {
 	if m := intruder.read(); m.Type != "hello" || len(m.Seats) != 0 {
 		t.Fatalf("intruder hello %+v", m)
 	}
-	intruder.wantError(server.CodeBadToken, "spectator")
+	intruder.wantError(play.CodeBadToken, "spectator")
 	spect := ts.dial("spectator", id, "")
 	spect.hello()
 
@@ -434,16 +436,16 @@ func TestRejections(t *testing.T) {
 		code    string
 		message string
 	}{
-		{"illegal", white, map[string]any{"type": "move", "move": "1a1-c3"}, server.CodeIllegalMove, "illegal move"},
-		{"garbage move", white, map[string]any{"type": "move", "move": "hello"}, server.CodeIllegalMove, "want <count><from>-<to>"},
-		{"out of turn", black, map[string]any{"type": "move", "move": "1a3-a2"}, server.CodeNotYourTurn, "White's turn"},
-		{"wrong token", intruder, map[string]any{"type": "move", "move": "1a1-a2"}, server.CodeNotYourSeat, "no seat"},
-		{"spectator", spect, map[string]any{"type": "move", "move": "1a1-a2"}, server.CodeNotYourSeat, "spectators cannot move"},
-		{"spectator resigns", spect, map[string]any{"type": "resign"}, server.CodeNotYourSeat, "cannot resign"},
-		{"stale", white, map[string]any{"type": "move", "move": "1a1-a2", "ply": 3}, server.CodeStale, "ply 3"},
-		{"unknown type", white, map[string]any{"type": "dance"}, server.CodeBadMessage, "unknown message type"},
-		{"no move", white, map[string]any{"type": "move"}, server.CodeBadMessage, "needs a move"},
-		{"not json", white, "{", server.CodeBadMessage, "bad JSON"},
+		{"illegal", white, map[string]any{"type": "move", "move": "1a1-c3"}, play.CodeIllegalMove, "illegal move"},
+		{"garbage move", white, map[string]any{"type": "move", "move": "hello"}, play.CodeIllegalMove, "want <count><from>-<to>"},
+		{"out of turn", black, map[string]any{"type": "move", "move": "1a3-a2"}, play.CodeNotYourTurn, "White's turn"},
+		{"wrong token", intruder, map[string]any{"type": "move", "move": "1a1-a2"}, play.CodeNotYourSeat, "no seat"},
+		{"spectator", spect, map[string]any{"type": "move", "move": "1a1-a2"}, play.CodeNotYourSeat, "spectators cannot move"},
+		{"spectator resigns", spect, map[string]any{"type": "resign"}, play.CodeNotYourSeat, "cannot resign"},
+		{"stale", white, map[string]any{"type": "move", "move": "1a1-a2", "ply": 3}, play.CodeStale, "ply 3"},
+		{"unknown type", white, map[string]any{"type": "dance"}, play.CodeBadMessage, "unknown message type"},
+		{"no move", white, map[string]any{"type": "move"}, play.CodeBadMessage, "needs a move"},
+		{"not json", white, "{", play.CodeBadMessage, "bad JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -467,7 +469,7 @@ func TestRejections(t *testing.T) {
 	white.move("1a1-a2", 0)
 	white.waitPly(1)
 	white.move("1a1-a2", 0)
-	white.wantError(server.CodeStale, "not played")
+	white.wantError(play.CodeStale, "not played")
 
 	// Black resigns; then no one can move.
 	black.send(map[string]any{"type": "resign"})
@@ -476,7 +478,7 @@ func TestRejections(t *testing.T) {
 		t.Fatalf("outcome %+v; want 1-0 by resignation", end.Outcome)
 	}
 	black.move("1a3-a2", 1)
-	black.wantError(server.CodeGameOver, "over")
+	black.wantError(play.CodeGameOver, "over")
 
 	// HTTP errors.
 	ts.call("GET", "/api/games/aaaaaaaaaaaaaaaa", nil, http.StatusNotFound, nil)
@@ -489,7 +491,7 @@ func TestRejections(t *testing.T) {
 	ts.call("POST", "/api/games", map[string]any{"spec": "pogo", "position": "-,-,-/-,-,-/ww,ww,ww b", "seats": []any{map[string]any{"kind": "human"}, map[string]any{"kind": "human"}}}, http.StatusBadRequest, nil)
 	ts.call("POST", "/api/games", map[string]any{"spec": "pogo", "position": "x", "seats": []any{map[string]any{"kind": "human"}, map[string]any{"kind": "human"}}}, http.StatusBadRequest, nil)
 	// A game from a position: it starts there.
-	from := ts.create(server.CreateRequest{Spec: "pogo", Position: "bb,bb,-/-,-,bb/ww,ww,ww w", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
+	from := ts.create(play.CreateRequest{Spec: "pogo", Position: "bb,bb,-/-,-,bb/ww,ww,ww w", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
 	if from.State.Start != "bb,bb,-/-,-,bb/ww,ww,ww w" || from.State.Position != from.State.Start {
 		t.Errorf("game from a position starts at %s", from.State.Start)
 	}
@@ -498,11 +500,11 @@ func TestRejections(t *testing.T) {
 // TestJoinTwice checks that an invite works once.
 func TestJoinTwice(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{})
-	resp := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: true}}})
+	resp := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: true}}})
 	inv := resp.Invites[0].Invite
-	ts.call("POST", "/api/games/"+resp.ID+"/join", server.JoinRequest{Invite: inv}, http.StatusOK, nil)
+	ts.call("POST", "/api/games/"+resp.ID+"/join", play.JoinRequest{Invite: inv}, http.StatusOK, nil)
 	var e struct{ Error string }
-	ts.call("POST", "/api/games/"+resp.ID+"/join", server.JoinRequest{Invite: inv}, http.StatusConflict, &e)
+	ts.call("POST", "/api/games/"+resp.ID+"/join", play.JoinRequest{Invite: inv}, http.StatusConflict, &e)
 	if !strings.Contains(e.Error, "already been taken") {
 		t.Fatalf("second join: %q", e.Error)
 	}
@@ -522,7 +524,7 @@ func TestReconnect(t *testing.T) {
 	black.c.Close(websocket.StatusNormalClosure, "")
 	st := white.waitState("black gone", func(s *stateOf) bool { return !s.Seats[1].Connected })
 	white.move(st.Legal[0], 1) // it is black's turn: refused
-	white.wantError(server.CodeNotYourTurn, "Black's turn")
+	white.wantError(play.CodeNotYourTurn, "Black's turn")
 
 	black = ts.dial("black again", id, tokens[1])
 	black.hello()
@@ -563,7 +565,7 @@ func TestRestart(t *testing.T) {
 	}
 	before := p1.waitPly(5)
 
-	aiGame := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}})
+	aiGame := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}})
 	w := ts.dial("white", aiGame.ID, aiGame.Token)
 	w.hello()
 	w.move("1b1-b2", 0)
@@ -629,9 +631,9 @@ func TestAIPool(t *testing.T) {
 			return search.NewRandom(3), nil
 		},
 	})
-	ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "hard"}, {Kind: "human"}}})
+	ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: "hard"}, {Kind: "human"}}})
 	<-started
-	waiting := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}})
+	waiting := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}})
 	id, tokens := ts.twoPlayerGame("pogo")
 	white := ts.dial("white", id, tokens[0])
 	white.hello()
@@ -653,7 +655,7 @@ func TestAIPool(t *testing.T) {
 // TestAIGame plays a human against the AI until the end.
 func TestAIGame(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{NewPlayer: nil})
-	resp := ts.create(server.CreateRequest{Spec: "pogo", Name: "bob", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "random"}}})
+	resp := ts.create(play.CreateRequest{Spec: "pogo", Name: "bob", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "random"}}})
 	w := ts.dial("white", resp.ID, resp.Token)
 	w.hello()
 	st := w.last
@@ -664,7 +666,7 @@ func TestAIGame(t *testing.T) {
 	if st.Ply < 2 {
 		t.Fatalf("the AI never answered: %+v", st)
 	}
-	var recent struct{ Games []server.Summary }
+	var recent struct{ Games []view.Summary }
 	ts.call("GET", "/api/recent?limit=5", nil, http.StatusOK, &recent)
 	if len(recent.Games) != 1 || recent.Games[0].ID != resp.ID || recent.Games[0].Seats[1].Level != "random" {
 		t.Fatalf("recent = %+v", recent.Games)
@@ -702,7 +704,7 @@ func TestStatic(t *testing.T) {
 // players: it lists no levels and refuses AI seats with a clear error.
 func TestNoComputerPlayers(t *testing.T) {
 	ts := startBare(t, newDB(t), server.Config{})
-	var list struct{ Games []server.GameInfo }
+	var list struct{ Games []play.GameInfo }
 	ts.call("GET", "/api/games", nil, http.StatusOK, &list)
 	for _, gi := range list.Games {
 		if gi.Levels == nil || len(gi.Levels) != 0 {
@@ -710,7 +712,7 @@ func TestNoComputerPlayers(t *testing.T) {
 		}
 	}
 	var bad struct{ Error string }
-	ts.call("POST", "/api/games", server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}}, http.StatusBadRequest, &bad)
+	ts.call("POST", "/api/games", play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}}, http.StatusBadRequest, &bad)
 	if !strings.Contains(bad.Error, "no computer players") {
 		t.Errorf("creating an AI seat: %q; want it to say the server has no computer players", bad.Error)
 	}
@@ -729,7 +731,7 @@ func TestAIForfeit(t *testing.T) {
 	ts := startServer(t, newDB(t), server.Config{
 		NewPlayer: func(g game.Game, level string) (search.Player, error) { return illegalAI{}, nil },
 	})
-	resp := ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}})
+	resp := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}})
 	b := ts.dial("black", resp.ID, resp.Token)
 	b.hello()
 	st := b.waitState("the forfeit", func(s *stateOf) bool { return s.Status == "finished" })
@@ -768,8 +770,8 @@ func TestScoreAfterRestart(t *testing.T) {
 	ts := startServer(t, db, server.Config{})
 	g, _ := games.Load("pisola")
 	start, last := nearEnd(t, g, 3)
-	resp := ts.create(server.CreateRequest{Spec: "pisola", Position: start.String(), Name: "alice",
-		Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
+	resp := ts.create(play.CreateRequest{Spec: "pisola", Position: start.String(), Name: "alice",
+		Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
 	c := ts.dial("both", resp.ID, resp.Token)
 	c.hello()
 	c.move(last, 0)
@@ -780,12 +782,12 @@ func TestScoreAfterRestart(t *testing.T) {
 	ts = ts.restart(db, c)
 	var st stateOf
 	ts.call("GET", "/api/games/"+resp.ID, nil, http.StatusOK, &st)
-	var recent struct{ Games []server.Summary }
+	var recent struct{ Games []view.Summary }
 	ts.call("GET", "/api/recent?status=finished", nil, http.StatusOK, &recent)
 	if len(recent.Games) != 1 {
 		t.Fatalf("recent finished games: %+v; want the one game", recent.Games)
 	}
-	for what, o := range map[string]*server.Outcome{"the game": st.Outcome, "the recent list": recent.Games[0].Outcome} {
+	for what, o := range map[string]*view.Outcome{"the game": st.Outcome, "the recent list": recent.Games[0].Outcome} {
 		if o == nil || !reflect.DeepEqual(*o, *before) {
 			t.Errorf("after the restart, %s gives the outcome %+v; want %+v", what, o, before)
 		}
@@ -797,8 +799,8 @@ func TestScoreAfterRestart(t *testing.T) {
 func TestResignationAfterRestart(t *testing.T) {
 	db := newDB(t)
 	ts := startServer(t, db, server.Config{})
-	seats := []server.SeatRequest{{Kind: "human"}, {Kind: "human"}, {Kind: "human"}, {Kind: "human"}}
-	resp := ts.create(server.CreateRequest{Spec: "diam(players=4)", Name: "alice", Seats: seats})
+	seats := []play.SeatRequest{{Kind: "human"}, {Kind: "human"}, {Kind: "human"}, {Kind: "human"}}
+	resp := ts.create(play.CreateRequest{Spec: "diam(players=4)", Name: "alice", Seats: seats})
 	c := ts.dial("all", resp.ID, resp.Token)
 	c.hello()
 	c.move(c.last.Legal[0], 0)
@@ -828,13 +830,13 @@ func TestLevelBeingPrepared(t *testing.T) {
 			return level != "perfect" || ready.Load()
 		},
 	})
-	var v server.Variant
+	var v play.Variant
 	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
 	if !slices.Equal(v.Levels, []string{"easy", "perfect"}) || !slices.Equal(v.Preparing, []string{"perfect"}) {
 		t.Errorf("variant while preparing: levels %q, preparing %q; want perfect being prepared", v.Levels, v.Preparing)
 	}
-	seats := []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "perfect"}}
-	body, _ := json.Marshal(server.CreateRequest{Spec: "pogo", Seats: seats})
+	seats := []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "perfect"}}
+	body, _ := json.Marshal(play.CreateRequest{Spec: "pogo", Seats: seats})
 	res, err := http.Post(ts.url+"/api/games", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -844,14 +846,14 @@ func TestLevelBeingPrepared(t *testing.T) {
 	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(msg), "perfect level is still being prepared") {
 		t.Errorf("creating a game with perfect while preparing: %d %q (Retry-After %q); want 503 with Retry-After", res.StatusCode, msg, res.Header.Get("Retry-After"))
 	}
-	ts.create(server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}})
+	ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}})
 	ready.Store(true)
-	v = server.Variant{}
+	v = play.Variant{}
 	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
 	if len(v.Preparing) != 0 {
 		t.Errorf("variant once ready: preparing %q", v.Preparing)
 	}
-	ts.create(server.CreateRequest{Spec: "pogo", Seats: seats})
+	ts.create(play.CreateRequest{Spec: "pogo", Seats: seats})
 }
 
 // TestLevelElo checks that the variant lists the measured rating of each
@@ -864,7 +866,7 @@ func TestLevelElo(t *testing.T) {
 			return elo, level != "hard"
 		},
 	})
-	var v server.Variant
+	var v play.Variant
 	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
 	if len(v.Elo) != 2 || v.Elo["easy"] != 900 || v.Elo["random"] != 0 {
 		t.Errorf("variant's Elo %v; want easy 900 and random 0, hard unmeasured", v.Elo)

@@ -22,6 +22,7 @@ import (
 	"stax/games"
 	"stax/search"
 	"stax/server"
+	"stax/server/play"
 	"stax/server/store/sqlite"
 	"stax/web"
 )
@@ -54,13 +55,13 @@ func startAnalysisServer(t *testing.T, cfg ai.Config) string {
 // its websocket; it returns the game's id.
 func playedGame(t *testing.T, base, spec string, moves ...string) string {
 	t.Helper()
-	body, _ := json.Marshal(server.CreateRequest{Spec: spec, Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
+	body, _ := json.Marshal(play.CreateRequest{Spec: spec, Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
 	res, err := http.Post(base+"/api/games", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var cr server.CreateResponse
+	var cr play.CreateResponse
 	if err := json.NewDecoder(res.Body).Decode(&cr); err != nil || cr.ID == "" {
 		t.Fatalf("creating a game: %v, %+v", err, cr)
 	}

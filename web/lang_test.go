@@ -15,7 +15,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"stax/game"
-	"stax/server"
+	"stax/server/account"
+	"stax/server/lobby"
+	"stax/server/play"
 	"stax/web"
 )
 
@@ -92,8 +94,8 @@ func TestTranslations(t *testing.T) {
 			t.Errorf("i18n/en.js lacks the reason %q", r)
 		}
 	}
-	for _, code := range []string{server.CodeBadToken, server.CodeBadMessage, server.CodeNotYourSeat, server.CodeNotYourTurn, server.CodeIllegalMove, server.CodeStale, server.CodeGameOver, server.CodeServer, server.CodeFlagged, server.CodeRateLimited,
-		server.CodeBadName, server.CodeWeakPassword, server.CodeNameTaken, server.CodeWrongLogin, server.CodeWrongPassword, server.CodeSelfChallenge, server.CodeOwnSeek} {
+	for _, code := range []string{play.CodeBadToken, play.CodeBadMessage, play.CodeNotYourSeat, play.CodeNotYourTurn, play.CodeIllegalMove, play.CodeStale, play.CodeGameOver, play.CodeServer, play.CodeFlagged, play.CodeRateLimited,
+		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek} {
 		if _, ok := en["error."+code]; !ok {
 			t.Errorf("i18n/en.js lacks the error code %q", code)
 		}

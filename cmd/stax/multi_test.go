@@ -16,7 +16,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"stax/server"
+	"stax/server/play"
 	"stax/server/store"
 	"stax/server/store/pgtest"
 	"stax/server/store/postgres"
@@ -314,18 +314,18 @@ func TestMultiInstance(t *testing.T) {
 	}{{"pogo", 2}, {"pisola", 2}, {"diam", 2}, {"diam(players=4,teams=true)", 4}} {
 		spec := tc.spec
 		t.Run(spec, func(t *testing.T) {
-			var created server.CreateResponse
-			seats := []server.SeatRequest{{Kind: "human"}}
+			var created play.CreateResponse
+			seats := []play.SeatRequest{{Kind: "human"}}
 			instances := []*instance{a, b, c, a}
 			for range tc.players - 1 {
-				seats = append(seats, server.SeatRequest{Kind: "human", Invite: true})
+				seats = append(seats, play.SeatRequest{Kind: "human", Invite: true})
 			}
-			postJSON(t, "http://"+a.addr+"/api/games", server.CreateRequest{Spec: spec, Seats: seats}, &created)
+			postJSON(t, "http://"+a.addr+"/api/games", play.CreateRequest{Spec: spec, Seats: seats}, &created)
 			players := []*wsPlayer{connect(t, "seat 0 on A", a, created.ID, created.Token)}
 			for i, inv := range created.Invites {
 				in := instances[i+1]
-				var joined server.JoinResponse
-				postJSON(t, "http://"+in.addr+"/api/games/"+created.ID+"/join", server.JoinRequest{Invite: inv.Invite, Name: fmt.Sprint("p", inv.Seat)}, &joined)
+				var joined play.JoinResponse
+				postJSON(t, "http://"+in.addr+"/api/games/"+created.ID+"/join", play.JoinRequest{Invite: inv.Invite, Name: fmt.Sprint("p", inv.Seat)}, &joined)
 				players = append(players, connect(t, fmt.Sprintf("seat %d on %s", inv.Seat, in.name), in, created.ID, joined.Token))
 			}
 			spectator := connect(t, "spectator on C", c, created.ID, "")
@@ -343,8 +343,8 @@ func TestMultiInstance(t *testing.T) {
 	}
 
 	t.Run("computer", func(t *testing.T) {
-		var created server.CreateResponse
-		postJSON(t, "http://"+b.addr+"/api/games", server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}}, &created)
+		var created play.CreateResponse
+		postJSON(t, "http://"+b.addr+"/api/games", play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}}, &created)
 		human := connect(t, "human on B", b, created.ID, created.Token)
 		spectator := connect(t, "spectator on A", a, created.ID, "")
 		end := playOut(t, []*wsPlayer{human}, []*wsPlayer{spectator}, 60)
@@ -374,10 +374,10 @@ func TestMultiInstance(t *testing.T) {
 	})
 
 	t.Run("kill", func(t *testing.T) {
-		var created server.CreateResponse
-		postJSON(t, "http://"+a.addr+"/api/games", server.CreateRequest{Spec: "pisola", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: true}}}, &created)
-		var joined server.JoinResponse
-		postJSON(t, "http://"+b.addr+"/api/games/"+created.ID+"/join", server.JoinRequest{Invite: created.Invites[0].Invite}, &joined)
+		var created play.CreateResponse
+		postJSON(t, "http://"+a.addr+"/api/games", play.CreateRequest{Spec: "pisola", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: true}}}, &created)
+		var joined play.JoinResponse
+		postJSON(t, "http://"+b.addr+"/api/games/"+created.ID+"/join", play.JoinRequest{Invite: created.Invites[0].Invite}, &joined)
 		p1 := connect(t, "seat 0 on A", a, created.ID, created.Token)
 		p2 := connect(t, "seat 1 on B", b, created.ID, joined.Token)
 		spectator := connect(t, "spectator on C", c, created.ID, "")
@@ -428,8 +428,8 @@ func TestWorkerKilled(t *testing.T) {
 	// A lease is --ai-timeout and 10 s; Pisola's strongest thinks 1.5 s.
 	worker := []string{"worker", "--db", db, "--workers", "1", "--ai-delay", "0s", "--ai-timeout", "3s", "--log-level", "warn"}
 	first := startProcess(t, nil, worker...)
-	var created server.CreateResponse
-	postJSON(t, "http://"+a.addr+"/api/games", server.CreateRequest{Spec: "pisola", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "strongest"}}}, &created)
+	var created play.CreateResponse
+	postJSON(t, "http://"+a.addr+"/api/games", play.CreateRequest{Spec: "pisola", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "strongest"}}}, &created)
 	human := connect(t, "human on A", a, created.ID, created.Token)
 	st, err := postgres.Open(context.Background(), db, postgres.Options{MaxConns: 2})
 	if err != nil {

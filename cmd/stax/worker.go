@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"stax/games"
-	"stax/server"
+	"stax/server/play"
 )
 
 const workerUsage = "--db postgres://... [--workers N] [--ai-delay D] [--ai-timeout D] [--log-level L]"
@@ -50,7 +50,7 @@ func runWorker(e *env, args []string) error {
 	defer st.Close()
 	players, closeAI := computerPlayers(log)
 	defer closeAI()
-	w := server.NewWorker(server.WorkerConfig{
+	w := play.NewWorker(play.WorkerConfig{
 		Store: st, Games: games.All(), NewPlayer: players.New, Log: log,
 		AIDelay: *aiDelay, AITimeout: *aiTimeout,
 	})

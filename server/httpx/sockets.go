@@ -231,3 +231,11 @@ func (o *Outbox) Send(msg []byte) {
 		o.once.Do(o.slow)
 	}
 }
+
+// WriteMessage writes one text message, giving up (and closing the socket)
+// when it takes longer than the ping timeout or ctx ends.
+func (sk *Socket) WriteMessage(ctx context.Context, msg []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, sk.s.limits.PingTimeout)
+	defer cancel()
+	return sk.Write(ctx, websocket.MessageText, msg)
+}

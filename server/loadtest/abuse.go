@@ -9,14 +9,13 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"stax/server/play"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
-
-	"stax/server"
 )
 
 // AbuseConfig describes the abuse scenario: what a few scripts would do to
@@ -164,7 +163,7 @@ func (a *abuser) idle(ctx context.Context, rep *AbuseReport) {
 	// that broadcast rather than the connection limits.
 	var ids []string
 	for g := range (a.cfg.Idle + idlePerGame - 1) / idlePerGame {
-		cr, _, err := a.create(ctx, from(fmt.Sprintf("127.0.4.%d", 1+g/10)), server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
+		cr, _, err := a.create(ctx, from(fmt.Sprintf("127.0.4.%d", 1+g/10)), play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
 		if err != nil {
 			rep.IdleFailed = a.cfg.Idle
 			a.progress("idle websockets: could not create their games: %v", err)
@@ -293,7 +292,7 @@ func (a *abuser) slow(ctx context.Context, rep *AbuseReport) {
 func (a *abuser) burst(ctx context.Context, rep *AbuseReport) {
 	c := from("127.0.0.4")
 	for range a.cfg.Burst {
-		_, code, err := a.create(ctx, c, server.CreateRequest{Spec: "pogo", Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
+		_, code, err := a.create(ctx, c, play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
 		switch {
 		case err == nil:
 			rep.BurstCreated++
@@ -330,7 +329,7 @@ func (a *abuser) computer(ctx context.Context, rep *AbuseReport) {
 			done := sync.OnceFunc(movedOnce.Done)
 			defer done()
 			c := from(ip)
-			cr, _, err := a.create(ctx, c, server.CreateRequest{Spec: a.cfg.Spec, Seats: []server.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: a.cfg.Level}}})
+			cr, _, err := a.create(ctx, c, play.CreateRequest{Spec: a.cfg.Spec, Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: a.cfg.Level}}})
 			if err != nil {
 				<-sem
 				return
@@ -351,14 +350,14 @@ func (a *abuser) computer(ctx context.Context, rep *AbuseReport) {
 				}
 				var m struct {
 					Type  string
-					State *server.State
+					State *play.State
 				}
 				if json.Unmarshal(data, &m) != nil || m.State == nil {
 					continue
 				}
 				switch {
 				case !sent && m.State.Ply == 0 && m.State.ToMove == 0 && len(m.State.Legal) > 0:
-					b, _ := json.Marshal(server.Message{Type: "move", Move: m.State.Legal[0], Ply: new(int)})
+					b, _ := json.Marshal(play.Message{Type: "move", Move: m.State.Legal[0], Ply: new(int)})
 					if ws.Write(ctx, websocket.MessageText, b) != nil {
 						return
 					}
@@ -391,8 +390,8 @@ func (a *abuser) computer(ctx context.Context, rep *AbuseReport) {
 
 // create creates a game and returns the server's answer, or the HTTP
 // status of a refusal.
-func (a *abuser) create(ctx context.Context, c *http.Client, req server.CreateRequest) (server.CreateResponse, int, error) {
-	var cr server.CreateResponse
+func (a *abuser) create(ctx context.Context, c *http.Client, req play.CreateRequest) (play.CreateResponse, int, error) {
+	var cr play.CreateResponse
 	b, _ := json.Marshal(req)
 	hr, _ := http.NewRequestWithContext(ctx, "POST", a.base+"/api/games", strings.NewReader(string(b)))
 	hr.Header.Set("Content-Type", "application/json")

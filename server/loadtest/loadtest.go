@@ -10,7 +10,7 @@
 // and pick a random legal move. A game that ends is replaced by a new one,
 // so the number of concurrent games stays constant. Every loop is bounded by
 // Config.Duration. It speaks the API with the server's own wire types
-// (server.CreateRequest, server.Message, server.State), so that a change of
+// (play.CreateRequest, play.Message, play.State), so that a change of
 // the API shows here at compile time.
 package loadtest
 
@@ -26,14 +26,13 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"stax/server/play"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
-
-	"stax/server"
 )
 
 // Config describes a load test.
@@ -364,7 +363,7 @@ type game struct {
 // playGame creates a game, connects its players and plays it until it ends
 // or ctx ends. connected is called once every player is connected.
 func (r *run) playGame(ctx context.Context, slot int, rng *rand.Rand, connected func()) error {
-	seats := []server.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: r.cfg.Clients == 2}}
+	seats := []play.SeatRequest{{Kind: "human"}, {Kind: "human", Invite: r.cfg.Clients == 2}}
 	// The instance of each client: with several instances, every other
 	// game has its second player on the next instance.
 	n := len(r.bases)
@@ -373,8 +372,8 @@ func (r *run) playGame(ctx context.Context, slot int, rng *rand.Rand, connected 
 	if cross {
 		at[1] = r.bases[(slot+1)%n]
 	}
-	var cr server.CreateResponse
-	if err := r.post(ctx, at[0], "/api/games", server.CreateRequest{Spec: r.cfg.Spec, Seats: seats, Name: "load"}, &cr); err != nil {
+	var cr play.CreateResponse
+	if err := r.post(ctx, at[0], "/api/games", play.CreateRequest{Spec: r.cfg.Spec, Seats: seats, Name: "load"}, &cr); err != nil {
 		return err
 	}
 	tokens := []string{cr.Token}
@@ -382,8 +381,8 @@ func (r *run) playGame(ctx context.Context, slot int, rng *rand.Rand, connected 
 		if len(cr.Invites) != 1 {
 			return fmt.Errorf("game %s: %d invites; want 1 (is %s a two-player game?)", cr.ID, len(cr.Invites), r.cfg.Spec)
 		}
-		var jr server.JoinResponse
-		if err := r.post(ctx, at[1], "/api/games/"+cr.ID+"/join", server.JoinRequest{Invite: cr.Invites[0].Invite}, &jr); err != nil {
+		var jr play.JoinResponse
+		if err := r.post(ctx, at[1], "/api/games/"+cr.ID+"/join", play.JoinRequest{Invite: cr.Invites[0].Invite}, &jr); err != nil {
 			return err
 		}
 		tokens = append(tokens, jr.Token)
@@ -396,7 +395,7 @@ func (r *run) playGame(ctx context.Context, slot int, rng *rand.Rand, connected 
 			// Closing with the handshake lets the server read the
 			// resignation before the connection ends.
 			rctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			resign, _ := json.Marshal(server.Message{Type: "resign"})
+			resign, _ := json.Marshal(play.Message{Type: "resign"})
 			conns[0].Write(rctx, websocket.MessageText, resign)
 			cancel()
 			conns[0].Close(websocket.StatusNormalClosure, "")
@@ -501,7 +500,7 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 			g.mu.Lock()
 			g.sentAt, g.sentPly, g.sentBy = time.Now(), p.ply, seat
 			g.mu.Unlock()
-			b, _ := json.Marshal(server.Message{Type: "move", Move: p.move, Ply: &p.ply})
+			b, _ := json.Marshal(play.Message{Type: "move", Move: p.move, Ply: &p.ply})
 			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
 				if ctx.Err() != nil {
 					return nil
@@ -509,7 +508,7 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 				return fmt.Errorf("write: %w", err)
 			}
 		case rm := <-msgs:
-			var m server.Message
+			var m play.Message
 			if err := json.Unmarshal(rm.data, &m); err != nil {
 				return fmt.Errorf("bad message: %w", err)
 			}
@@ -520,7 +519,7 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 			if m.Type != "state" && m.Type != "update" || len(m.State) == 0 {
 				continue
 			}
-			var st server.State
+			var st play.State
 			if err := json.Unmarshal(m.State, &st); err != nil {
 				return fmt.Errorf("bad state message: %w", err)
 			}

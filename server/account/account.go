@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -16,6 +17,16 @@ import (
 
 	"stax/server/httpx"
 	"stax/server/store"
+)
+
+// The codes of the HTTP errors a player meets while signing in, by which
+// the UI shows them in the player's language.
+const (
+	CodeBadName       = "bad_name"
+	CodeWeakPassword  = "weak_password"
+	CodeNameTaken     = "name_taken"
+	CodeWrongLogin    = "wrong_login"
+	CodeWrongPassword = "wrong_password"
 )
 
 // PasswordParams are the argon2id parameters of new password hashes. Each
@@ -47,8 +58,8 @@ const (
 	minPassword, maxPassword = 8, 256
 	// minUserName and maxUserName bound an account name, in characters.
 	minUserName, maxUserName = 3, 20
-	// deletedName is the name a deleted account's seats keep.
-	deletedName = "(deleted player)"
+	// DeletedName is the name a deleted account's seats keep.
+	DeletedName = "(deleted player)"
 	// The login rate limits, token buckets: 10 attempts at once per
 	// account name, then one every 30 s; 30 at once per address, then
 	// one every 10 s. Signups: 5 at once per address, then one every 10
@@ -58,27 +69,88 @@ const (
 	signupEvery, signupBurst       = 10 * time.Minute, 5
 )
 
-// accounts is the server's part that deals with accounts.
-type accounts struct {
-	store  store.Accounts // nil when the store keeps no accounts
-	params PasswordParams
-	ttl    time.Duration
-	hashes chan struct{} // one token per password hash computed at once
+// Config configures the accounts.
+type Config struct {
+	// Users keeps the accounts and sessions; nil serves none (every
+	// account route answers 501, and every visitor is a guest).
+	Users store.Users
+	// PasswordParams are the argon2id parameters of new password hashes
+	// (default DefaultPasswordParams).
+	PasswordParams PasswordParams
+	// SessionTTL is how long a session lasts (default DefaultSessionTTL).
+	SessionTTL time.Duration
+	// Hashers bounds the password hashes computed at once (default 1).
+	Hashers int
+	// Proxies are the trusted reverse proxies, for the per-address limits.
+	Proxies httpx.Proxies
+	// Now tells the time of sessions and rate limits (default time.Now).
+	Now func() time.Time
+	// Log receives the accounts' logs; nil discards them.
+	Log *slog.Logger
+}
+
+// Forgetter is a domain that keeps something of an account (seats in
+// games, seeks) and forgets it when the account is deleted.
+type Forgetter interface {
+	ForgetAccount(ctx context.Context, userID string)
+}
+
+// Accounts is the site's domain of accounts: sign-up, sign-in, sessions,
+// passwords and the deletion of an account.
+type Accounts struct {
+	store   store.Users // nil when the store keeps no accounts
+	params  PasswordParams
+	ttl     time.Duration
+	proxies httpx.Proxies
+	forget  []Forgetter
+	now     func() time.Time
+	log     *slog.Logger
+	hashes  chan struct{} // one token per password hash computed at once
 	// Login attempts per account name and per address, and signups per
 	// address.
 	loginsByName, loginsByIP, signups *httpx.RateLimiter
 }
 
-func (s *Server) now() time.Time {
-	if s.cfg.Now != nil {
-		return s.cfg.Now().UTC()
+// New returns the accounts domain.
+func New(cfg Config) *Accounts {
+	if cfg.PasswordParams == (PasswordParams{}) {
+		cfg.PasswordParams = DefaultPasswordParams
 	}
-	return time.Now().UTC()
+	httpx.SetDefault(&cfg.SessionTTL, DefaultSessionTTL)
+	httpx.SetDefault(&cfg.Hashers, 1)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Accounts{store: cfg.Users, params: cfg.PasswordParams, ttl: cfg.SessionTTL, proxies: cfg.Proxies,
+		now: func() time.Time { return cfg.Now().UTC() }, log: cfg.Log,
+		hashes:       make(chan struct{}, cfg.Hashers),
+		loginsByName: httpx.NewRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: httpx.NewRateLimiter(loginIPEvery, loginIPBurst),
+		signups: httpx.NewRateLimiter(signupEvery, signupBurst)}
 }
 
-// errNoAccounts is the answer of every account route on a server whose
+// ForgetIn adds domains that keep something of an account (seats,
+// seeks), told when one is deleted. It is called while the site is wired,
+// before it serves.
+func (s *Accounts) ForgetIn(fs ...Forgetter) {
+	s.forget = append(s.forget, fs...)
+}
+
+// Enabled reports whether the site keeps accounts.
+func (s *Accounts) Enabled() bool { return s.store != nil }
+
+// Sweep forgets the rate limits' clients that have been quiet.
+func (s *Accounts) Sweep(now time.Time) {
+	s.loginsByName.Sweep(now)
+	s.loginsByIP.Sweep(now)
+	s.signups.Sweep(now)
+}
+
+// ErrNoAccounts is the answer of every account route on a server whose
 // store keeps no accounts.
-var errNoAccounts = errors.New("this server keeps no accounts; guests can still play")
+var ErrNoAccounts = errors.New("this server keeps no accounts; guests can still play")
 
 // hashPassword returns the PHC string of argon2id over password with a new
 // salt.
@@ -117,13 +189,13 @@ func checkPassword(password, encoded string) (bool, error) {
 
 // hashing runs f while holding one of the password hashing tokens, so that
 // the memory argon2 takes stays bounded whatever the number of requests.
-func (s *Server) hashing(ctx context.Context, f func()) error {
+func (s *Accounts) hashing(ctx context.Context, f func()) error {
 	select {
-	case s.acct.hashes <- struct{}{}:
+	case s.hashes <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	defer func() { <-s.acct.hashes }()
+	defer func() { <-s.hashes }()
 	f()
 	return nil
 }
@@ -199,9 +271,9 @@ type Me struct {
 	Expires time.Time `json:"expires"`
 }
 
-func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
-	if s.acct.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
+func (s *Accounts) handleSignup(w http.ResponseWriter, r *http.Request) {
+	if s.store == nil {
+		httpx.Error(w, http.StatusNotImplemented, ErrNoAccounts.Error())
 		return
 	}
 	var req Credentials
@@ -217,16 +289,16 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	if ok, wait := s.acct.signups.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), now); !ok {
+	if ok, wait := s.signups.Allow(httpx.ClientKey(s.proxies.ClientIP(r)), now); !ok {
 		httpx.TooFast(w, wait, "accounts created")
 		return
 	}
 	var hash string
-	if err := s.hashing(r.Context(), func() { hash = hashPassword(req.Password, s.acct.params) }); err != nil {
+	if err := s.hashing(r.Context(), func() { hash = hashPassword(req.Password, s.params) }); err != nil {
 		return
 	}
 	u := &store.User{ID: httpx.NewID(), Name: req.Name, PasswordHash: hash, Created: now.Truncate(time.Millisecond)}
-	if err := s.acct.store.CreateUser(r.Context(), u); err != nil {
+	if err := s.store.CreateUser(r.Context(), u); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			httpx.ErrorCode(w, http.StatusConflict, CodeNameTaken, fmt.Sprintf("the name %q is taken; choose another", req.Name))
 			return
@@ -239,9 +311,9 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 	s.startSession(w, r, u, http.StatusCreated)
 }
 
-func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
-	if s.acct.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
+func (s *Accounts) handleLogin(w http.ResponseWriter, r *http.Request) {
+	if s.store == nil {
+		httpx.Error(w, http.StatusNotImplemented, ErrNoAccounts.Error())
 		return
 	}
 	var req Credentials
@@ -257,13 +329,13 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	okIP, waitIP := s.acct.loginsByIP.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), now)
-	okName, waitName := s.acct.loginsByName.Allow(store.NameKey(req.Name), now)
+	okIP, waitIP := s.loginsByIP.Allow(httpx.ClientKey(s.proxies.ClientIP(r)), now)
+	okName, waitName := s.loginsByName.Allow(store.NameKey(req.Name), now)
 	if !okIP || !okName {
 		httpx.TooFast(w, max(waitIP, waitName), "sign-in attempts")
 		return
 	}
-	u, err := s.acct.store.UserByName(r.Context(), req.Name)
+	u, err := s.store.UserByName(r.Context(), req.Name)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.log.Error("login", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the account could not be read")
@@ -274,7 +346,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		if u == nil {
 			// Hash anyway, so that the answer takes as long for a name
 			// that does not exist.
-			hashPassword(req.Password, s.acct.params)
+			hashPassword(req.Password, s.params)
 			return
 		}
 		var cerr error
@@ -294,13 +366,13 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 // startSession stores a new session for u, sets its cookie and answers Me.
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *store.User, code int) {
+func (s *Accounts) startSession(w http.ResponseWriter, r *http.Request, u *store.User, code int) {
 	var b [32]byte
 	rand.Read(b[:])
 	token := hex.EncodeToString(b[:])
 	now := s.now().Truncate(time.Millisecond)
-	ss := &store.Session{TokenHash: httpx.HashSecret(token), UserID: u.ID, Created: now, Expires: now.Add(s.acct.ttl)}
-	if err := s.acct.store.CreateSession(r.Context(), ss); err != nil {
+	ss := &store.Session{TokenHash: httpx.HashSecret(token), UserID: u.ID, Created: now, Expires: now.Add(s.ttl)}
+	if err := s.store.CreateSession(r.Context(), ss); err != nil {
 		s.log.Error("create session", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the session could not be saved")
 		return
@@ -308,7 +380,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *store.U
 	http.SetCookie(w, &http.Cookie{
 		// Max-Age rather than Expires: the browser's clock may differ
 		// from the server's.
-		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(s.acct.ttl.Seconds()),
+		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(s.ttl.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 	})
 	httpx.WriteJSON(w, code, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
@@ -320,17 +392,17 @@ var (
 	errExpired   = errors.New("your session has expired; sign in again")
 )
 
-// session returns the account and session of a request's cookie:
+// Session returns the account and session of a request's cookie:
 // errSignedOut without a valid one, errExpired for an expired one.
-func (s *Server) session(r *http.Request) (*store.User, *store.Session, error) {
-	if s.acct.store == nil {
+func (s *Accounts) Session(r *http.Request) (*store.User, *store.Session, error) {
+	if s.store == nil {
 		return nil, nil, errSignedOut
 	}
 	c, err := r.Cookie(sessionCookie)
 	if err != nil || c.Value == "" {
 		return nil, nil, errSignedOut
 	}
-	ss, err := s.acct.store.Session(r.Context(), httpx.HashSecret(c.Value))
+	ss, err := s.store.Session(r.Context(), httpx.HashSecret(c.Value))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil, errSignedOut
 	}
@@ -338,10 +410,10 @@ func (s *Server) session(r *http.Request) (*store.User, *store.Session, error) {
 		return nil, nil, err
 	}
 	if !s.now().Before(ss.Expires) {
-		s.acct.store.DeleteSession(r.Context(), ss.TokenHash)
+		s.store.DeleteSession(r.Context(), ss.TokenHash)
 		return nil, nil, errExpired
 	}
-	u, err := s.acct.store.UserByID(r.Context(), ss.UserID)
+	u, err := s.store.UserByID(r.Context(), ss.UserID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil, errSignedOut
 	}
@@ -351,14 +423,14 @@ func (s *Server) session(r *http.Request) (*store.User, *store.Session, error) {
 	return u, ss, nil
 }
 
-// signedIn returns the request's account, answering 401 (or 501, or 500)
+// SignedIn returns the request's account, answering 401 (or 501, or 500)
 // when there is none.
-func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool) {
-	if s.acct.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
+func (s *Accounts) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool) {
+	if s.store == nil {
+		httpx.Error(w, http.StatusNotImplemented, ErrNoAccounts.Error())
 		return nil, nil, false
 	}
-	u, ss, err := s.session(r)
+	u, ss, err := s.Session(r)
 	switch {
 	case errors.Is(err, errSignedOut), errors.Is(err, errExpired):
 		httpx.Error(w, http.StatusUnauthorized, err.Error())
@@ -371,8 +443,8 @@ func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) (*store.User, 
 	return u, ss, true
 }
 
-func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
-	u, ss, ok := s.signedIn(w, r)
+func (s *Accounts) handleMe(w http.ResponseWriter, r *http.Request) {
+	u, ss, ok := s.SignedIn(w, r)
 	if !ok {
 		return
 	}
@@ -384,13 +456,13 @@ func clearCookie(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
 }
 
-func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
-	if s.acct.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
+func (s *Accounts) handleLogout(w http.ResponseWriter, r *http.Request) {
+	if s.store == nil {
+		httpx.Error(w, http.StatusNotImplemented, ErrNoAccounts.Error())
 		return
 	}
 	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-		if err := s.acct.store.DeleteSession(r.Context(), httpx.HashSecret(c.Value)); err != nil {
+		if err := s.store.DeleteSession(r.Context(), httpx.HashSecret(c.Value)); err != nil {
 			s.log.Error("logout", "err", err)
 			httpx.Error(w, http.StatusInternalServerError, "the session could not be ended")
 			return
@@ -401,8 +473,8 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 }
 
 // confirm checks an account's password for a request that changes it.
-func (s *Server) confirm(w http.ResponseWriter, r *http.Request, u *store.User, password string) bool {
-	if ok, wait := s.acct.loginsByName.Allow(store.NameKey(u.Name), s.now()); !ok {
+func (s *Accounts) confirm(w http.ResponseWriter, r *http.Request, u *store.User, password string) bool {
+	if ok, wait := s.loginsByName.Allow(store.NameKey(u.Name), s.now()); !ok {
 		httpx.TooFast(w, wait, "password attempts")
 		return false
 	}
@@ -420,8 +492,8 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, u *store.User, 
 	return ok
 }
 
-func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
-	u, ss, ok := s.signedIn(w, r)
+func (s *Accounts) handlePassword(w http.ResponseWriter, r *http.Request) {
+	u, ss, ok := s.SignedIn(w, r)
 	if !ok {
 		return
 	}
@@ -440,23 +512,23 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var hash string
-	if err := s.hashing(r.Context(), func() { hash = hashPassword(req.New, s.acct.params) }); err != nil {
+	if err := s.hashing(r.Context(), func() { hash = hashPassword(req.New, s.params) }); err != nil {
 		return
 	}
-	if err := s.acct.store.SetPassword(r.Context(), u.ID, hash); err != nil {
+	if err := s.store.SetPassword(r.Context(), u.ID, hash); err != nil {
 		s.log.Error("set password", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the password could not be saved")
 		return
 	}
 	// Every other browser signed in to the account is signed out.
-	if err := s.acct.store.DeleteSessions(r.Context(), u.ID, ss.TokenHash); err != nil {
+	if err := s.store.DeleteSessions(r.Context(), u.ID, ss.TokenHash); err != nil {
 		s.log.Error("revoke sessions", "err", err)
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-func (s *Server) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
-	u, _, ok := s.signedIn(w, r)
+func (s *Accounts) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
+	u, _, ok := s.SignedIn(w, r)
 	if !ok {
 		return
 	}
@@ -471,110 +543,25 @@ func (s *Server) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
 	if !s.confirm(w, r, u, req.Password) {
 		return
 	}
-	if err := s.acct.store.DeleteUser(r.Context(), u.ID, deletedName); err != nil {
+	if err := s.store.DeleteUser(r.Context(), u.ID, DeletedName); err != nil {
 		s.log.Error("delete user", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the account could not be deleted")
 		return
 	}
-	s.forgetUser(u.ID)
+	for _, f := range s.forget {
+		f.ForgetAccount(context.WithoutCancel(r.Context()), u.ID)
+	}
 	clearCookie(w, r)
 	s.log.Info("account deleted")
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-// forgetUser anonymises a deleted account's seats in the games in memory,
-// as DeleteUser did in the store.
-func (s *Server) forgetUser(id string) {
-	for _, l := range s.inMemory() {
-		l.mu.Lock()
-		changed := false
-		for i := range l.seats {
-			if l.seats[i].User == id {
-				l.seats[i].User, l.seats[i].Name = "", deletedName
-				changed = true
-			}
-		}
-		if changed {
-			l.changed()
-			l.broadcast()
-		}
-		l.mu.Unlock()
-	}
-	s.forgetSeeks(context.WithoutCancel(s.ctx), id)
-}
-
-// accountRoutes adds the routes of accounts, the lobby and ratings.
-func (s *Server) accountRoutes(m *http.ServeMux) {
+// Routes adds the accounts' routes to m.
+func (s *Accounts) Routes(m *http.ServeMux) {
 	m.HandleFunc("POST /api/signup", s.handleSignup)
 	m.HandleFunc("POST /api/login", s.handleLogin)
 	m.HandleFunc("POST /api/logout", s.handleLogout)
 	m.HandleFunc("GET /api/me", s.handleMe)
 	m.HandleFunc("DELETE /api/me", s.handleDeleteMe)
 	m.HandleFunc("POST /api/password", s.handlePassword)
-	m.HandleFunc("GET /api/me/games", s.handleMyGames)
-	m.HandleFunc("GET /api/users/{name}", s.handleUser)
-	m.HandleFunc("GET /api/leaderboard/{pool}", s.handleLeaderboard)
-	m.HandleFunc("GET /api/pools", s.handlePools)
-	m.HandleFunc("GET /api/seeks", s.handleGetSeeks)
-	m.HandleFunc("POST /api/seeks", s.handlePostSeek)
-	m.HandleFunc("POST /api/seeks/{id}/accept", s.handleAcceptSeek)
-	m.HandleFunc("DELETE /api/seeks/{id}", s.handleCancelSeek)
-	m.HandleFunc("GET /api/challenges", s.handleGetSeeks)
-	m.HandleFunc("POST /api/challenges", s.handlePostChallenge)
-	m.HandleFunc("POST /api/challenges/{id}/accept", s.handleAcceptSeek)
-	m.HandleFunc("POST /api/challenges/{id}/decline", s.handleDeclineSeek)
-	m.HandleFunc("DELETE /api/challenges/{id}", s.handleCancelSeek)
-	m.HandleFunc("GET /ws/lobby", s.handleLobbyWS)
-}
-
-// CheckClocks flags the games whose player to move has run out of time
-// and withdraws the seeks left without their owner. A server configured
-// with Config.Now does this only when called; otherwise every 100 ms.
-func (s *Server) CheckClocks() {
-	s.checkClocks()
-	s.sweepSeeks(s.now())
-	s.sweepPeers(s.now())
-}
-
-// handleMyGames lists the signed-in player's games: the ongoing ones
-// where it is their move first (correspondence games waiting for them),
-// then the other ongoing ones, then the finished ones, most recent first.
-func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
-	u, _, ok := s.signedIn(w, r)
-	if !ok {
-		return
-	}
-	gs, err := s.acct.store.GamesOf(r.Context(), u.ID, 100, "")
-	if err != nil {
-		s.log.Error("my games", "err", err)
-		httpx.Error(w, http.StatusInternalServerError, "the games could not be listed")
-		return
-	}
-	sums := s.summaries(gs)
-	var mine, playing, finished []Summary
-	for i, sg := range gs {
-		sum := sums[i]
-		if sg.Status == store.Finished {
-			finished = append(finished, sum)
-			continue
-		}
-		if l, err := s.get(r.Context(), sg.ID); err == nil {
-			l.mu.Lock()
-			p := l.h.State().ToMove()
-			sum.ToMove = &p
-			sum.Ply = l.h.Ply()
-			yours := !l.h.Over() && l.seats[p].User == u.ID
-			l.mu.Unlock()
-			sum.YourMove = yours
-			if yours {
-				mine = append(mine, sum)
-				continue
-			}
-		}
-		playing = append(playing, sum)
-	}
-	out := append(append(append([]Summary{}, mine...), playing...), finished...)
-	httpx.WriteJSON(w, http.StatusOK, struct {
-		Games []Summary `json:"games"`
-	}{out})
 }

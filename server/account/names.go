@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"errors"
@@ -13,13 +13,13 @@ import (
 // maxName bounds a player's name, in characters.
 const maxName = 40
 
-// cleanName checks a player's name and returns it in the form the server
+// CleanName checks a player's name and returns it in the form the server
 // keeps: normalised to NFC, each run of spaces made one ASCII space, trimmed.
 // It refuses invalid UTF-8, control and format characters (bidi overrides,
 // zero-width characters), line separators, private-use and unassigned code
 // points, names longer than maxName, and names that pass for the computer or
 // the server (see reservedName).
-func cleanName(name string) (string, error) {
+func CleanName(name string) (string, error) {
 	if !utf8.ValidString(name) {
 		return "", errors.New("name: want UTF-8 text")
 	}

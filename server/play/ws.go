@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"context"
@@ -7,14 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"stax/server/httpx"
-	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 )
-
-// maxMessage bounds a message from a client.
-const maxMessage = 4 << 10
 
 // client is one websocket connection to a game.
 type client struct {
@@ -24,27 +20,20 @@ type client struct {
 	name   string // the signed-in account's name
 	// chatLimit bounds the connection's chat messages.
 	chatLimit *httpx.RateLimiter
-	out       chan []byte // messages waiting to be written
-	slow      func()      // closes the connection as too slow
-	once      sync.Once   // guards the call of slow
+	// Outbox queues the messages waiting to be written; a connection
+	// whose queue is full is closed as too slow.
+	*httpx.Outbox
 }
 
-// send queues a message without blocking; a connection whose queue is full
-// is closed as too slow and gets nothing more.
-func (c *client) send(msg []byte) {
-	select {
-	case c.out <- msg:
-	default:
-		c.once.Do(c.slow)
-	}
-}
+// send queues a message without blocking.
+func (c *client) send(msg []byte) { c.Send(msg) }
 
 func errorMsg(e *moveError) []byte {
 	return httpx.Marshal(Message{Type: "error", Code: e.code, Message: e.msg, Move: e.move})
 }
 
-func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
-	release, ok := s.takeConn(w, r)
+func (s *Live) handleWS(w http.ResponseWriter, r *http.Request) {
+	release, ok := s.cfg.Sockets.Take(w, r)
 	if !ok {
 		return
 	}
@@ -58,29 +47,22 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.lookupError(w, id, err)
 		return
 	}
-	conn, ok := s.acceptWS(w, r)
+	conn, ok := s.cfg.Sockets.Accept(w, r)
 	if !ok {
 		return
 	}
-	defer s.wg.Done()
+	defer conn.Done()
 
-	c := &client{out: make(chan []byte, s.cfg.SendQueue), chatLimit: httpx.NewRateLimiter(chatEvery, chatBurst)}
-	var closeOnce sync.Once
-	closeWith := func(code websocket.StatusCode, reason string) {
-		closeOnce.Do(func() { go conn.Close(code, reason) })
-	}
-	c.slow = func() { closeWith(websocket.StatusPolicyViolation, "too slow") }
-	stop := context.AfterFunc(s.ctx, func() { closeWith(websocket.StatusGoingAway, "server shutting down") })
-	defer stop()
+	c := &client{Outbox: conn.Outbox(), chatLimit: httpx.NewRateLimiter(chatEvery, chatBurst)}
 
 	// A signed-in player holds the seats of their account, on any device.
-	u, _, _ := s.session(r)
+	u, _, _ := s.cfg.Sessions.Session(r)
 
 	// Join the game: hello, then the full state, queued under the game's
 	// lock so that no broadcast can come between. (The game may have been
 	// unloaded since it was looked up: acquire loads it again.)
 	if l, err = s.acquire(r.Context(), id); err != nil {
-		closeWith(websocket.StatusInternalError, "the game could not be loaded")
+		conn.CloseWith(websocket.StatusInternalError, "the game could not be loaded")
 		return
 	}
 	var badToken bool
@@ -105,14 +87,14 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		// this instance have missed a move of another one.
 		s.catchUp(l)
 	}
-	c.out <- httpx.Marshal(struct {
+	c.C <- httpx.Marshal(struct {
 		Type  string    `json:"type"`
 		Seats []int     `json:"seats"`
 		Name  string    `json:"name,omitempty"`
 		Now   time.Time `json:"now"`
 	}{"hello", c.seats, c.name, s.now()})
 	if badToken {
-		c.out <- errorMsg(&moveError{code: CodeBadToken, msg: "the token matches no seat of this game: you are watching as a spectator"})
+		c.C <- errorMsg(&moveError{code: CodeBadToken, msg: "the token matches no seat of this game: you are watching as a spectator"})
 	}
 	l.subs[c] = struct{}{}
 	l.idle = time.Time{}
@@ -131,28 +113,13 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	l.sendTalk(c)
 	l.mu.Unlock()
 
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for msg := range c.out {
-			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.PingTimeout)
-			err := conn.Write(ctx, websocket.MessageText, msg)
-			cancel()
-			if err != nil {
-				conn.CloseNow()
-				// Drain so that senders never block (they do not anyway).
-				for range c.out {
-				}
-				return
-			}
-		}
-	}()
+	done := conn.Pump(c.Outbox)
 
 	pinged := make(chan struct{})
 	stopPing := make(chan struct{})
 	go func() {
 		defer close(pinged)
-		s.keepAlive(conn, stopPing)
+		conn.KeepAlive(stopPing)
 	}()
 	s.readLoop(conn, l, c)
 	close(stopPing)
@@ -166,7 +133,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	for _, p := range c.seats {
 		l.seats[p].connected--
 	}
-	if s.ctx.Err() == nil {
+	if s.cfg.Sockets.Stopping().Err() == nil {
 		if len(c.seats) > 0 {
 			l.changed()
 			l.broadcast()
@@ -175,61 +142,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		l.sendWatchers()
 	}
 	l.mu.Unlock()
-	close(c.out)
+	close(c.C)
 	<-done
-	closeWith(websocket.StatusNormalClosure, "")
-}
-
-// acceptWS upgrades the request to a websocket, from the server's own
-// origin or OriginPatterns, reading messages of at most maxMessage bytes,
-// and counts the connection in s.wg, so that Close waits for it: the
-// caller calls s.wg.Done when it is over. Once Close has begun it answers
-// 503 instead. On failure the request has been answered.
-func (s *Server) acceptWS(w http.ResponseWriter, r *http.Request) (*websocket.Conn, bool) {
-	s.closeMu.Lock()
-	if s.closing {
-		s.closeMu.Unlock()
-		httpx.Error(w, http.StatusServiceUnavailable, "the server is shutting down; try again")
-		return nil, false
-	}
-	s.wg.Add(1)
-	s.closeMu.Unlock()
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
-	if err != nil {
-		s.wg.Done()
-		s.log.Debug("websocket accept", "path", r.URL.Path, "err", err)
-		return nil, false
-	}
-	conn.SetReadLimit(maxMessage)
-	return conn, true
-}
-
-// keepAlive pings the connection every PingInterval until stop is closed,
-// and closes it when a ping is not answered within PingTimeout: a peer that
-// vanished, or one that holds the connection without reading, does not keep
-// it open.
-func (s *Server) keepAlive(conn *websocket.Conn, stop <-chan struct{}) {
-	t := time.NewTicker(s.cfg.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.PingTimeout)
-		err := conn.Ping(ctx)
-		cancel()
-		if err != nil {
-			s.idleClosed.Add(1)
-			conn.CloseNow()
-			return
-		}
-	}
 }
 
 // readLoop handles the client's messages until the connection closes.
-func (s *Server) readLoop(conn *websocket.Conn, l *room, c *client) {
+func (s *Live) readLoop(conn *httpx.Socket, l *room, c *client) {
 	for {
 		typ, data, err := conn.Read(context.Background())
 		if err != nil {
@@ -241,7 +159,7 @@ func (s *Server) readLoop(conn *websocket.Conn, l *room, c *client) {
 
 // handleMessage handles one message of a client: a move or a resignation.
 // Anything wrong is answered with an error message to that client alone.
-func (s *Server) handleMessage(l *room, c *client, text bool, data []byte) {
+func (s *Live) handleMessage(l *room, c *client, text bool, data []byte) {
 	if !text {
 		s.reply(l, c, &moveError{code: CodeBadMessage, msg: "want JSON text messages"})
 		return
@@ -283,7 +201,7 @@ func (s *Server) handleMessage(l *room, c *client, text bool, data []byte) {
 }
 
 // reply sends an error to one client.
-func (s *Server) reply(l *room, c *client, e *moveError) {
+func (s *Live) reply(l *room, c *client, e *moveError) {
 	l.mu.Lock()
 	c.send(errorMsg(e))
 	l.mu.Unlock()

@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"context"
@@ -139,7 +139,7 @@ func (m *memStore) Close() error                   { return nil }
 
 // newFuzzGame starts a server on a memStore with one Pogo game whose two
 // seats a single client holds.
-func newFuzzGame(t testing.TB, spec string) (*Server, *room, *client) {
+func newFuzzGame(t testing.TB, spec string) (*Live, *room, *client) {
 	t.Helper()
 	s, err := New(Config{Store: newMemStore(), Games: games.All()})
 	if err != nil {
@@ -163,7 +163,7 @@ func newFuzzGame(t testing.TB, spec string) (*Server, *room, *client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &client{seats: seats, out: make(chan []byte, 1<<16), slow: func() { t.Fatal("client too slow") }}
+	c := &client{seats: seats, Outbox: httpx.NewOutbox(1<<16, func() { t.Fatal("client too slow") })}
 	l.subs[c] = struct{}{}
 	return s, l, c
 }
@@ -193,9 +193,9 @@ func FuzzMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b string) {
 		s, l, c := newFuzzGame(t, "pogo")
 		for _, msg := range []string{a, b, a} {
-			before := len(c.out)
+			before := len(c.C)
 			s.handleMessage(l, c, true, []byte(msg))
-			if len(c.out) == before {
+			if len(c.C) == before {
 				t.Fatalf("no answer to %q", msg)
 			}
 		}
@@ -229,12 +229,12 @@ func FuzzMessage(f *testing.F) {
 // and then gets nothing more, without blocking the sender.
 func TestSlowClient(t *testing.T) {
 	var closed int
-	c := &client{out: make(chan []byte, 2), slow: func() { closed++ }}
+	c := &client{Outbox: httpx.NewOutbox(2, func() { closed++ })}
 	for i := 0; i < 5; i++ {
 		c.send([]byte("x"))
 	}
-	if closed != 1 || len(c.out) != 2 {
-		t.Fatalf("slow called %d times, %d queued; want 1 and 2", closed, len(c.out))
+	if closed != 1 || len(c.C) != 2 {
+		t.Fatalf("slow called %d times, %d queued; want 1 and 2", closed, len(c.C))
 	}
 }
 

@@ -1,4 +1,8 @@
-package server
+// Package view is how the site shows games: the board views that the
+// browser draws (the same game.Board the terminal draws from), outcomes
+// and the summaries of stored games, shared by every domain that shows a
+// game.
+package view
 
 import (
 	"net/http"
@@ -73,9 +77,9 @@ type MoveView struct {
 	To    []string `json:"to,omitempty"`
 }
 
-// viewOf builds the view of st, or nil for a game without a board view.
+// Of builds the view of st, or nil for a game without a board view.
 // last lists the cells of the move that led to st.
-func viewOf(st game.State, over bool, last []string) *View {
+func Of(st game.State, over bool, last []string) *View {
 	v, ok := st.(game.Viewer)
 	if !ok {
 		return nil
@@ -94,8 +98,8 @@ func viewOf(st game.State, over bool, last []string) *View {
 	return out
 }
 
-// lastCells returns the names of the cells move m of st touches.
-func lastCells(st game.State, m game.Move) []string {
+// LastCells returns the names of the cells move m of st touches.
+func LastCells(st game.State, m game.Move) []string {
 	v, ok := st.(game.Viewer)
 	if !ok {
 		return nil
@@ -149,13 +153,17 @@ func moveJSON(b *game.Board, text string, mv game.MoveView) MoveView {
 	return out
 }
 
-// handleView answers GET /api/view?spec=S&position=P[&move=M]: the view of
+// Handler answers GET /api/view?spec=S&position=P[&move=M]: the view of
 // position P of variant S (its start when P is empty), or of the position
 // that move M leads to from P, with M's cells as the last move. It serves
 // replays and the diagrams of the rules.
-func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
+func Handler(games game.Registry) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { serveView(w, r, games) }
+}
+
+func serveView(w http.ResponseWriter, r *http.Request, games game.Registry) {
 	q := r.URL.Query()
-	g, err := s.cfg.Games.Load(q.Get("spec"))
+	g, err := games.Load(q.Get("spec"))
 	if err != nil {
 		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
@@ -174,10 +182,10 @@ func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 			httpx.Error(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		last = lastCells(st, m)
+		last = LastCells(st, m)
 		st.Apply(m)
 	}
-	v := viewOf(st, st.Terminal(), last)
+	v := Of(st, st.Terminal(), last)
 	if v == nil {
 		httpx.Error(w, http.StatusNotFound, g.Info().Title+" has no board view")
 		return

@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"strings"
@@ -40,7 +40,7 @@ func TestCleanName(t *testing.T) {
 		{"Aida", "Aida", ""},
 		{"robot", "robot", ""},
 	} {
-		got, err := cleanName(tt.in)
+		got, err := CleanName(tt.in)
 		switch {
 		case tt.bad == "" && (err != nil || got != tt.want):
 			t.Errorf("cleanName(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
@@ -55,11 +55,11 @@ func FuzzCleanName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		name, err := cleanName(in)
+		name, err := CleanName(in)
 		if err != nil {
 			return
 		}
-		again, err := cleanName(name)
+		again, err := CleanName(name)
 		if err != nil || again != name {
 			t.Fatalf("cleanName(%q) = %q, but cleaning that gives %q, %v", in, name, again, err)
 		}

@@ -1,10 +1,16 @@
-package server
+// Package lobby is the site's domain of pairing: seeks open to everyone,
+// challenges to one player, and the lobby's websocket, which shows the
+// seeks as they change and brings a player the news of their own. The
+// seeks are in the store, shared by every instance; the games they start
+// are started by live play, through the Starter interface.
+package lobby
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -12,10 +18,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"stax/game"
 	"stax/server/httpx"
+	"stax/server/ratings"
 	"stax/server/store"
 )
 
@@ -90,30 +95,123 @@ type AcceptResponse struct {
 // seeks.
 var errNoLobby = errors.New("this server keeps no lobby; invite a player with a link instead")
 
-// lobby holds this instance's lobby websockets. The seeks and challenges
-// are in the store (store.Seeks), shared by every instance: each change
-// comes back through the store's feed (EventSeek), and every instance
-// sends the new lists to its own lobby connections; news for one account
-// (a challenge, a seek taken or declined) travels the same way
-// (EventNews), to whichever instance holds its connections.
-type lobby struct {
-	seeks store.Seeks // nil when the store keeps none
+// Sessions tells who sends a request (the accounts domain implements it).
+type Sessions interface {
+	// Session returns the request's account, or an error when it has
+	// none.
+	Session(r *http.Request) (*store.User, *store.Session, error)
+	// SignedIn returns the request's account, answering the request
+	// itself (401 and the like) when there is none.
+	SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool)
+}
+
+// Starter starts the games the lobby pairs (live play implements it).
+type Starter interface {
+	// StartGame creates and starts a game between accounts, players[i]
+	// in seat i, and returns its id.
+	StartGame(ctx context.Context, spec, start string, players []*store.User, rated bool, clock *store.Clock) (string, error)
+}
+
+// Ratings tells a player's rating (the ratings domain implements it).
+type Ratings interface {
+	// Rating returns an account's rating in a pool.
+	Rating(ctx context.Context, userID, pool string) (store.Rating, error)
+}
+
+// Config configures the lobby.
+type Config struct {
+	// Seeks keeps the seeks; nil keeps no lobby (its routes answer 501).
+	Seeks store.Seeks
+	// Users finds the players challenged.
+	Users store.Users
+	// Feed carries the news of the lobby to every instance.
+	Feed store.Feed
+	// Games lists the games the site plays.
+	Games game.Registry
+	// Sessions, Starter and Ratings are the neighbouring domains.
+	Sessions Sessions
+	Starter  Starter
+	Ratings  Ratings
+	// Sockets admits the lobby's websockets.
+	Sockets *httpx.Sockets
+	// Instance names this server in the store's presence records.
+	Instance string
+	// Now tells the time of seeks and presence (default time.Now).
+	Now func() time.Time
+	// Log receives the lobby's logs; nil discards them.
+	Log *slog.Logger
+}
+
+// Lobby is the site's domain of seeks and challenges. It holds this
+// instance's lobby websockets; the seeks and challenges are in the store
+// (store.Seeks), shared by every instance: each change comes back through
+// the store's feed (EventSeek), and every instance sends the new lists to
+// its own lobby connections (Publish); news for one account (a challenge,
+// a seek taken or declined) travels the same way (EventNews), to whichever
+// instance holds its connections (Deliver).
+type Lobby struct {
+	seeks    store.Seeks // nil when the store keeps none
+	users    store.Users
+	feed     store.Feed
+	games    game.Registry
+	sessions Sessions
+	starter  Starter
+	ratings  Ratings
+	sockets  *httpx.Sockets
+	now      func() time.Time
+	log      *slog.Logger
 	// instance names this server in the store's lobby presence records.
 	instance string
 
 	mu    sync.Mutex
-	conns map[string]map[*client]struct{} // lobby websockets by account id
-	all   map[*client]string              // every lobby websocket and its account id ("" for guests)
+	conns map[string]map[*httpx.Outbox]struct{} // lobby websockets by account id
+	all   map[*httpx.Outbox]string              // every lobby websocket and its account id ("" for guests)
 	// swept and renewed are when the expired seeks were last withdrawn
 	// and this instance's presence records last renewed.
 	swept, renewed time.Time
 }
 
-func newLobby(st store.Store, instance string) *lobby {
-	lb := &lobby{instance: instance, conns: map[string]map[*client]struct{}{}, all: map[*client]string{}}
-	lb.seeks, _ = st.(store.Seeks)
-	return lb
+// New returns the lobby.
+func New(cfg Config) *Lobby {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Lobby{seeks: cfg.Seeks, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
+		starter: cfg.Starter, ratings: cfg.Ratings, sockets: cfg.Sockets, now: func() time.Time { return cfg.Now().UTC() },
+		log: cfg.Log, instance: cfg.Instance,
+		conns: map[string]map[*httpx.Outbox]struct{}{}, all: map[*httpx.Outbox]string{}}
 }
+
+// Conns returns the number of this instance's lobby websockets.
+func (lb *Lobby) Conns() int {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	return len(lb.all)
+}
+
+// Routes adds the lobby's routes to m.
+func (lb *Lobby) Routes(m *http.ServeMux) {
+	m.HandleFunc("GET /api/seeks", lb.handleGetSeeks)
+	m.HandleFunc("POST /api/seeks", lb.handlePostSeek)
+	m.HandleFunc("POST /api/seeks/{id}/accept", lb.handleAcceptSeek)
+	m.HandleFunc("DELETE /api/seeks/{id}", lb.handleCancelSeek)
+	m.HandleFunc("GET /api/challenges", lb.handleGetSeeks)
+	m.HandleFunc("POST /api/challenges", lb.handlePostChallenge)
+	m.HandleFunc("POST /api/challenges/{id}/accept", lb.handleAcceptSeek)
+	m.HandleFunc("POST /api/challenges/{id}/decline", lb.handleDeclineSeek)
+	m.HandleFunc("DELETE /api/challenges/{id}", lb.handleCancelSeek)
+	m.HandleFunc("GET /ws/lobby", lb.handleLobbyWS)
+}
+
+// The codes of the HTTP errors a player meets in the lobby, by which the UI
+// shows them in the player's language.
+const (
+	CodeSelfChallenge = "self_challenge"
+	CodeOwnSeek       = "own_seek"
+)
 
 // decodeSeek returns the seek a stored one describes.
 func decodeSeek(r *store.Seek) (*Seek, error) {
@@ -126,8 +224,8 @@ func decodeSeek(r *store.Seek) (*Seek, error) {
 }
 
 // all returns every seek and challenge, oldest first.
-func (s *Server) allSeeks(ctx context.Context) ([]*Seek, error) {
-	rs, err := s.lobby.seeks.Seeks(ctx)
+func (lb *Lobby) allSeeks(ctx context.Context) ([]*Seek, error) {
+	rs, err := lb.seeks.Seeks(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +233,7 @@ func (s *Server) allSeeks(ctx context.Context) ([]*Seek, error) {
 	for _, r := range rs {
 		sk, err := decodeSeek(r)
 		if err != nil {
-			s.log.Error("lobby", "err", err)
+			lb.log.Error("lobby", "err", err)
 			continue
 		}
 		out = append(out, sk)
@@ -164,18 +262,17 @@ type lobbyMsg struct {
 	By    string  `json:"by,omitempty"`
 }
 
-// publish sends every lobby connection of this instance its list, read
+// Publish sends every lobby connection of this instance its list, read
 // again from the store: the feed said the seeks changed.
-func (s *Server) publishSeeks() {
-	if s.lobby.seeks == nil {
+func (lb *Lobby) Publish() {
+	if lb.seeks == nil {
 		return
 	}
-	all, err := s.allSeeks(context.WithoutCancel(s.ctx))
+	all, err := lb.allSeeks(context.Background())
 	if err != nil {
-		s.log.Error("lobby: read the seeks", "err", err)
+		lb.log.Error("lobby: read the seeks", "err", err)
 		return
 	}
-	lb := s.lobby
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	msgs := map[string][]byte{}
@@ -185,45 +282,44 @@ func (s *Server) publishSeeks() {
 			m = httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)})
 			msgs[uid] = m
 		}
-		c.send(m)
+		c.Send(m)
 	}
 }
 
-// deliver sends news from the feed to this instance's lobby connections
+// Deliver sends news from the feed to this instance's lobby connections
 // of an account.
-func (lb *lobby) deliver(userID, news string) {
+func (lb *Lobby) Deliver(userID, news string) {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	b := []byte(news)
 	for c := range lb.conns[userID] {
-		c.send(b)
+		c.Send(b)
 	}
 }
 
 // announce sends news to an account's lobby connections, on whichever
 // instances they are.
-func (s *Server) announce(ctx context.Context, userID string, m lobbyMsg) {
+func (lb *Lobby) announce(ctx context.Context, userID string, m lobbyMsg) {
 	ev := store.Event{Kind: store.EventNews, Game: userID, Move: string(httpx.Marshal(m))}
-	if err := s.store.Announce(ctx, ev); err != nil {
-		s.log.Error("lobby: announce", "type", m.Type, "err", err)
+	if err := lb.feed.Announce(ctx, ev); err != nil {
+		lb.log.Error("lobby: announce", "type", m.Type, "err", err)
 	}
 }
 
-// forget withdraws a deleted account's seeks and the challenges to it.
-func (s *Server) forgetSeeks(ctx context.Context, userID string) {
-	if s.lobby.seeks == nil {
+// ForgetAccount withdraws a deleted account's seeks and the challenges to it.
+func (lb *Lobby) ForgetAccount(ctx context.Context, userID string) {
+	if lb.seeks == nil {
 		return
 	}
-	if err := s.lobby.seeks.DeleteSeeks(ctx, userID); err != nil {
-		s.log.Error("lobby: delete the seeks of a deleted account", "err", err)
+	if err := lb.seeks.DeleteSeeks(ctx, userID); err != nil {
+		lb.log.Error("lobby: delete the seeks of a deleted account", "err", err)
 	}
 }
 
-// sweepSeeks withdraws the seeks whose owner has been out of the lobby
+// Sweep withdraws the seeks whose owner has been out of the lobby
 // for seekGrace, at most every seekSweepEvery, and renews this instance's
 // presence records every presenceRenew.
-func (s *Server) sweepSeeks(now time.Time) {
-	lb := s.lobby
+func (lb *Lobby) Sweep(now time.Time) {
 	if lb.seeks == nil {
 		return
 	}
@@ -240,25 +336,25 @@ func (s *Server) sweepSeeks(now time.Time) {
 		}
 	}
 	lb.mu.Unlock()
-	ctx := context.WithoutCancel(s.ctx)
+	ctx := context.Background()
 	if len(present) > 0 {
 		if err := lb.seeks.Present(ctx, lb.instance, present, now.Add(presenceTTL)); err != nil {
-			s.log.Error("lobby: renew presence", "err", err)
+			lb.log.Error("lobby: renew presence", "err", err)
 		}
 	}
 	if sweep {
 		if _, err := lb.seeks.ExpireSeeks(ctx, now); err != nil {
-			s.log.Error("lobby: expire seeks", "err", err)
+			lb.log.Error("lobby: expire seeks", "err", err)
 		}
 	}
 }
 
 // parseSeek checks a seek request and returns the seek it describes.
-func (s *Server) parseSeek(req *SeekRequest) (*Seek, game.Game, error) {
+func (lb *Lobby) parseSeek(req *SeekRequest) (*Seek, game.Game, error) {
 	if strings.TrimSpace(req.Spec) == "" {
 		return nil, nil, errors.New("missing spec; want a game spec such as pogo or pisola(size=8)")
 	}
-	g, err := s.cfg.Games.Load(req.Spec)
+	g, err := lb.games.Load(req.Spec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -285,9 +381,9 @@ func (s *Server) parseSeek(req *SeekRequest) (*Seek, game.Game, error) {
 		sk.Days = req.Days
 	}
 	if req.Rated {
-		pool := poolOf(g)
+		pool := ratings.PoolOf(g)
 		if pool == "" {
-			return nil, nil, fmt.Errorf("%s is not rated (ratings are kept for %s); make the seek unrated", sk.Spec, strings.Join(poolNames(), ", "))
+			return nil, nil, fmt.Errorf("%s is not rated (ratings are kept for %s); make the seek unrated", sk.Spec, strings.Join(ratings.PoolNames(), ", "))
 		}
 		sk.Pool = pool
 	}
@@ -322,27 +418,27 @@ func (sk *Seek) clock() *store.Clock {
 	return nil
 }
 
-func (s *Server) handlePostSeek(w http.ResponseWriter, r *http.Request) {
-	s.postSeek(w, r, false)
+func (lb *Lobby) handlePostSeek(w http.ResponseWriter, r *http.Request) {
+	lb.postSeek(w, r, false)
 }
 
-func (s *Server) handlePostChallenge(w http.ResponseWriter, r *http.Request) {
-	s.postSeek(w, r, true)
+func (lb *Lobby) handlePostChallenge(w http.ResponseWriter, r *http.Request) {
+	lb.postSeek(w, r, true)
 }
 
 // lobbyUser answers a lobby route for the signed-in player, or answers
 // the error itself.
-func (s *Server) lobbyUser(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
-	u, _, ok := s.signedIn(w, r)
-	if ok && s.lobby.seeks == nil {
+func (lb *Lobby) lobbyUser(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
+	u, _, ok := lb.sessions.SignedIn(w, r)
+	if ok && lb.seeks == nil {
 		httpx.Error(w, http.StatusNotImplemented, errNoLobby.Error())
 		return nil, false
 	}
 	return u, ok
 }
 
-func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool) {
-	u, ok := s.lobbyUser(w, r)
+func (lb *Lobby) postSeek(w http.ResponseWriter, r *http.Request, challenge bool) {
+	u, ok := lb.lobbyUser(w, r)
 	if !ok {
 		return
 	}
@@ -350,13 +446,13 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 	if !httpx.ReadJSON(w, r, &req) {
 		return
 	}
-	sk, _, err := s.parseSeek(&req)
+	sk, _, err := lb.parseSeek(&req)
 	if err != nil {
 		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	sk.Owner, sk.ownerID = u.Name, u.ID
-	sk.Created = s.now().Truncate(time.Millisecond)
+	sk.Created = lb.now().Truncate(time.Millisecond)
 	switch {
 	case challenge && req.To == "":
 		httpx.Error(w, http.StatusBadRequest, `missing "to": the name of the player challenged`)
@@ -365,13 +461,13 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		httpx.Error(w, http.StatusBadRequest, `a seek is open to everyone; challenge a player with POST /api/challenges`)
 		return
 	case challenge:
-		to, err := s.acct.store.UserByName(r.Context(), req.To)
+		to, err := lb.users.UserByName(r.Context(), req.To)
 		if errors.Is(err, store.ErrNotFound) {
 			httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no player named %q", req.To))
 			return
 		}
 		if err != nil {
-			s.log.Error("challenge", "err", err)
+			lb.log.Error("challenge", "err", err)
 			httpx.Error(w, http.StatusInternalServerError, "the player could not be looked up")
 			return
 		}
@@ -382,14 +478,14 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		sk.To, sk.toID = to.Name, to.ID
 	}
 	if sk.Pool != "" {
-		if rt, err := s.rating(r.Context(), u.ID, sk.Pool); err == nil && rt.Games > 0 {
+		if rt, err := lb.ratings.Rating(r.Context(), u.ID, sk.Pool); err == nil && rt.Games > 0 {
 			v := rt.Rating
 			sk.Rating = &v
 		}
 	}
-	all, err := s.allSeeks(r.Context())
+	all, err := lb.allSeeks(r.Context())
 	if err != nil {
-		s.log.Error("seek", "err", err)
+		lb.log.Error("seek", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the lobby could not be read")
 		return
 	}
@@ -411,30 +507,30 @@ func (s *Server) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 	// A seek whose owner is in the lobby stays while they are; one posted
 	// from elsewhere waits seekGrace for them.
 	rec := &store.Seek{ID: sk.ID, Owner: u.ID, To: sk.toID, Body: body, Created: sk.Created, Expires: sk.Created.Add(seekGrace)}
-	if err := s.lobby.seeks.CreateSeek(r.Context(), rec); err != nil {
-		s.log.Error("seek", "err", err)
+	if err := lb.seeks.CreateSeek(r.Context(), rec); err != nil {
+		lb.log.Error("seek", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the seek could not be saved")
 		return
 	}
 	if sk.toID != "" {
-		s.announce(r.Context(), sk.toID, lobbyMsg{Type: "challenge", Seek: sk.ID, By: u.Name})
+		lb.announce(r.Context(), sk.toID, lobbyMsg{Type: "challenge", Seek: sk.ID, By: u.Name})
 	}
 	httpx.WriteJSON(w, http.StatusCreated, sk)
 }
 
-func (s *Server) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
-	if s.lobby.seeks == nil {
+func (lb *Lobby) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
+	if lb.seeks == nil {
 		httpx.Error(w, http.StatusNotImplemented, errNoLobby.Error())
 		return
 	}
 	uid := ""
-	if u, _, err := s.session(r); err == nil {
+	if u, _, err := lb.sessions.Session(r); err == nil {
 		uid = u.ID
 	}
 	spec := r.URL.Query().Get("game")
-	all, err := s.allSeeks(r.Context())
+	all, err := lb.allSeeks(r.Context())
 	if err != nil {
-		s.log.Error("seeks", "err", err)
+		lb.log.Error("seeks", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the lobby could not be read")
 		return
 	}
@@ -452,10 +548,10 @@ func (s *Server) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 // takeSeek removes the seek id for its acceptor (or decliner or canceller,
 // as by says), answering the errors itself. Of several players taking a
 // seek at once, on any instances, one gets it.
-func (s *Server) takeSeek(w http.ResponseWriter, r *http.Request, userID string, by string) *Seek {
+func (lb *Lobby) takeSeek(w http.ResponseWriter, r *http.Request, userID string, by string) *Seek {
 	id := r.PathValue("id")
 	gone := fmt.Sprintf("no open seek or challenge %q: it was cancelled, taken by someone else, or withdrawn when its owner left", id)
-	rec, err := s.lobby.seeks.GetSeek(r.Context(), id)
+	rec, err := lb.seeks.GetSeek(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		httpx.Error(w, http.StatusNotFound, gone)
 		return nil
@@ -465,7 +561,7 @@ func (s *Server) takeSeek(w http.ResponseWriter, r *http.Request, userID string,
 		sk, err = decodeSeek(rec)
 	}
 	if err != nil {
-		s.log.Error("seek", "err", err)
+		lb.log.Error("seek", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the seek could not be read")
 		return nil
 	}
@@ -483,25 +579,25 @@ func (s *Server) takeSeek(w http.ResponseWriter, r *http.Request, userID string,
 		httpx.Error(w, http.StatusForbidden, "only its owner can cancel a seek")
 		return nil
 	}
-	err = s.lobby.seeks.TakeSeek(r.Context(), id)
+	err = lb.seeks.TakeSeek(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		httpx.Error(w, http.StatusNotFound, gone)
 		return nil
 	}
 	if err != nil {
-		s.log.Error("take seek", "err", err)
+		lb.log.Error("take seek", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the seek could not be taken")
 		return nil
 	}
 	return sk
 }
 
-func (s *Server) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.lobbyUser(w, r)
+func (lb *Lobby) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
+	u, ok := lb.lobbyUser(w, r)
 	if !ok {
 		return
 	}
-	sk := s.takeSeek(w, r, u.ID, "accept")
+	sk := lb.takeSeek(w, r, u.ID, "accept")
 	if sk == nil {
 		return
 	}
@@ -514,102 +610,67 @@ func (s *Server) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
 	if seat == 1 {
 		players = []*store.User{u, owner}
 	}
-	l, err := s.startGame(r.Context(), sk.Spec, "", players, sk.Rated, sk.clock())
+	id, err := lb.starter.StartGame(r.Context(), sk.Spec, "", players, sk.Rated, sk.clock())
 	if err != nil {
-		s.log.Error("start game", "err", err)
+		lb.log.Error("start game", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the game could not be started")
 		return
 	}
-	s.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "started", Game: l.id, Seek: sk.ID, By: u.Name})
-	httpx.WriteJSON(w, http.StatusCreated, AcceptResponse{Game: l.id})
+	lb.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "started", Game: id, Seek: sk.ID, By: u.Name})
+	httpx.WriteJSON(w, http.StatusCreated, AcceptResponse{Game: id})
 }
 
-func (s *Server) handleDeclineSeek(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.lobbyUser(w, r)
+func (lb *Lobby) handleDeclineSeek(w http.ResponseWriter, r *http.Request) {
+	u, ok := lb.lobbyUser(w, r)
 	if !ok {
 		return
 	}
-	sk := s.takeSeek(w, r, u.ID, "decline")
+	sk := lb.takeSeek(w, r, u.ID, "decline")
 	if sk == nil {
 		return
 	}
-	s.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "declined", Seek: sk.ID, By: u.Name})
+	lb.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "declined", Seek: sk.ID, By: u.Name})
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-func (s *Server) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.lobbyUser(w, r)
+func (lb *Lobby) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
+	u, ok := lb.lobbyUser(w, r)
 	if !ok {
 		return
 	}
-	if s.takeSeek(w, r, u.ID, "cancel") == nil {
+	if lb.takeSeek(w, r, u.ID, "cancel") == nil {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
-}
-
-// startGame creates and starts a game between accounts, players[i] in
-// seat i.
-func (s *Server) startGame(ctx context.Context, spec, start string, players []*store.User, rated bool, clock *store.Clock) (*room, error) {
-	g, err := s.cfg.Games.Load(spec)
-	if err != nil {
-		return nil, err
-	}
-	now := s.now().Truncate(time.Millisecond)
-	sg := &store.Game{ID: httpx.NewID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now, Rated: rated, Clock: clock}
-	sg.End.Resigned = -1
-	for _, u := range players {
-		sg.Seats = append(sg.Seats, store.Seat{Kind: "human", Name: u.Name, User: u.ID, Joined: true})
-	}
-	if err := s.store.Create(ctx, sg); err != nil {
-		return nil, err
-	}
-	l, err := newRoom(sg, g)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	s.games[l.id] = l
-	s.mu.Unlock()
-	s.log.Info("game started", "game", l.id, "spec", sg.Spec, "rated", rated)
-	return l, nil
 }
 
 // handleLobbyWS serves the lobby's websocket: the list of seeks whenever
 // it changes, and news of one's own seeks and challenges. An account's
 // seeks are withdrawn when its last lobby connection, on any instance,
 // closes.
-func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
-	release, ok := s.takeConn(w, r)
+func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
+	release, ok := lb.sockets.Take(w, r)
 	if !ok {
 		return
 	}
 	defer release()
 	uid := ""
-	if u, _, err := s.session(r); err == nil {
+	if u, _, err := lb.sessions.Session(r); err == nil {
 		uid = u.ID
 	}
-	conn, ok := s.acceptWS(w, r)
+	conn, ok := lb.sockets.Accept(w, r)
 	if !ok {
 		return
 	}
-	defer s.wg.Done()
-	c := &client{out: make(chan []byte, s.cfg.SendQueue)}
-	var closeOnce sync.Once
-	closeWith := func(code websocket.StatusCode, reason string) {
-		closeOnce.Do(func() { go conn.Close(code, reason) })
-	}
-	c.slow = func() { closeWith(websocket.StatusPolicyViolation, "too slow") }
-	stop := context.AfterFunc(s.ctx, func() { closeWith(websocket.StatusGoingAway, "server shutting down") })
-	defer stop()
+	defer conn.Done()
+	c := conn.Outbox()
 
-	lb := s.lobby
 	lb.mu.Lock()
 	lb.all[c] = uid
 	first := false
 	if uid != "" {
 		if lb.conns[uid] == nil {
-			lb.conns[uid] = map[*client]struct{}{}
+			lb.conns[uid] = map[*httpx.Outbox]struct{}{}
 			first = true
 		}
 		lb.conns[uid][c] = struct{}{}
@@ -618,29 +679,18 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithoutCancel(r.Context())
 	if lb.seeks != nil {
 		if first {
-			if err := lb.seeks.Present(ctx, lb.instance, []string{uid}, s.now().Add(presenceTTL)); err != nil {
-				s.log.Error("lobby: presence", "err", err)
+			if err := lb.seeks.Present(ctx, lb.instance, []string{uid}, lb.now().Add(presenceTTL)); err != nil {
+				lb.log.Error("lobby: presence", "err", err)
 			}
 		}
-		all, err := s.allSeeks(ctx)
+		all, err := lb.allSeeks(ctx)
 		if err != nil {
-			s.log.Error("lobby: read the seeks", "err", err)
+			lb.log.Error("lobby: read the seeks", "err", err)
 		}
-		c.send(httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)}))
+		c.Send(httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)}))
 	}
 
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for msg := range c.out {
-			if err := conn.Write(context.Background(), websocket.MessageText, msg); err != nil {
-				conn.CloseNow()
-				for range c.out {
-				}
-				return
-			}
-		}
-	}()
+	done := conn.Pump(c)
 	for {
 		// The lobby takes no messages; reading notices the close.
 		if _, _, err := conn.Read(context.Background()); err != nil {
@@ -657,19 +707,18 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	lb.mu.Unlock()
-	if last && lb.seeks != nil && s.ctx.Err() == nil {
+	if last && lb.seeks != nil && lb.sockets.Stopping().Err() == nil {
 		// The owner's seeks go unless another instance holds them in the
 		// lobby. (When this server is stopping, the owner's page
 		// reconnects to another instance: the presence record keeps the
 		// seeks meanwhile, and lapses within presenceTTL if it does not.)
-		if err := lb.seeks.Leave(ctx, lb.instance, uid, s.now()); err != nil {
-			s.log.Error("lobby: leave", "err", err)
+		if err := lb.seeks.Leave(ctx, lb.instance, uid, lb.now()); err != nil {
+			lb.log.Error("lobby: leave", "err", err)
 		}
 	}
 	lb.mu.Lock()
 	delete(lb.all, c)
 	lb.mu.Unlock()
-	close(c.out)
+	close(c.C)
 	<-done
-	closeWith(websocket.StatusNormalClosure, "")
 }

@@ -1,10 +1,17 @@
-package server
+// Package analysis is the site's domain of analysis: the analysis board's
+// verdicts (POST /api/analyze, live over /ws/analyze), the review of a
+// finished game, and positions set up by hand. It runs the searches on a
+// bounded set of workers, with a rate limit per client address; the
+// searches themselves are the caller's Analyst (stax serve passes the
+// computer players).
+package analysis
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -14,6 +21,8 @@ import (
 	"stax/game"
 	"stax/search"
 	"stax/server/httpx"
+	"stax/server/store"
+	"stax/server/view"
 )
 
 // Analyst analyses positions and reviews games for the analysis board;
@@ -100,24 +109,24 @@ type Analysis struct {
 	// POST /api/analyze adds what a page needs to draw the position: the
 	// board view with its legal moves, the players' names and the game's
 	// title.
-	View        *View    `json:"view,omitempty"`
-	PlayerNames []string `json:"playerNames,omitempty"`
-	Title       string   `json:"title,omitempty"`
+	View        *view.View `json:"view,omitempty"`
+	PlayerNames []string   `json:"playerNames,omitempty"`
+	Title       string     `json:"title,omitempty"`
 }
 
 // withBoard adds the board view, the players' names and the title of h's
 // position to a.
 func withBoard(a Analysis, h *game.History) Analysis {
 	s := h.State()
-	a.View = viewOf(s, h.Over(), nil)
+	a.View = view.Of(s, h.Over(), nil)
 	if n := len(h.Moves()); n > 0 && a.View != nil {
 		prev := h.Start()
 		for _, m := range h.Moves()[:n-1] {
 			prev.Apply(m)
 		}
-		a.View.Last = lastCells(prev, h.Moves()[n-1])
+		a.View.Last = view.LastCells(prev, h.Moves()[n-1])
 	}
-	a.PlayerNames = playerNames(h.Game())
+	a.PlayerNames = view.PlayerNames(h.Game())
 	a.Title = h.Game().Info().Title
 	return a
 }
@@ -146,10 +155,45 @@ type Review struct {
 	Counts [][3]int `json:"counts"`
 }
 
-// analysis holds the server's analysis resources: a bounded number of
-// workers, a rate limit per client address, and the reviews of finished
-// games already made.
-type analysis struct {
+// Config configures the analysis.
+type Config struct {
+	// Analyst analyses positions and reviews games; nil offers none.
+	Analyst Analyst
+	// Games lists the games the site plays, and Stored keeps them: a
+	// finished game is analysed and reviewed as stored.
+	Games  game.Registry
+	Stored store.Games
+	// Workers bounds the analyses and reviews searching at once (default
+	// DefaultAnalysisWorkers); a request waits up to 10 s for one, then
+	// is answered 503.
+	Workers int
+	// Time caps one live analysis of /ws/analyze (default
+	// DefaultAnalysisTime); ReviewTime is the search time of a whole
+	// review (default DefaultReviewTime), shared over its positions.
+	Time, ReviewTime time.Duration
+	// Every and Burst limit the analyses and reviews one client address
+	// may start (defaults DefaultAnalyzeEvery, DefaultAnalyzeBurst).
+	Every time.Duration
+	Burst int
+	// MaxPlies bounds the moves of a position to analyse.
+	MaxPlies int
+	// Proxies are the trusted reverse proxies, for the per-address limit.
+	Proxies httpx.Proxies
+	// Sockets admits the websockets of live analyses.
+	Sockets *httpx.Sockets
+	// Log receives the analysis' logs; nil discards them.
+	Log *slog.Logger
+}
+
+// Board is the site's analysis board: the domain of analysis. It holds
+// the analysis workers, a rate limit per client address, and the reviews
+// of finished games already made.
+type Board struct {
+	cfg    Config
+	log    *slog.Logger
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+
 	slots  chan struct{}
 	starts *httpx.RateLimiter
 
@@ -165,17 +209,45 @@ type reviewEntry struct {
 	err  error
 }
 
-func newAnalysis(cfg Config) *analysis {
-	return &analysis{
-		slots:   make(chan struct{}, cfg.AnalysisWorkers),
-		starts:  httpx.NewRateLimiter(cfg.AnalyzeEvery, cfg.AnalyzeBurst),
+// New returns the analysis domain.
+func New(cfg Config) *Board {
+	httpx.SetDefault(&cfg.Workers, DefaultAnalysisWorkers)
+	httpx.SetDefault(&cfg.Time, DefaultAnalysisTime)
+	httpx.SetDefault(&cfg.ReviewTime, DefaultReviewTime)
+	httpx.SetDefault(&cfg.Every, DefaultAnalyzeEvery)
+	httpx.SetDefault(&cfg.Burst, DefaultAnalyzeBurst)
+	httpx.SetDefault(&cfg.MaxPlies, 2000)
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	a := &Board{
+		cfg:     cfg,
+		log:     cfg.Log,
+		slots:   make(chan struct{}, cfg.Workers),
+		starts:  httpx.NewRateLimiter(cfg.Every, cfg.Burst),
 		reviews: map[string]*reviewEntry{},
 	}
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+	return a
 }
+
+// Routes adds the analysis' routes to m.
+func (a *Board) Routes(m *http.ServeMux) {
+	m.HandleFunc("POST /api/analyze", a.handleAnalyze)
+	m.HandleFunc("POST /api/setup", a.handleSetup)
+	m.HandleFunc("GET /ws/analyze", a.handleAnalyzeWS)
+	m.HandleFunc("GET /api/games/{id}/review", a.handleReview)
+}
+
+// Sweep forgets the rate limit's clients that have been quiet.
+func (a *Board) Sweep(now time.Time) { a.starts.Sweep(now) }
+
+// Close stops the reviews being made.
+func (a *Board) Close() { a.cancel() }
 
 // take waits for an analysis worker until ctx ends; the function it
 // returns gives the worker back.
-func (a *analysis) take(ctx context.Context) (func(), error) {
+func (a *Board) take(ctx context.Context) (func(), error) {
 	select {
 	case a.slots <- struct{}{}:
 		return func() { <-a.slots }, nil
@@ -188,7 +260,7 @@ func (a *analysis) take(ctx context.Context) (func(), error) {
 var errBusy = errors.New("every analysis worker is busy; try again shortly")
 
 // takeOrBusy waits up to slotWait for a worker.
-func (a *analysis) takeOrBusy(ctx context.Context) (func(), error) {
+func (a *Board) takeOrBusy(ctx context.Context) (func(), error) {
 	ctx, cancel := context.WithTimeout(ctx, slotWait)
 	defer cancel()
 	release, err := a.take(ctx)
@@ -206,17 +278,46 @@ type requestError struct {
 
 func (e *requestError) Error() string { return e.msg }
 
+// stored reads a game of the site as its store holds it (every move is
+// committed before anyone sees it): its spec, game, start, moves, and
+// whether it is over.
+func (s *Board) stored(ctx context.Context, id string) (spec string, g game.Game, start game.State, moves []game.Move, over bool, err error) {
+	if !httpx.ValidID(id) || s.cfg.Stored == nil {
+		return "", nil, nil, nil, false, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
+	}
+	sg, err := s.cfg.Stored.Get(ctx, id)
+	if err != nil {
+		return "", nil, nil, nil, false, err
+	}
+	if g, err = s.cfg.Games.Load(sg.Spec); err != nil {
+		return "", nil, nil, nil, false, fmt.Errorf("game %s: %w", id, err)
+	}
+	start = g.Start()
+	if sg.Start != "" {
+		if start, err = g.ParseState(sg.Start); err != nil {
+			return "", nil, nil, nil, false, fmt.Errorf("game %s: %w", id, err)
+		}
+	}
+	st := start.Clone()
+	for i, text := range sg.Moves {
+		m, err := st.ParseMove(text)
+		if err != nil {
+			return "", nil, nil, nil, false, fmt.Errorf("game %s ply %d: %w", id, i, err)
+		}
+		st.Apply(m)
+		moves = append(moves, m)
+	}
+	return sg.Spec, g, start, moves, sg.Status == store.Finished || st.Terminal(), nil
+}
+
 // resolve returns the history an analysis request names. A game of the
 // server is analysed only once it is over.
-func (s *Server) resolve(ctx context.Context, req AnalyzeRequest) (string, *game.History, error) {
+func (s *Board) resolve(ctx context.Context, req AnalyzeRequest) (string, *game.History, error) {
 	if req.Game != "" {
-		l, err := s.acquire(ctx, req.Game)
+		spec, g, start, moves, over, err := s.stored(ctx, req.Game)
 		if err != nil {
 			return "", nil, &requestError{http.StatusNotFound, fmt.Sprintf("no game %q", req.Game)}
 		}
-		over := l.h.Over()
-		spec, g, start, moves := l.spec, l.g, l.h.Start(), append([]game.Move(nil), l.h.Moves()...)
-		l.mu.Unlock()
 		if !over {
 			return "", nil, &requestError{http.StatusForbidden, "the game is not over: it can be analysed when it ends"}
 		}
@@ -295,12 +396,12 @@ func overAnalysis(spec string, h *game.History) Analysis {
 // handleAnalyze answers POST /api/analyze: every legal move of the
 // position with its verdict, exact for Pogo from its table, else a first
 // estimate of a short search (/ws/analyze deepens it).
-func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
+func (s *Board) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Analyst == nil {
 		httpx.Error(w, http.StatusNotFound, "this server offers no analysis")
 		return
 	}
-	if ok, retry := s.an.starts.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), time.Now()); !ok {
+	if ok, retry := s.starts.Allow(httpx.ClientKey(s.cfg.Proxies.ClientIP(r)), time.Now()); !ok {
 		httpx.TooFast(w, retry, "analyses")
 		return
 	}
@@ -317,7 +418,7 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteJSON(w, http.StatusOK, withBoard(overAnalysis(spec, h), h))
 		return
 	}
-	release, err := s.an.takeOrBusy(r.Context())
+	release, err := s.takeOrBusy(r.Context())
 	if err != nil {
 		w.Header().Set("Retry-After", "5")
 		httpx.Error(w, http.StatusServiceUnavailable, err.Error())
@@ -349,22 +450,22 @@ func analysisError(w http.ResponseWriter, err error) {
 // the analysis is exact, proven, at its time cap or stopped by a "stop"
 // message or another "start"; then a "done" message. Errors are "error"
 // messages with a code, as on the game websockets.
-func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
+func (s *Board) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Analyst == nil {
 		httpx.Error(w, http.StatusNotFound, "this server offers no analysis")
 		return
 	}
-	release, ok := s.takeConn(w, r)
+	release, ok := s.cfg.Sockets.Take(w, r)
 	if !ok {
 		return
 	}
 	defer release()
-	conn, ok := s.acceptWS(w, r)
+	conn, ok := s.cfg.Sockets.Accept(w, r)
 	if !ok {
 		return
 	}
-	defer s.wg.Done()
-	key := httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r))
+	defer conn.Done()
+	key := httpx.ClientKey(s.cfg.Proxies.ClientIP(r))
 
 	ctx, cancelConn := context.WithCancel(s.ctx)
 	defer cancelConn()
@@ -372,18 +473,16 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 	send := func(v any) bool {
 		wmu.Lock()
 		defer wmu.Unlock()
-		wctx, cancel := context.WithTimeout(ctx, s.cfg.PingTimeout)
-		defer cancel()
-		return conn.Write(wctx, websocket.MessageText, httpx.Marshal(v)) == nil
+		return conn.WriteMessage(ctx, httpx.Marshal(v)) == nil
 	}
 	sendError := func(code, msg string) {
-		send(Message{Type: "error", Code: code, Message: msg})
+		send(errorMsg{Type: "error", Code: code, Message: msg})
 	}
 	stopPing := make(chan struct{})
 	pinged := make(chan struct{})
 	go func() {
 		defer close(pinged)
-		s.keepAlive(conn, stopPing)
+		conn.KeepAlive(stopPing)
 	}()
 	var run struct {
 		cancel context.CancelFunc
@@ -403,7 +502,7 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 		}
 		var req AnalyzeRequest
 		if typ != websocket.MessageText || json.Unmarshal(data, &req) != nil {
-			sendError(CodeBadMessage, "want JSON text messages: {\"type\":\"start\",\"spec\":...} or {\"type\":\"stop\"}")
+			sendError(httpx.CodeBadMessage, "want JSON text messages: {\"type\":\"start\",\"spec\":...} or {\"type\":\"stop\"}")
 			continue
 		}
 		switch req.Type {
@@ -412,25 +511,25 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 			continue
 		case "start":
 		default:
-			sendError(CodeBadMessage, fmt.Sprintf("message type %q: want start or stop", req.Type))
+			sendError(httpx.CodeBadMessage, fmt.Sprintf("message type %q: want start or stop", req.Type))
 			continue
 		}
 		stopRun()
-		if ok, retry := s.an.starts.Allow(key, time.Now()); !ok {
-			sendError(CodeRateLimited, fmt.Sprintf("too many analyses from your address; try again in %d s", max(int(retry.Seconds()+0.999), 1)))
+		if ok, retry := s.starts.Allow(key, time.Now()); !ok {
+			sendError(httpx.CodeRateLimited, fmt.Sprintf("too many analyses from your address; try again in %d s", max(int(retry.Seconds()+0.999), 1)))
 			continue
 		}
 		spec, h, err := s.resolve(ctx, req)
 		if err != nil {
 			var re *requestError
 			if errors.As(err, &re) {
-				sendError(CodeBadMessage, re.msg)
+				sendError(httpx.CodeBadMessage, re.msg)
 			} else {
-				sendError(CodeServer, "the game could not be replayed")
+				sendError(httpx.CodeServer, "the game could not be replayed")
 			}
 			continue
 		}
-		rctx, cancel := context.WithTimeout(ctx, s.cfg.AnalysisTime)
+		rctx, cancel := context.WithTimeout(ctx, s.cfg.Time)
 		run.cancel, run.done = cancel, make(chan struct{})
 		go func(done chan struct{}) {
 			defer close(done)
@@ -440,20 +539,21 @@ func (s *Server) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 	stopRun()
 	close(stopPing)
 	<-pinged
-	conn.Close(websocket.StatusNormalClosure, "")
 }
 
 // stream runs a live analysis of h's position: one analysis per depth,
 // each sent, until it is exact or proven, ctx ends or the depth bound.
-func (s *Server) stream(ctx context.Context, spec string, h *game.History, send func(any) bool, sendError func(code, msg string)) {
-	defer send(Message{Type: "done"})
+func (s *Board) stream(ctx context.Context, spec string, h *game.History, send func(any) bool, sendError func(code, msg string)) {
+	defer send(struct {
+		Type string `json:"type"`
+	}{"done"})
 	if h.Over() {
 		a := overAnalysis(spec, h)
 		a.Type = "analysis"
 		send(a)
 		return
 	}
-	release, err := s.an.take(ctx)
+	release, err := s.take(ctx)
 	if err != nil {
 		return
 	}
@@ -468,7 +568,7 @@ func (s *Server) stream(ctx context.Context, spec string, h *game.History, send 
 			return
 		}
 		if err != nil {
-			sendError(CodeServer, "the analysis failed: "+err.Error())
+			sendError(httpx.CodeServer, "the analysis failed: "+err.Error())
 			return
 		}
 		out := analysisOf(spec, h.State(), a, time.Since(start))
@@ -501,28 +601,30 @@ func expired(ctx context.Context) bool {
 // finished game with its verdict, the best move's and its mark. It is
 // made once per game (then kept among the last reviewsKept) on an
 // analysis worker.
-func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
+func (s *Board) handleReview(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Analyst == nil {
 		httpx.Error(w, http.StatusNotFound, "this server offers no analysis")
 		return
 	}
 	id := r.PathValue("id")
-	l, err := s.acquire(r.Context(), id)
-	if err != nil {
-		s.lookupError(w, id, err)
+	spec, g, start, moves, over, err := s.stored(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no game %q", id))
 		return
 	}
-	over := l.h.Over()
-	spec, g, start, moves := l.spec, l.g, l.h.Start(), append([]game.Move(nil), l.h.Moves()...)
-	l.mu.Unlock()
+	if err != nil {
+		s.log.Error("load game", "game", id, "err", err)
+		httpx.Error(w, http.StatusInternalServerError, "the game could not be loaded")
+		return
+	}
 	if !over {
 		httpx.Error(w, http.StatusForbidden, "the game is not over: it can be reviewed when it ends")
 		return
 	}
-	e, mine := s.an.entry(id)
+	e, mine := s.entry(id)
 	if mine {
-		if ok, retry := s.an.starts.Allow(httpx.ClientKey(httpx.Proxies(s.cfg.TrustedProxies).ClientIP(r)), time.Now()); !ok {
-			s.an.fail(id, e, errors.New("rate limited"))
+		if ok, retry := s.starts.Allow(httpx.ClientKey(s.cfg.Proxies.ClientIP(r)), time.Now()); !ok {
+			s.fail(id, e, errors.New("rate limited"))
 			httpx.TooFast(w, retry, "analyses")
 			return
 		}
@@ -545,7 +647,7 @@ func (s *Server) handleReview(w http.ResponseWriter, r *http.Request) {
 
 // entry returns the review entry of game id, and whether the caller is to
 // make it (it was not made or being made).
-func (a *analysis) entry(id string) (*reviewEntry, bool) {
+func (a *Board) entry(id string) (*reviewEntry, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if e, ok := a.reviews[id]; ok {
@@ -564,7 +666,7 @@ func (a *analysis) entry(id string) (*reviewEntry, bool) {
 
 // fail ends a review entry with err and forgets it, so that the next
 // request tries again.
-func (a *analysis) fail(id string, e *reviewEntry, err error) {
+func (a *Board) fail(id string, e *reviewEntry, err error) {
 	a.mu.Lock()
 	if a.reviews[id] == e {
 		delete(a.reviews, id)
@@ -577,19 +679,19 @@ func (a *analysis) fail(id string, e *reviewEntry, err error) {
 // makeReview makes the review of a finished game on an analysis worker,
 // within ReviewTime: each position gets an even share of it (between
 // 20 ms and 300 ms), Pogo with its table none.
-func (s *Server) makeReview(id string, e *reviewEntry, spec string, g game.Game, start game.State, moves []game.Move) {
+func (s *Board) makeReview(id string, e *reviewEntry, spec string, g game.Game, start game.State, moves []game.Move) {
 	ctx, cancel := context.WithTimeout(s.ctx, slotWait+2*s.cfg.ReviewTime)
 	defer cancel()
-	release, err := s.an.takeOrBusy(ctx)
+	release, err := s.takeOrBusy(ctx)
 	if err != nil {
-		s.an.fail(id, e, err)
+		s.fail(id, e, err)
 		return
 	}
 	defer release()
 	h := game.NewHistory(g, start)
 	for _, m := range moves {
 		if err := h.PlayMove(m); err != nil {
-			s.an.fail(id, e, err)
+			s.fail(id, e, err)
 			return
 		}
 	}
@@ -597,7 +699,7 @@ func (s *Server) makeReview(id string, e *reviewEntry, spec string, g game.Game,
 	per = min(max(per, 20*time.Millisecond), 300*time.Millisecond)
 	rv, err := s.cfg.Analyst.Review(ctx, h, search.ReviewOptions{Time: per}, nil)
 	if err != nil {
-		s.an.fail(id, e, err)
+		s.fail(id, e, err)
 		return
 	}
 	out := &Review{ID: id, Spec: spec, Exact: rv.Exact, Thresholds: rv.Thresholds, Moves: []ReviewedMove{}}
@@ -619,6 +721,13 @@ func (s *Server) makeReview(id string, e *reviewEntry, spec string, g game.Game,
 	close(e.done)
 }
 
+// errorMsg is an error message of /ws/analyze, as on the game websockets.
+type errorMsg struct {
+	Type    string `json:"type"`
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
 // SetupRequest is the body of POST /api/setup: a position set up by hand,
 // as the stacks of the board view's cells (in its order, bottom to top,
 // "" for an empty cell) and the player to move.
@@ -630,13 +739,13 @@ type SetupRequest struct {
 
 // Setup answers POST /api/setup: the position string and its view.
 type Setup struct {
-	Position string `json:"position"`
-	View     *View  `json:"view"`
+	Position string     `json:"position"`
+	View     *view.View `json:"view"`
 }
 
 // handleSetup answers POST /api/setup: the position of a board set up by
 // hand, read by the game's own parser (its message when it refuses it).
-func (s *Server) handleSetup(w http.ResponseWriter, r *http.Request) {
+func (s *Board) handleSetup(w http.ResponseWriter, r *http.Request) {
 	var req SetupRequest
 	if !httpx.ReadJSON(w, r, &req) {
 		return
@@ -656,5 +765,5 @@ func (s *Server) handleSetup(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, Setup{Position: st.String(), View: viewOf(st, st.Terminal(), nil)})
+	httpx.WriteJSON(w, http.StatusOK, Setup{Position: st.String(), View: view.Of(st, st.Terminal(), nil)})
 }

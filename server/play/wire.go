@@ -1,7 +1,8 @@
-package server
+package play
 
 import (
 	"encoding/json"
+	"stax/server/view"
 	"time"
 )
 
@@ -26,8 +27,8 @@ type State struct {
 	ToMove      int             `json:"toMove"`
 	Legal       []string        `json:"legal"`
 	Status      string          `json:"status"`
-	Outcome     *Outcome        `json:"outcome"`
-	View        *View           `json:"view,omitempty"`
+	Outcome     *view.Outcome   `json:"outcome"`
+	View        *view.View      `json:"view,omitempty"`
 	Rated       bool            `json:"rated"`
 	Clock       *ClockState     `json:"clock,omitempty"`
 	Created     time.Time       `json:"created"`
@@ -46,44 +47,6 @@ type Seat struct {
 	// then the account's name).
 	Account  bool `json:"account,omitempty"`
 	Thinking bool `json:"thinking,omitempty"`
-}
-
-// Outcome describes how a finished game ended.
-type Outcome struct {
-	Result      string `json:"result"`
-	Reason      string `json:"reason"`
-	Detail      string `json:"detail"`
-	Winners     []int  `json:"winners"`
-	Scores      []int  `json:"scores,omitempty"`
-	Description string `json:"description"`
-}
-
-// Summary is one game of the recent games list.
-type Summary struct {
-	ID      string        `json:"id"`
-	Spec    string        `json:"spec"`
-	Title   string        `json:"title"`
-	Seats   []SummarySeat `json:"seats"`
-	Ply     int           `json:"ply"`
-	Status  string        `json:"status"`
-	Outcome *Outcome      `json:"outcome"`
-	Rated   bool          `json:"rated,omitempty"`
-	// ToMove and YourMove are set in GET /api/me/games for ongoing
-	// games: the seat to move, and whether it is the caller's.
-	ToMove   *int      `json:"toMove,omitempty"`
-	YourMove bool      `json:"yourMove,omitempty"`
-	Created  time.Time `json:"created"`
-	Updated  time.Time `json:"updated"`
-}
-
-// SummarySeat is a seat in a Summary.
-type SummarySeat struct {
-	Seat    int    `json:"seat"`
-	Kind    string `json:"kind"`
-	Level   string `json:"level,omitempty"`
-	Name    string `json:"name,omitempty"`
-	Joined  bool   `json:"joined"`
-	Account bool   `json:"account,omitempty"`
 }
 
 // GameInfo describes one game the server plays.
@@ -110,12 +73,12 @@ type OptionInfo struct {
 
 // Variant describes one variant of a game.
 type Variant struct {
-	Spec        string   `json:"spec"`
-	Players     int      `json:"players"`
-	PlayerNames []string `json:"playerNames"`
-	Start       string   `json:"start"`
-	View        *View    `json:"view,omitempty"`
-	Levels      []string `json:"levels,omitempty"`
+	Spec        string     `json:"spec"`
+	Players     int        `json:"players"`
+	PlayerNames []string   `json:"playerNames"`
+	Start       string     `json:"start"`
+	View        *view.View `json:"view,omitempty"`
+	Levels      []string   `json:"levels,omitempty"`
 	// Preparing lists the levels of Levels that cannot be chosen yet: they
 	// are being prepared (the perfect level while its table is built).
 	Preparing []string `json:"preparing,omitempty"`

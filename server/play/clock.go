@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"time"
@@ -120,7 +120,7 @@ func (l *room) flagged(now time.Time) (int, bool) {
 // servers holding the game, the first to commit the ending wins; the
 // others read it back. It reports whether the game as stored had the seat
 // to move out of time. The caller holds l.mu.
-func (s *Server) flag(l *room, p int) bool {
+func (s *Live) flag(l *room, p int) bool {
 	// The seat may have moved on another server sharing the store, whose
 	// announcement this one missed: only the game as stored is flagged.
 	s.catchUp(l)
@@ -152,7 +152,7 @@ func (l *room) adopt(nl *room) {
 
 // checkClocks flags every game in memory whose player to move has run out
 // of time. The server runs it every clockTick.
-func (s *Server) checkClocks() {
+func (s *Live) checkClocks() {
 	now := s.now()
 	for _, l := range s.inMemory() {
 		l.mu.Lock()
@@ -167,7 +167,7 @@ func (s *Server) checkClocks() {
 const clockTick = 100 * time.Millisecond
 
 // clockLoop flags games that ran out of time, until the server closes.
-func (s *Server) clockLoop() {
+func (s *Live) clockLoop() {
 	defer s.wg.Done()
 	t := time.NewTicker(clockTick)
 	defer t.Stop()
@@ -176,15 +176,21 @@ func (s *Server) clockLoop() {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
-			s.checkClocks()
-			s.sweepSeeks(s.now())
-			s.sweepPeers(s.now())
+			s.CheckClocks()
 		}
 	}
 }
 
+// CheckClocks flags the games whose player to move has run out of time
+// and forgets the other instances that have gone quiet. With Config.Now
+// set, Live does this only when called; otherwise every 100 ms.
+func (s *Live) CheckClocks() {
+	s.checkClocks()
+	s.sweepPeers(s.now())
+}
+
 // inMemory returns the games in memory.
-func (s *Server) inMemory() []*room {
+func (s *Live) inMemory() []*room {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ls := make([]*room, 0, len(s.games))

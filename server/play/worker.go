@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"container/list"
@@ -250,4 +250,10 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 		}
 	}
 	done()
+}
+
+// noPlayers is the NewPlayer of a server configured without computer
+// players.
+func noPlayers(g game.Game, level string) (search.Player, error) {
+	return nil, fmt.Errorf("level %q: this server has no computer players; want a human seat", level)
 }

@@ -1,10 +1,8 @@
-package server
+package account
 
 import (
 	"strings"
 	"testing"
-
-	"stax/games"
 )
 
 func TestPasswordHash(t *testing.T) {
@@ -27,21 +25,6 @@ func TestPasswordHash(t *testing.T) {
 	for _, bad := range []string{"", "plain", "$argon2i$v=19$m=1,t=1,p=1$c2FsdA$a2V5", "$argon2id$v=18$m=1,t=1,p=1$c2FsdA$a2V5", "$argon2id$v=19$m=x$c2FsdA$a2V5", "$argon2id$v=19$m=1,t=1,p=1$!!$a2V5"} {
 		if ok, err := checkPassword("x", bad); ok || err == nil {
 			t.Errorf("checkPassword of hash %q = %v, %v; want an error", bad, ok, err)
-		}
-	}
-}
-
-func TestPools(t *testing.T) {
-	for spec, want := range map[string]string{
-		"pogo": "pogo", "pogo(u=false)": "", "pisola": "pisola6", "pisola(size=8)": "pisola8",
-		"pisola(roofs=true)": "", "diam": "diam", "diam(players=4)": "", "diam(players=4,teams=true)": "",
-	} {
-		g, err := games.Load(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := poolOf(g); got != want {
-			t.Errorf("poolOf(%s) = %q; want %q", spec, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"stax/game"
 	"stax/server/store"
+	"stax/server/view"
 )
 
 // room is a game the server holds in memory: its history, seats and the
@@ -165,7 +166,7 @@ func (l *room) applyText(text string) (string, error) {
 		return "", err
 	}
 	note := st.FormatMove(m)
-	l.last = lastCells(st, m)
+	l.last = view.LastCells(st, m)
 	if err := l.h.PlayMove(m); err != nil {
 		return "", err
 	}
@@ -216,27 +217,6 @@ func (l *room) end() *store.End {
 	return &store.End{Outcome: o.String(), Resigned: l.resigned}
 }
 
-// outcome returns the JSON outcome, nil while the game goes on.
-func outcomeOf(g game.Game, o game.Outcome) *Outcome {
-	if !o.Over() {
-		return nil
-	}
-	out := &Outcome{
-		Result:      o.ResultString(),
-		Reason:      o.Reason.String(),
-		Detail:      o.Detail,
-		Winners:     o.Winners(),
-		Description: o.Describe(g),
-	}
-	if out.Winners == nil {
-		out.Winners = []int{}
-	}
-	if o.HasScores {
-		out.Scores = append([]int(nil), o.Scores[:o.Players]...)
-	}
-	return out
-}
-
 // state builds the State. The caller holds l.mu.
 func (l *room) state() *State {
 	st := l.h.State()
@@ -247,7 +227,7 @@ func (l *room) state() *State {
 		Game:        l.g.Info().Name,
 		Title:       l.g.Info().Title,
 		Players:     l.g.Players(),
-		PlayerNames: playerNames(l.g),
+		PlayerNames: view.PlayerNames(l.g),
 		Start:       l.h.Start().String(),
 		Position:    st.String(),
 		Positions:   json.RawMessage(append(l.positionsJSON[:len(l.positionsJSON):len(l.positionsJSON)], ']')),
@@ -256,14 +236,14 @@ func (l *room) state() *State {
 		ToMove:      st.ToMove(),
 		Legal:       []string{},
 		Status:      store.Playing,
-		Outcome:     outcomeOf(l.g, l.h.Outcome()),
+		Outcome:     view.OutcomeOf(l.g, l.h.Outcome()),
 		Created:     l.created,
 		Updated:     l.updated,
 	}
 	if n := len(l.notes); n > 0 {
 		s.LastMove = l.notes[n-1]
 	}
-	s.View = viewOf(st, over, l.last)
+	s.View = view.Of(st, over, l.last)
 	if over {
 		s.Status = store.Finished
 	} else {
@@ -293,14 +273,6 @@ func (l *room) seatJSON(i int) Seat {
 		Account:   st.User != "",
 		Thinking:  st.Kind == "ai" && !l.h.Over() && l.h.State().ToMove() == i,
 	}
-}
-
-func playerNames(g game.Game) []string {
-	names := make([]string, g.Players())
-	for p := range names {
-		names[p] = g.PlayerName(p)
-	}
-	return names
 }
 
 // changed drops the encoded messages after a change. The caller holds
@@ -391,7 +363,7 @@ func holds(seats []int, s int) bool {
 // passes its own seat). ply, when not nil, is the ply the sender believes
 // current. It commits the move before anyone sees it. The caller holds
 // l.mu.
-func (s *Server) play(ctx context.Context, l *room, seats []int, text string, ply *int) error {
+func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply *int) error {
 	if l.h.Over() {
 		return &moveError{code: CodeGameOver, msg: "the game is over: " + l.h.Outcome().Describe(l.g), move: text}
 	}
@@ -453,7 +425,7 @@ func (s *Server) play(ctx context.Context, l *room, seats []int, text string, pl
 }
 
 // resignSeat resigns one of seats for a connection. The caller holds l.mu.
-func (s *Server) resignSeat(ctx context.Context, l *room, seats []int, which *int) error {
+func (s *Live) resignSeat(ctx context.Context, l *room, seats []int, which *int) error {
 	if l.h.Over() {
 		return &moveError{code: CodeGameOver, msg: "the game is over: " + l.h.Outcome().Describe(l.g)}
 	}
@@ -475,7 +447,7 @@ func (s *Server) resignSeat(ctx context.Context, l *room, seats []int, which *in
 
 // finish ends the game with seat p resigning or forfeiting. The caller
 // holds l.mu.
-func (s *Server) finish(ctx context.Context, l *room, p int, reason game.Reason, detail string) error {
+func (s *Live) finish(ctx context.Context, l *room, p int, reason game.Reason, detail string) error {
 	return s.conclude(ctx, l, func() { l.h.Resign(p, reason, detail) }, p, "the resignation")
 }
 
@@ -484,7 +456,7 @@ func (s *Server) finish(ctx context.Context, l *room, p int, reason game.Reason,
 // resigned is the seat that resigned or forfeited (or -1), what names the
 // ending for an error. The ending is committed before anyone sees it. The
 // caller holds l.mu.
-func (s *Server) conclude(ctx context.Context, l *room, end func(), resigned int, what string) error {
+func (s *Live) conclude(ctx context.Context, l *room, end func(), resigned int, what string) error {
 	end()
 	l.resigned = resigned
 	now := s.now().Truncate(time.Millisecond)

@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"context"
@@ -63,7 +63,7 @@ func roomOf(c *client) string {
 }
 
 // chat posts a message. The caller holds l.mu.
-func (s *Server) chat(l *room, c *client, text string) error {
+func (s *Live) chat(l *room, c *client, text string) error {
 	text = strings.TrimSpace(text)
 	switch {
 	case text == "":
@@ -214,7 +214,7 @@ func (l *room) humans() []int {
 
 // offer records an offer of a connection's seats; once every human seat
 // has made it, it is carried out. The caller holds l.mu.
-func (s *Server) offer(l *room, c *client, kind string) error {
+func (s *Live) offer(l *room, c *client, kind string) error {
 	if len(c.seats) == 0 {
 		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot make offers"}
 	}
@@ -281,7 +281,7 @@ func (l *room) agreed(kind string) bool {
 }
 
 // carryOut carries out an offer every player made. The caller holds l.mu.
-func (s *Server) carryOut(l *room, kind string) error {
+func (s *Live) carryOut(l *room, kind string) error {
 	delete(l.talk.offers, kind)
 	switch kind {
 	case offerDraw:
@@ -297,7 +297,7 @@ func (s *Server) carryOut(l *room, kind string) error {
 
 // abort calls off a game before its second move: nobody wins, and it is
 // not rated. The caller holds l.mu.
-func (s *Server) abort(l *room, c *client) error {
+func (s *Live) abort(l *room, c *client) error {
 	switch {
 	case len(c.seats) == 0:
 		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot abort a game"}
@@ -316,7 +316,7 @@ func (s *Server) abort(l *room, c *client) error {
 
 // takeBack takes back the last move, with every player's agreement. The
 // caller holds l.mu.
-func (s *Server) takeBack(l *room) error {
+func (s *Live) takeBack(l *room) error {
 	ply := l.h.Ply() - 1
 	if err := s.store.TakeBack(context.WithoutCancel(s.ctx), l.id, ply); err != nil {
 		if errors.Is(err, store.ErrConflict) {
@@ -342,7 +342,7 @@ func (s *Server) takeBack(l *room) error {
 // starting it at once one creates it and the others find it. Each
 // connection that held a seat is told the new game (deliverRematch), the
 // other instances through the feed. The caller holds l.mu.
-func (s *Server) rematch(l *room) error {
+func (s *Live) rematch(l *room) error {
 	n := len(l.seats)
 	now := s.now().Truncate(time.Millisecond)
 	sg := &store.Game{ID: rematchID(l.id), Spec: l.spec, Status: store.Playing, Created: now, Updated: now, Rated: l.rated}
@@ -393,7 +393,7 @@ func rematchID(id string) string {
 // deliverRematch tells this instance's connections to the game that its
 // rematch id has started, once: a guest's connection with a new token for
 // the guest's seats in it. The caller holds l.mu.
-func (s *Server) deliverRematch(l *room, id string) {
+func (s *Live) deliverRematch(l *room, id string) {
 	if l.talk.rematch == id || !httpx.ValidID(id) {
 		return
 	}
@@ -423,7 +423,7 @@ func (s *Server) deliverRematch(l *room, id string) {
 // guest's seats of l (those whose token hash is hash) turn into, under a
 // new token, which it returns; it returns "" when another instance joined
 // them first (for the guest's connection there). The caller holds l.mu.
-func (s *Server) joinRematch(l *room, id, hash string) string {
+func (s *Live) joinRematch(l *room, id, hash string) string {
 	tok := httpx.NewSecret()
 	n := len(l.seats)
 	now := s.now().Truncate(time.Millisecond)

@@ -1,17 +1,24 @@
-package server
+// Package ratings is the site's domain of ratings: the rating pools, the
+// Glicko-2 rating of finished rated games (each game its own rating
+// period), the players' profiles with their rating history, and the
+// leaderboards.
+package ratings
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
 
 	"stax/game"
 	"stax/rating"
+	"stax/server/account"
 	"stax/server/httpx"
 	"stax/server/store"
+	"stax/server/view"
 )
 
 // The rating pools: a pool is one variant, named here, of the games the
@@ -34,16 +41,56 @@ type Pool struct {
 }
 
 // handlePools lists the rating pools of the games this server plays.
-func (s *Server) handlePools(w http.ResponseWriter, r *http.Request) {
+func (s *Ratings) handlePools(w http.ResponseWriter, r *http.Request) {
 	out := struct {
 		Pools []Pool `json:"pools"`
 	}{[]Pool{}}
 	for _, p := range pools {
-		if _, err := s.cfg.Games.Load(p.spec); err == nil {
+		if _, err := s.games.Load(p.spec); err == nil {
 			out.Pools = append(out.Pools, Pool{p.name, p.spec, p.title})
 		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// Config configures the ratings.
+type Config struct {
+	// Ratings keeps the ratings and Users the accounts they belong to;
+	// with either nil the site rates nothing and its rating routes
+	// answer 501.
+	Ratings store.Ratings
+	Users   store.Users
+	// Games lists the games the site plays.
+	Games game.Registry
+	// Log receives the ratings' logs; nil discards them.
+	Log *slog.Logger
+}
+
+// Ratings is the site's domain of ratings.
+type Ratings struct {
+	store store.Ratings // nil when the site keeps no accounts
+	users store.Users
+	games game.Registry
+	log   *slog.Logger
+}
+
+// New returns the ratings domain.
+func New(cfg Config) *Ratings {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	s := &Ratings{games: cfg.Games, log: cfg.Log}
+	if cfg.Ratings != nil && cfg.Users != nil {
+		s.store, s.users = cfg.Ratings, cfg.Users
+	}
+	return s
+}
+
+// Routes adds the ratings' routes to m.
+func (s *Ratings) Routes(m *http.ServeMux) {
+	m.HandleFunc("GET /api/users/{name}", s.handleUser)
+	m.HandleFunc("GET /api/leaderboard/{pool}", s.handleLeaderboard)
+	m.HandleFunc("GET /api/pools", s.handlePools)
 }
 
 // ProvisionalDeviation is the deviation above which a rating is shown as
@@ -51,7 +98,8 @@ func (s *Server) handlePools(w http.ResponseWriter, r *http.Request) {
 // player stands after some ten games.
 const ProvisionalDeviation = 110.0
 
-func poolNames() []string {
+// PoolNames returns the names of the rating pools.
+func PoolNames() []string {
 	out := make([]string, len(pools))
 	for i, p := range pools {
 		out[i] = p.name
@@ -59,8 +107,8 @@ func poolNames() []string {
 	return out
 }
 
-// poolOf returns the rating pool of a game, "" if it is unrated.
-func poolOf(g game.Game) string {
+// PoolOf returns the rating pool of a game, "" if it is unrated.
+func PoolOf(g game.Game) string {
 	if g.Players() != 2 {
 		return ""
 	}
@@ -73,10 +121,10 @@ func poolOf(g game.Game) string {
 	return ""
 }
 
-// rating returns an account's rating in a pool; a player without rated
+// Rating returns an account's rating in a pool; a player without rated
 // games there has the starting rating and Games 0.
-func (s *Server) rating(ctx context.Context, userID, pool string) (store.Rating, error) {
-	rs, err := s.acct.store.Ratings(ctx, userID)
+func (s *Ratings) Rating(ctx context.Context, userID, pool string) (store.Rating, error) {
+	rs, err := s.store.Ratings(ctx, userID)
 	if err != nil {
 		return store.Rating{}, err
 	}
@@ -89,20 +137,20 @@ func (s *Server) rating(ctx context.Context, userID, pool string) (store.Rating,
 	return store.Rating{UserID: userID, Pool: pool, Rating: n.Rating, Deviation: n.Deviation, Volatility: n.Volatility}, nil
 }
 
-// rateGame updates the ratings of a finished rated game's two players:
+// RateGame updates the ratings of a finished rated game's two players:
 // each game is its own rating period, with τ = rating.DefaultTau. It is
 // safe to call from several servers at once: the store rates a game once.
 // It retries when another game changed a player's rating meanwhile.
-func (s *Server) rateGame(ctx context.Context, id string, g game.Game, seats []store.Seat, o game.Outcome, at time.Time) error {
-	if s.acct.store == nil {
+func (s *Ratings) RateGame(ctx context.Context, id string, g game.Game, seats []store.Seat, o game.Outcome, at time.Time) error {
+	if s.store == nil {
 		return nil
 	}
-	pool := poolOf(g)
+	pool := PoolOf(g)
 	if pool == "" || o.Reason == game.Aborted || len(seats) != 2 || seats[0].User == "" || seats[1].User == "" || seats[0].User == seats[1].User {
 		// Nothing to rate (an aborted game, a deleted account): mark the
 		// game settled, so that the start of a server does not take it up
 		// again.
-		if err := s.acct.store.Rate(ctx, id, at, nil); err != nil && !errors.Is(err, store.ErrConflict) {
+		if err := s.store.Rate(ctx, id, at, nil); err != nil && !errors.Is(err, store.ErrConflict) {
 			return err
 		}
 		return nil
@@ -115,8 +163,8 @@ func (s *Server) rateGame(ctx context.Context, id string, g game.Game, seats []s
 		score = 0.5
 	}
 	for attempt := 0; ; attempt++ {
-		a, err1 := s.rating(ctx, seats[0].User, pool)
-		b, err2 := s.rating(ctx, seats[1].User, pool)
+		a, err1 := s.Rating(ctx, seats[0].User, pool)
+		b, err2 := s.Rating(ctx, seats[1].User, pool)
 		if err := errors.Join(err1, err2); err != nil {
 			return err
 		}
@@ -124,13 +172,13 @@ func (s *Server) rateGame(ctx context.Context, id string, g game.Game, seats []s
 		if err != nil {
 			return err
 		}
-		err = s.acct.store.Rate(ctx, id, at, []store.Rating{na, nb})
+		err = s.store.Rate(ctx, id, at, []store.Rating{na, nb})
 		if err == nil || !errors.Is(err, store.ErrConflict) || attempt >= 5 {
 			return err
 		}
 		// The game was rated already (by another server), or a rating
 		// changed meanwhile: if the former, the next Rate says so again.
-		if rs, herr := s.acct.store.RatingHistory(ctx, seats[0].User, pool); herr == nil {
+		if rs, herr := s.store.RatingHistory(ctx, seats[0].User, pool); herr == nil {
 			for _, p := range rs {
 				if p.GameID == id {
 					return nil
@@ -143,18 +191,17 @@ func (s *Server) rateGame(ctx context.Context, id string, g game.Game, seats []s
 // unratedPage is how many unrated games rateMissed reads at once.
 const unratedPage = 100
 
-// rateMissed rates the finished rated games whose rating was never
+// RateMissed rates the finished rated games whose rating was never
 // written (a server stopped between a game's end and its rating), in the
 // order they ended. The store's mark of a rated game makes each count
 // once, however many servers start together.
-func (s *Server) rateMissed() {
-	if s.acct.store == nil {
+func (s *Ratings) RateMissed(ctx context.Context) {
+	if s.store == nil {
 		return
 	}
-	ctx := context.WithoutCancel(s.ctx)
 	rated, failed := 0, map[string]bool{}
 	for {
-		gs, err := s.acct.store.Unrated(ctx, unratedPage+len(failed))
+		gs, err := s.store.Unrated(ctx, unratedPage+len(failed))
 		if err != nil {
 			s.log.Error("find the games left unrated", "err", err)
 			return
@@ -182,8 +229,8 @@ func (s *Server) rateMissed() {
 }
 
 // rateStored rates a stored finished game, as of its end.
-func (s *Server) rateStored(ctx context.Context, sg *store.Game) error {
-	g, err := s.cfg.Games.Load(sg.Spec)
+func (s *Ratings) rateStored(ctx context.Context, sg *store.Game) error {
+	g, err := s.games.Load(sg.Spec)
 	if err != nil {
 		return err
 	}
@@ -194,7 +241,7 @@ func (s *Server) rateStored(ctx context.Context, sg *store.Game) error {
 	if !o.Over() {
 		return fmt.Errorf("outcome %q: the game is marked finished but its outcome is not an end", sg.End.Outcome)
 	}
-	return s.rateGame(ctx, sg.ID, g, sg.Seats, o, sg.Updated)
+	return s.RateGame(ctx, sg.ID, g, sg.Seats, o, sg.Updated)
 }
 
 // ratePair returns the new ratings of two players after a game in which
@@ -236,10 +283,10 @@ type RatingPoint struct {
 
 // Profile answers GET /api/users/{name}.
 type Profile struct {
-	Name    string       `json:"name"`
-	Created time.Time    `json:"created"`
-	Ratings []PoolRating `json:"ratings"`
-	Games   []Summary    `json:"games"`
+	Name    string         `json:"name"`
+	Created time.Time      `json:"created"`
+	Ratings []PoolRating   `json:"ratings"`
+	Games   []view.Summary `json:"games"`
 }
 
 func poolRating(r store.Rating) PoolRating {
@@ -247,13 +294,13 @@ func poolRating(r store.Rating) PoolRating {
 		Provisional: r.Deviation > ProvisionalDeviation}
 }
 
-func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
-	if s.acct.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
+func (s *Ratings) handleUser(w http.ResponseWriter, r *http.Request) {
+	if s.store == nil {
+		httpx.Error(w, http.StatusNotImplemented, account.ErrNoAccounts.Error())
 		return
 	}
 	name := r.PathValue("name")
-	u, err := s.acct.store.UserByName(r.Context(), name)
+	u, err := s.users.UserByName(r.Context(), name)
 	if errors.Is(err, store.ErrNotFound) {
 		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no player named %q", name))
 		return
@@ -263,8 +310,8 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusInternalServerError, "the player could not be read")
 		return
 	}
-	p := Profile{Name: u.Name, Created: u.Created, Ratings: []PoolRating{}, Games: []Summary{}}
-	rs, err := s.acct.store.Ratings(r.Context(), u.ID)
+	p := Profile{Name: u.Name, Created: u.Created, Ratings: []PoolRating{}, Games: []view.Summary{}}
+	rs, err := s.store.Ratings(r.Context(), u.ID)
 	if err != nil {
 		s.log.Error("ratings", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the ratings could not be read")
@@ -273,7 +320,7 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 	for _, rt := range rs {
 		pr := poolRating(rt)
 		pr.Name = ""
-		h, err := s.acct.store.RatingHistory(r.Context(), u.ID, rt.Pool)
+		h, err := s.store.RatingHistory(r.Context(), u.ID, rt.Pool)
 		if err != nil {
 			s.log.Error("rating history", "err", err)
 			httpx.Error(w, http.StatusInternalServerError, "the ratings could not be read")
@@ -284,19 +331,19 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Ratings = append(p.Ratings, pr)
 	}
-	gs, err := s.acct.store.GamesOf(r.Context(), u.ID, 20, r.URL.Query().Get("status"))
+	gs, err := s.users.GamesOf(r.Context(), u.ID, 20, r.URL.Query().Get("status"))
 	if err != nil {
 		s.log.Error("games of", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the games could not be read")
 		return
 	}
-	p.Games = s.summaries(gs)
+	p.Games = view.Summaries(s.games, s.log, gs)
 	httpx.WriteJSON(w, http.StatusOK, p)
 }
 
-func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
-	if s.acct.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, errNoAccounts.Error())
+func (s *Ratings) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
+	if s.store == nil {
+		httpx.Error(w, http.StatusNotImplemented, account.ErrNoAccounts.Error())
 		return
 	}
 	pool := r.PathValue("pool")
@@ -305,7 +352,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		known = known || p.name == pool
 	}
 	if !known {
-		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no rating pool %q; want one of %v", pool, poolNames()))
+		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no rating pool %q; want one of %v", pool, PoolNames()))
 		return
 	}
 	limit := 50
@@ -317,7 +364,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	rs, err := s.acct.store.Leaderboard(r.Context(), pool, ProvisionalDeviation, limit)
+	rs, err := s.store.Leaderboard(r.Context(), pool, ProvisionalDeviation, limit)
 	if err != nil {
 		s.log.Error("leaderboard", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the leaderboard could not be read")
@@ -331,20 +378,4 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		out.Ratings = append(out.Ratings, poolRating(rt))
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
-}
-
-// ended rates a rated game that has just ended. It runs before the
-// caller lets go of the game, so that a player who looks at the profile
-// after the game's end sees the new rating. The caller holds l.mu.
-func (s *Server) ended(l *room, at time.Time) {
-	if !l.h.Over() || !l.rated {
-		return
-	}
-	seats := make([]store.Seat, len(l.seats))
-	for i := range l.seats {
-		seats[i] = l.seats[i].Seat
-	}
-	if err := s.rateGame(context.WithoutCancel(s.ctx), l.id, l.g, seats, l.h.Outcome(), at); err != nil {
-		s.log.Error("rate game", "game", l.id, "err", err)
-	}
 }

@@ -1,4 +1,4 @@
-package server
+package play
 
 import (
 	"context"
@@ -19,10 +19,11 @@ const feedShards = 32
 // itself waits.
 const feedDepth = 256
 
-// startFeed starts the shards that apply game events and returns the
-// function to hand to the store's Watch: it applies the other events at
-// once and passes a game's events to its shard.
-func (s *Server) startFeed() func(store.Event) {
+// Feed starts the shards that apply game events and returns the function
+// to hand the store's events to (the caller's store.Feed.Watch): it
+// applies the other events at once and passes a game's events to its
+// shard. Live ignores the events of other domains (seeks, news).
+func (s *Live) Feed() func(store.Event) {
 	shards := make([]chan store.Event, feedShards)
 	for i := range shards {
 		ch := make(chan store.Event, feedDepth)
@@ -66,18 +67,12 @@ func shardOf(id string) int {
 // follow handles one event of the store's feed: a change committed by this
 // process or by another instance sharing the store reaches the games this
 // instance holds and their connections.
-func (s *Server) follow(ev store.Event) {
+func (s *Live) follow(ev store.Event) {
 	switch ev.Kind {
 	case store.EventJob:
 		if s.worker != nil {
 			s.worker.Wake()
 		}
-		return
-	case store.EventSeek:
-		s.publishSeeks()
-		return
-	case store.EventNews:
-		s.lobby.deliver(ev.Game, ev.Move)
 		return
 	case store.EventRoom:
 		s.followRoom(ev)
@@ -89,7 +84,6 @@ func (s *Server) follow(ev store.Event) {
 		if s.worker != nil {
 			s.worker.Wake()
 		}
-		s.publishSeeks()
 		s.mu.Lock()
 		held := make([]*room, 0, len(s.games))
 		for _, l := range s.games {
@@ -152,7 +146,7 @@ func (s *Server) follow(ev store.Event) {
 // it lacks (with their times, which its clock is charged from), the seats
 // joined, an ending by resignation, forfeit or time. The caller holds
 // l.mu.
-func (s *Server) refresh(l *room) {
+func (s *Live) refresh(l *room) {
 	if sg := s.reread(l); sg != nil {
 		s.adoptStored(l, sg)
 	}
@@ -164,7 +158,7 @@ func (s *Server) refresh(l *room) {
 // catchUp covers the move whose announcement was lost (its instance died
 // between the commit and the announcement), before a player is served the
 // game or a seat is flagged. The caller holds l.mu.
-func (s *Server) catchUp(l *room) {
+func (s *Live) catchUp(l *room) {
 	sg := s.reread(l)
 	if sg == nil || len(sg.Moves) == l.h.Ply() && (sg.Status == store.Finished) == l.h.Over() {
 		return
@@ -174,7 +168,7 @@ func (s *Server) catchUp(l *room) {
 
 // reread returns the game as stored, or nil (logged) when it cannot be
 // read.
-func (s *Server) reread(l *room) *store.Game {
+func (s *Live) reread(l *room) *store.Game {
 	sg, err := s.store.Get(context.WithoutCancel(s.ctx), l.id)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
@@ -187,7 +181,7 @@ func (s *Server) reread(l *room) *store.Game {
 
 // adoptStored takes sg as the game l is, keeping l's connections, and
 // tells them. The caller holds l.mu.
-func (s *Server) adoptStored(l *room, sg *store.Game) {
+func (s *Live) adoptStored(l *room, sg *store.Game) {
 	nl, err := s.build(sg)
 	if err != nil {
 		s.log.Error("refresh game", "game", l.id, "err", err)

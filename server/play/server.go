@@ -1,0 +1,488 @@
+// Package play is the site's domain of live play: the games being played
+// (rooms), their moves, clocks, offers and chat, the game websocket, the
+// relay of live games between the instances sharing a store, and the
+// workers that make the computer moves.
+//
+// [Live] holds the unfinished games it serves in memory and each change to
+// a game is serialised by that game's lock: a move is checked with the
+// rules engine, committed to the store, and only then broadcast to the
+// game's connections. On start it loads the unfinished games from the
+// store and resumes them.
+//
+// Several instances may share one store (PostgreSQL): any of them may hold
+// any game's connections. The store orders each game's moves (of two
+// instances writing one ply, one wins and the other rereads the game), and
+// its feed (store.Feed) brings every committed change to the instances
+// holding the game, which pass it on to their connections. Computer moves
+// are jobs in the store that a [Worker] claims, in this process or in
+// another (stax worker), so that each is computed once.
+//
+// Live knows no concrete game and no computer player: its caller passes
+// the games it offers (Config.Games) and the players of its AI seats
+// (Config.NewPlayer, Config.Levels), as stax serve does.
+package play
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"stax/game"
+	"stax/search"
+	"stax/server/httpx"
+	"stax/server/store"
+)
+
+// Sessions tells who sends a request (the accounts domain implements it).
+type Sessions interface {
+	// Session returns the request's account, or an error when it has
+	// none.
+	Session(r *http.Request) (*store.User, *store.Session, error)
+	// SignedIn returns the request's account, answering the request
+	// itself (401 and the like) when there is none.
+	SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool)
+}
+
+// Rater rates the finished rated games (the ratings domain implements it).
+type Rater interface {
+	// RateGame updates the ratings of a finished rated game's players.
+	RateGame(ctx context.Context, id string, g game.Game, seats []store.Seat, o game.Outcome, at time.Time) error
+}
+
+// Config configures live play. Store and Games are required.
+type Config struct {
+	// Store keeps the games, their feed and the computer moves' jobs.
+	Store store.Store
+	// Users lists an account's games (GET /api/me/games); nil serves
+	// none.
+	Users store.Users
+	// Games lists the games the site plays.
+	Games game.Registry
+	// Sessions and Rater are the neighbouring domains; a nil Rater rates
+	// nothing.
+	Sessions Sessions
+	Rater    Rater
+	// Sockets admits the game websockets.
+	Sockets *httpx.Sockets
+	// Proxies are the trusted reverse proxies, for the per-address
+	// limits.
+	Proxies httpx.Proxies
+	// Instance names this instance among those sharing the store.
+	Instance string
+	// Log receives the logs; nil discards them.
+	Log *slog.Logger
+	// Workers, AIDelay, AITimeout, NewPlayer, Levels, LevelReady and
+	// LevelElo are those of the server's Config: the computer players.
+	Workers    int
+	AIDelay    time.Duration
+	AITimeout  time.Duration
+	NewPlayer  func(g game.Game, level string) (search.Player, error)
+	Levels     func(g game.Game) []string
+	LevelReady func(g game.Game, level string) bool
+	LevelElo   func(g game.Game, level string) (elo int, ok bool)
+	// CreateEvery, CreateBurst, JoinEvery, JoinBurst, MaxOpenGames,
+	// Expiry, KeepIdle, SweepEvery, MaxPlies and KeepFinished are the
+	// limits of the server's Config, with the same defaults.
+	CreateEvery, JoinEvery   time.Duration
+	CreateBurst, JoinBurst   int
+	MaxOpenGames             int
+	Expiry, KeepIdle         time.Duration
+	SweepEvery, KeepFinished time.Duration
+	MaxPlies                 int
+	// Now tells the time of clocks (default time.Now); with Now set,
+	// Live does not look for flags by itself: the caller calls
+	// CheckClocks.
+	Now func() time.Time
+}
+
+// Live is the site's live play.
+type Live struct {
+	cfg   Config
+	store store.Store
+	log   *slog.Logger
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // workers, feed shards, the janitor and the clock
+	worker *Worker        // nil when this process computes no moves
+
+	mu    sync.Mutex // guards games
+	games map[string]*room
+
+	moveLat, commitLat latency
+
+	creates, joins *httpx.RateLimiter
+	open           openGames    // unfinished games per creating client
+	expired        atomic.Int64 // games expired since the start
+	broken         brokenGames  // games that could not be loaded
+
+	aiWait      latency      // from a computer's move being due to a worker of this process taking it
+	playersMade atomic.Int64 // computer players made by the workers
+
+	// instance names this server among those sharing the store; peers
+	// are the others it has heard from (see relay.go).
+	instance string
+	peers    peers
+}
+
+// New starts live play: it loads the store's unfinished games and resumes
+// them. It does not follow the store's feed: the caller passes Follow's
+// events to it (see Feed), so that the site's other domains share one
+// watch of the store.
+func New(cfg Config) (*Live, error) {
+	if cfg.Store == nil || len(cfg.Games) == 0 {
+		return nil, errors.New("play: a store and at least one game are required")
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Workers == 0 {
+		cfg.Workers = runtime.NumCPU()
+	}
+	if cfg.Levels == nil {
+		cfg.Levels = func(game.Game) []string { return []string{} }
+	}
+	if cfg.LevelReady == nil {
+		cfg.LevelReady = func(game.Game, string) bool { return true }
+	}
+	if cfg.Sockets == nil {
+		cfg.Sockets = httpx.NewSockets(httpx.SocketLimits{MaxConns: 10000, MaxConnsPerIP: 100}, cfg.Proxies, cfg.Log)
+	}
+	httpx.SetDefault(&cfg.CreateEvery, DefaultCreateEvery)
+	httpx.SetDefault(&cfg.CreateBurst, DefaultCreateBurst)
+	httpx.SetDefault(&cfg.JoinEvery, DefaultJoinEvery)
+	httpx.SetDefault(&cfg.JoinBurst, DefaultJoinBurst)
+	httpx.SetDefault(&cfg.MaxOpenGames, DefaultMaxOpenGames)
+	httpx.SetDefault(&cfg.Expiry, DefaultExpiry)
+	httpx.SetDefault(&cfg.KeepIdle, DefaultKeepIdle)
+	httpx.SetDefault(&cfg.SweepEvery, time.Minute)
+	httpx.SetDefault(&cfg.MaxPlies, DefaultMaxPlies)
+	httpx.SetDefault(&cfg.KeepFinished, 5*time.Minute)
+	if cfg.Instance == "" {
+		cfg.Instance = httpx.NewID()
+	}
+	s := &Live{
+		cfg:      cfg,
+		store:    cfg.Store,
+		log:      cfg.Log,
+		games:    map[string]*room{},
+		creates:  httpx.NewRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
+		joins:    httpx.NewRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
+		instance: cfg.Instance,
+		peers:    peers{heard: map[string]time.Time{}, lapsed: map[string]time.Time{}},
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if cfg.Workers > 0 {
+		s.worker = NewWorker(WorkerConfig{Store: cfg.Store, Games: cfg.Games, NewPlayer: cfg.NewPlayer, Log: cfg.Log,
+			AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout,
+			Claimed: s.aiWait.add, PlayerMade: func() { s.playersMade.Add(1) }})
+	}
+	return s, nil
+}
+
+// Start resumes the unfinished games and starts the janitor, the clock
+// and the workers. The caller has started following the store's feed
+// (Feed) before, so that no change falls between the two.
+func (s *Live) Start() error {
+	if err := s.resume(); err != nil {
+		s.cancel()
+		return err
+	}
+	s.wg.Add(1)
+	go s.janitor()
+	if s.cfg.Now == nil {
+		s.wg.Add(1)
+		go s.clockLoop()
+	}
+	if s.worker != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.worker.Run(s.ctx, s.cfg.Workers)
+		}()
+	}
+	return nil
+}
+
+// Close stops live play: the other instances are told to forget this
+// one's connections, the computer moves stop and are waited for. The
+// caller closes the websockets first (Sockets.Close).
+func (s *Live) Close() {
+	ctx, cancel := context.WithTimeout(s.ctx, time.Second)
+	s.announceSelf(ctx, peerGone)
+	cancel()
+	s.cancel()
+	s.wg.Wait()
+}
+
+// Routes adds live play's routes to m.
+func (s *Live) Routes(m *http.ServeMux) {
+	m.HandleFunc("GET /api/games", s.handleGames)
+	m.HandleFunc("GET /api/variant", s.handleVariant)
+	m.HandleFunc("POST /api/games", s.handleCreate)
+	m.HandleFunc("GET /api/games/{id}", s.handleState)
+	m.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
+	m.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
+	m.HandleFunc("GET /api/recent", s.handleRecent)
+	m.HandleFunc("GET /ws/games/{id}", s.handleWS)
+	m.HandleFunc("GET /api/me/games", s.handleMyGames)
+}
+
+// resume looks at the unfinished games: it expires the abandoned ones and
+// queues the computer moves of those whose computer is to move (a server
+// that died between committing a move and queuing the answer left none;
+// queuing a move twice does nothing), and keeps in memory those with a
+// clock, whose flag it watches; the others are loaded when
+// someone asks for them.
+func (s *Live) resume() error {
+	gs, err := s.store.Unfinished(s.ctx)
+	if err != nil {
+		// One game the store cannot read fails the whole list: read them
+		// one at a time instead, skipping those that fail.
+		s.log.Error("load unfinished games; loading them one by one", "err", err)
+		if gs, err = s.unfinishedOneByOne(); err != nil {
+			return fmt.Errorf("server: load unfinished games: %w", err)
+		}
+	}
+	cutoff := s.now().Add(-s.cfg.Expiry)
+	kept, queued := 0, 0
+	for _, sg := range gs {
+		l, err := s.build(sg)
+		if err != nil {
+			// One broken game must not keep the others from resuming.
+			s.broken.add(sg.ID, err)
+			s.log.Error("resume game: skipped", "game", sg.ID, "err", err)
+			continue
+		}
+		l.mu.Lock()
+		switch {
+		case l.h.Over():
+			// The moves end the game although it was stored unfinished
+			// (e.g. a rules change): record the ending.
+			if err := s.store.Finish(s.ctx, l.id, *l.end(), time.Now().UTC()); err != nil {
+				s.log.Error("finish resumed game", "game", l.id, "err", err)
+			}
+		case l.lastActive().Before(cutoff):
+			s.expire(l)
+		default:
+			if l.seats[l.h.State().ToMove()].Kind == "ai" {
+				s.scheduleAI(l)
+				queued++
+			}
+			if l.clk != nil {
+				// Its clock runs: the server watches for the flag.
+				s.games[l.id] = l
+				kept++
+			}
+		}
+		l.mu.Unlock()
+	}
+	s.log.Info("resumed games", "unfinished", len(gs), "in memory", kept, "computer moves queued", queued)
+	return nil
+}
+
+// unfinishedOneByOne reads the unfinished games one at a time, skipping
+// (and reporting) those the store cannot read.
+func (s *Live) unfinishedOneByOne() ([]*store.Game, error) {
+	list, err := s.store.Recent(s.ctx, math.MaxInt32, store.Playing)
+	if err != nil {
+		return nil, err
+	}
+	var gs []*store.Game
+	for _, g := range list {
+		id := g.ID
+		sg, err := s.store.Get(s.ctx, id)
+		if err != nil {
+			s.broken.add(id, err)
+			s.log.Error("resume game: skipped", "game", id, "err", err)
+			continue
+		}
+		gs = append(gs, sg)
+	}
+	return gs, nil
+}
+
+// build makes the room of a stored game.
+func (s *Live) build(sg *store.Game) (*room, error) {
+	g, err := s.cfg.Games.Load(sg.Spec)
+	if err != nil {
+		return nil, err
+	}
+	return newRoom(sg, g)
+}
+
+// get returns the game with the given id, loading it from the store if it
+// is not in memory. It returns store.ErrNotFound for an unknown id.
+func (s *Live) get(ctx context.Context, id string) (*room, error) {
+	s.mu.Lock()
+	l := s.games[id]
+	s.mu.Unlock()
+	if l != nil {
+		return l, nil
+	}
+	if !httpx.ValidID(id) {
+		return nil, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
+	}
+	sg, err := s.store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l, err = s.build(sg)
+	if err != nil {
+		s.broken.add(id, err)
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	s.mu.Lock()
+	if prev := s.games[id]; prev != nil {
+		s.mu.Unlock()
+		return prev, nil
+	}
+	l.idle = time.Now()
+	s.games[id] = l
+	s.mu.Unlock()
+	// Other instances may hold it too, with offers, chat and players.
+	s.ask(l)
+	return l, nil
+}
+
+// janitor expires abandoned games and unloads the games nobody uses, every
+// SweepEvery.
+func (s *Live) janitor() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.SweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		s.sweep(s.now())
+	}
+}
+
+// sweep expires the games with no move since Expiry, in memory or not,
+// and unloads the games nobody watches: finished ones after KeepFinished,
+// unfinished ones after KeepIdle (unless a computer is to move or a clock
+// runs).
+func (s *Live) sweep(now time.Time) {
+	expiry := now.Add(-s.cfg.Expiry)
+	finished := now.Add(-s.cfg.KeepFinished)
+	idle := now.Add(-s.cfg.KeepIdle)
+	s.creates.Sweep(now)
+	s.joins.Sweep(now)
+	s.mu.Lock()
+	for id, l := range s.games {
+		l.mu.Lock()
+		if !l.h.Over() && l.lastActive().Before(expiry) && l.seats[l.h.State().ToMove()].Kind != "ai" {
+			s.expire(l)
+		}
+		switch {
+		case len(l.subs) > 0:
+		case l.h.Over() && l.idle.Before(finished) && l.updated.Before(finished):
+			l.dropped = true
+		case !l.h.Over() && l.idle.Before(idle) && l.seats[l.h.State().ToMove()].Kind != "ai" && l.clk == nil:
+			l.dropped = true
+		}
+		if l.dropped {
+			delete(s.games, id)
+		}
+		l.mu.Unlock()
+	}
+	s.mu.Unlock()
+	// The games that expired while out of memory, a batch at a time.
+	for {
+		ids, err := s.store.Idle(s.ctx, expiry, 100)
+		if err != nil {
+			s.log.Error("list idle games", "err", err)
+			return
+		}
+		n := 0
+		for _, id := range ids {
+			l, err := s.acquire(s.ctx, id)
+			if err != nil {
+				s.log.Error("load idle game", "game", id, "err", err)
+				continue
+			}
+			if !l.h.Over() && l.lastActive().Before(expiry) && l.seats[l.h.State().ToMove()].Kind != "ai" {
+				s.expire(l)
+				n++
+			}
+			l.mu.Unlock()
+		}
+		if n == 0 || len(ids) < 100 {
+			return
+		}
+	}
+}
+
+// expire adjudicates a game with no move for Expiry as abandoned by the
+// seat to move. The caller holds l.mu.
+func (s *Live) expire(l *room) {
+	p := l.h.State().ToMove()
+	days := int(s.cfg.Expiry.Hours() / 24)
+	why := fmt.Sprintf("abandoned: no move for %d days", days)
+	if days < 1 {
+		why = "abandoned: no move for " + s.cfg.Expiry.String()
+	}
+	if err := s.finish(s.ctx, l, p, game.ByForfeit, why); err == nil {
+		s.expired.Add(1)
+		s.log.Info("game expired", "game", l.id, "seat", p)
+	}
+}
+
+// acquire returns the game with the given id locked, loading it if needed,
+// and never one the janitor has unloaded meanwhile.
+func (s *Live) acquire(ctx context.Context, id string) (*room, error) {
+	for {
+		l, err := s.get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		if !l.dropped {
+			return l, nil
+		}
+		l.mu.Unlock()
+	}
+}
+
+// Live reports how many games are in memory and how many connections are
+// open, for logs and tests.
+func (s *Live) Live() (games, conns int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.games {
+		l.mu.Lock()
+		conns += len(l.subs)
+		l.mu.Unlock()
+	}
+	return len(s.games), conns
+}
+
+// scheduleAI queues the computer move of the seat to move, if it is a
+// computer's, no sooner than AIDelay after the last move; whichever worker
+// claims it makes it. The caller holds l.mu.
+func (s *Live) scheduleAI(l *room) {
+	if l.h.Over() || l.seats[l.h.State().ToMove()].Kind != "ai" {
+		return
+	}
+	delay := time.Until(l.lastAt.Add(s.cfg.AIDelay))
+	if err := s.store.AddJob(context.WithoutCancel(s.ctx), l.id, l.h.Ply(), max(delay, 0)); err != nil {
+		s.log.Error("queue a computer move", "game", l.id, "ply", l.h.Ply(), "err", err)
+	}
+}
+
+func (s *Live) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now().UTC()
+	}
+	return time.Now().UTC()
+}

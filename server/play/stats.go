@@ -1,0 +1,147 @@
+package play
+
+import (
+	"math/bits"
+	"sync"
+	"time"
+)
+
+// latency is a histogram of durations in power-of-two buckets of
+// microseconds, cheap enough to record every move.
+type latency struct {
+	mu      sync.Mutex // guards the fields below
+	buckets [32]int64  // bucket i counts durations in [2^(i-1), 2^i) µs
+	n       int64
+	max     time.Duration
+}
+
+func (h *latency) add(d time.Duration) {
+	us := uint64(d / time.Microsecond)
+	i := bits.Len64(us)
+	if i >= len(h.buckets) {
+		i = len(h.buckets) - 1
+	}
+	h.mu.Lock()
+	h.buckets[i]++
+	h.n++
+	h.max = max(h.max, d)
+	h.mu.Unlock()
+}
+
+// quantile returns an upper bound of the q-quantile: the top of its bucket.
+func (h *latency) quantile(q float64) time.Duration {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n == 0 {
+		return 0
+	}
+	want := int64(q * float64(h.n))
+	var seen int64
+	for i, c := range h.buckets {
+		seen += c
+		if seen > want {
+			return min(time.Duration(1<<i)*time.Microsecond, h.max)
+		}
+	}
+	return h.max
+}
+
+// Stats is the answer of GET /debug/stats: what the server holds and how
+// long its moves take.
+type Stats struct {
+	Games int `json:"games"` // games in memory
+	Conns int `json:"conns"` // open websockets of games
+	// Lobby counts the lobby's open websockets.
+	Lobby int   `json:"lobby"`
+	Moves int64 `json:"moves"` // moves played since the server started
+	// Move latency: from a move message read to its state queued for
+	// every connection, including the commit (upper bounds, µs).
+	MoveP50 int64 `json:"moveP50us"`
+	MoveP99 int64 `json:"moveP99us"`
+	MoveMax int64 `json:"moveMaxus"`
+	// Commit latency of moves (upper bounds, µs).
+	CommitP50 int64 `json:"commitP50us"`
+	CommitP99 int64 `json:"commitP99us"`
+	CommitMax int64 `json:"commitMaxus"`
+	// Refused counts the connections refused at a connection limit, and
+	// PingClosed the websockets closed for not answering a ping, since
+	// the server started.
+	Refused    int64 `json:"refused"`
+	PingClosed int64 `json:"pingClosed"`
+	// The computer moves made by this process's workers: the wait from a
+	// move being due to a worker taking its job (upper bounds, µs), and
+	// the players the workers have made (each worker keeps at most two).
+	AIWaitP50 int64 `json:"aiWaitP50us"`
+	AIWaitP99 int64 `json:"aiWaitP99us"`
+	AIWaitMax int64 `json:"aiWaitMaxus"`
+	Players   int64 `json:"playersMade"`
+	// Expired counts the games adjudicated as abandoned since the start.
+	Expired int64 `json:"expired"`
+	// Broken lists the games that could not be loaded (their stored
+	// moves or rows are damaged), the first maxBroken of them, and
+	// BrokenCount counts the failures (beyond those listed, a game asked
+	// for twice counts twice); the server skips them and serves the
+	// others.
+	Broken      []BrokenGame `json:"broken"`
+	BrokenCount int          `json:"brokenCount"`
+}
+
+// BrokenGame is a game that could not be loaded, and why.
+type BrokenGame struct {
+	ID    string `json:"id"`
+	Error string `json:"error"`
+}
+
+// maxBroken bounds the broken games Stats lists.
+const maxBroken = 100
+
+// brokenGames records the games that could not be loaded.
+type brokenGames struct {
+	mu    sync.Mutex // guards the fields below
+	list  []BrokenGame
+	seen  map[string]bool
+	count int
+}
+
+func (b *brokenGames) add(id string, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.seen[id] {
+		return
+	}
+	if b.seen == nil {
+		b.seen = map[string]bool{}
+	}
+	b.count++
+	if len(b.list) < maxBroken {
+		b.seen[id] = true
+		b.list = append(b.list, BrokenGame{ID: id, Error: err.Error()})
+	}
+}
+
+func (b *brokenGames) report() ([]BrokenGame, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]BrokenGame{}, b.list...), b.count
+}
+
+// Stats reports what live play holds and how long its moves take; the
+// caller adds what the other domains and the listener count (Lobby,
+// Refused, PingClosed).
+func (s *Live) Stats() Stats {
+	games, conns := s.Live()
+	us := func(d time.Duration) int64 { return int64(d / time.Microsecond) }
+	s.moveLat.mu.Lock()
+	n := s.moveLat.n
+	s.moveLat.mu.Unlock()
+	broken, nbroken := s.broken.report()
+	return Stats{
+		Games: games, Conns: conns, Moves: n,
+		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
+		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
+		Expired:   s.expired.Load(),
+		AIWaitP50: us(s.aiWait.quantile(0.5)), AIWaitP99: us(s.aiWait.quantile(0.99)), AIWaitMax: us(s.aiWait.quantile(1)),
+		Players: s.playersMade.Load(),
+		Broken:  broken, BrokenCount: nbroken,
+	}
+}
