@@ -148,10 +148,6 @@ func (s *Accounts) Sweep(now time.Time) {
 	s.signups.Sweep(now)
 }
 
-// ErrNoAccounts is the answer of every account route on a server whose
-// store keeps no accounts.
-var ErrNoAccounts = errors.New("this server keeps no accounts; guests can still play")
-
 // hashPassword returns the PHC string of argon2id over password with a new
 // salt.
 func hashPassword(password string, p PasswordParams) string {
@@ -273,7 +269,7 @@ type Me struct {
 
 func (s *Accounts) handleSignup(w http.ResponseWriter, r *http.Request) {
 	if s.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, ErrNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
 		return
 	}
 	var req Credentials
@@ -313,7 +309,7 @@ func (s *Accounts) handleSignup(w http.ResponseWriter, r *http.Request) {
 
 func (s *Accounts) handleLogin(w http.ResponseWriter, r *http.Request) {
 	if s.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, ErrNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
 		return
 	}
 	var req Credentials
@@ -427,7 +423,7 @@ func (s *Accounts) Session(r *http.Request) (*store.User, *store.Session, error)
 // when there is none.
 func (s *Accounts) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool) {
 	if s.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, ErrNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
 		return nil, nil, false
 	}
 	u, ss, err := s.Session(r)
@@ -458,7 +454,7 @@ func clearCookie(w http.ResponseWriter, r *http.Request) {
 
 func (s *Accounts) handleLogout(w http.ResponseWriter, r *http.Request) {
 	if s.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, ErrNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
 		return
 	}
 	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {

@@ -39,7 +39,7 @@ func (s *Live) handleMyGames(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cfg.Users == nil {
-		httpx.Error(w, http.StatusNotImplemented, account.ErrNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
 		return
 	}
 	gs, err := s.cfg.Users.GamesOf(r.Context(), u.ID, 100, "")

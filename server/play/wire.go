@@ -2,6 +2,7 @@ package play
 
 import (
 	"encoding/json"
+	"stax/server/httpx"
 	"stax/server/view"
 	"time"
 )
@@ -148,13 +149,13 @@ type Message struct {
 // The error codes of websocket error messages.
 const (
 	CodeBadToken    = "bad_token"
-	CodeBadMessage  = "bad_message"
+	CodeBadMessage  = httpx.CodeBadMessage
 	CodeNotYourSeat = "not_your_seat"
 	CodeNotYourTurn = "not_your_turn"
 	CodeIllegalMove = "illegal_move"
 	CodeStale       = "stale"
 	CodeFlagged     = "flagged"
-	CodeRateLimited = "rate_limited"
+	CodeRateLimited = httpx.CodeRateLimited
 	CodeGameOver    = "game_over"
-	CodeServer      = "server"
+	CodeServer      = httpx.CodeServer
 )

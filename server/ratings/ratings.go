@@ -15,7 +15,6 @@ import (
 
 	"stax/game"
 	"stax/rating"
-	"stax/server/account"
 	"stax/server/httpx"
 	"stax/server/store"
 	"stax/server/view"
@@ -296,7 +295,7 @@ func poolRating(r store.Rating) PoolRating {
 
 func (s *Ratings) handleUser(w http.ResponseWriter, r *http.Request) {
 	if s.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, account.ErrNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
 		return
 	}
 	name := r.PathValue("name")
@@ -343,7 +342,7 @@ func (s *Ratings) handleUser(w http.ResponseWriter, r *http.Request) {
 
 func (s *Ratings) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	if s.store == nil {
-		httpx.Error(w, http.StatusNotImplemented, account.ErrNoAccounts.Error())
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
 		return
 	}
 	pool := r.PathValue("pool")

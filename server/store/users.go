@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 )
@@ -52,6 +53,10 @@ type RatingPoint struct {
 	Deviation  float64
 	Volatility float64
 }
+
+// ErrNoAccounts is the answer of every account route on a site whose
+// store keeps no accounts.
+var ErrNoAccounts = errors.New("this server keeps no accounts; guests can still play")
 
 // Users keeps the accounts and their sessions. Its methods are safe for
 // concurrent use; a method that writes returns once the write is
