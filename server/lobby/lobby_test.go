@@ -1,0 +1,187 @@
+package lobby_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"stax/games"
+	"stax/server/httpx"
+	"stax/server/lobby"
+	"stax/server/store"
+	"stax/server/store/sqlite"
+)
+
+// fakeSessions signs a request in as the account its X-User header names.
+type fakeSessions map[string]*store.User
+
+func (f fakeSessions) Session(r *http.Request) (*store.User, *store.Session, error) {
+	if u := f[r.Header.Get("X-User")]; u != nil {
+		return u, &store.Session{UserID: u.ID}, nil
+	}
+	return nil, nil, errors.New("you are not signed in")
+}
+
+func (f fakeSessions) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool) {
+	u, ss, err := f.Session(r)
+	if err != nil {
+		httpx.Error(w, http.StatusUnauthorized, err.Error())
+		return nil, nil, false
+	}
+	return u, ss, true
+}
+
+// fakeStarter records the games the lobby starts instead of playing them.
+type fakeStarter struct {
+	mu      sync.Mutex
+	started []started
+}
+
+type started struct {
+	spec    string
+	players []string
+	rated   bool
+	clock   *store.Clock
+}
+
+func (f *fakeStarter) StartGame(ctx context.Context, spec, start string, players []*store.User, rated bool, clock *store.Clock) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var names []string
+	for _, p := range players {
+		names = append(names, p.Name)
+	}
+	f.started = append(f.started, started{spec, names, rated, clock})
+	return httpx.NewID(), nil
+}
+
+// fakeRatings gives every account the same rating.
+type fakeRatings struct{ rating float64 }
+
+func (f fakeRatings) Rating(ctx context.Context, userID, pool string) (store.Rating, error) {
+	return store.Rating{UserID: userID, Pool: pool, Rating: f.rating, Deviation: 60, Games: 12}, nil
+}
+
+// newLobby serves a lobby alone, on a real SQLite store, with fakes of
+// the accounts, live play and ratings around it.
+func newLobby(t *testing.T) (*httptest.Server, *fakeStarter, fakeSessions) {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "lobby.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	users := fakeSessions{}
+	for _, name := range []string{"ann", "bob"} {
+		u := &store.User{ID: "id-" + name, Name: name, PasswordHash: "x", Created: time.Now().UTC().Truncate(time.Millisecond)}
+		if err := st.CreateUser(context.Background(), u); err != nil {
+			t.Fatal(err)
+		}
+		users[name] = u
+	}
+	starter := &fakeStarter{}
+	lb := lobby.New(lobby.Config{Seeks: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
+		Starter: starter, Ratings: fakeRatings{1612}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)})
+	m := http.NewServeMux()
+	lb.Routes(m)
+	ts := httptest.NewServer(m)
+	t.Cleanup(ts.Close)
+	return ts, starter, users
+}
+
+// call sends a request as user ("" for a guest) and decodes the answer
+// into out, failing unless the status is want.
+func call(t *testing.T, ts *httptest.Server, user, method, path string, body any, want int, out any) {
+	t.Helper()
+	var b []byte
+	if body != nil {
+		b, _ = json.Marshal(body)
+	}
+	req, _ := http.NewRequest(method, ts.URL+path, bytes.NewReader(b))
+	if user != "" {
+		req.Header.Set("X-User", user)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != want {
+		var e map[string]string
+		json.NewDecoder(res.Body).Decode(&e)
+		t.Fatalf("%s %s as %q: status %d %v; want %d", method, path, user, res.StatusCode, e, want)
+	}
+	if out != nil {
+		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSeekStartsGame checks the lobby on its own: a rated seek shows the
+// owner's rating, its owner cannot take it, a guest cannot post one, and
+// another player's acceptance starts one game through the Starter with
+// the seek's clock and seats, after which the seek is gone.
+func TestSeekStartsGame(t *testing.T) {
+	ts, starter, _ := newLobby(t)
+	req := lobby.SeekRequest{Spec: "pogo", Rated: true, Clock: &lobby.ClockSpec{Initial: 180, Increment: 2}, Seat: json.RawMessage(`0`)}
+	call(t, ts, "", "POST", "/api/seeks", req, http.StatusUnauthorized, nil)
+	var sk lobby.Seek
+	call(t, ts, "ann", "POST", "/api/seeks", req, http.StatusCreated, &sk)
+	if sk.Owner != "ann" || sk.Pool != "pogo" || sk.Rating == nil || *sk.Rating != 1612 || sk.Seat != 0 {
+		t.Fatalf("seek %+v; want ann's rated pogo seek in seat 0 with her rating 1612", sk)
+	}
+	var list struct{ Seeks []lobby.Seek }
+	call(t, ts, "", "GET", "/api/seeks", nil, http.StatusOK, &list)
+	if len(list.Seeks) != 1 || list.Seeks[0].ID != sk.ID {
+		t.Fatalf("seeks %+v; want ann's", list.Seeks)
+	}
+	call(t, ts, "ann", "POST", "/api/seeks/"+sk.ID+"/accept", nil, http.StatusConflict, nil)
+	var acc lobby.AcceptResponse
+	call(t, ts, "bob", "POST", "/api/seeks/"+sk.ID+"/accept", nil, http.StatusCreated, &acc)
+	if !httpx.ValidID(acc.Game) {
+		t.Fatalf("accept answered game %q; want an id", acc.Game)
+	}
+	want := started{"pogo", []string{"ann", "bob"}, true, &store.Clock{Initial: 180 * time.Second, Increment: 2 * time.Second}}
+	if len(starter.started) != 1 {
+		t.Fatalf("%d games started; want 1", len(starter.started))
+	}
+	got := starter.started[0]
+	if got.spec != want.spec || len(got.players) != 2 || got.players[0] != "ann" || got.players[1] != "bob" || got.rated != want.rated || *got.clock != *want.clock {
+		t.Fatalf("started %+v %+v; want %+v %+v", got, got.clock, want, want.clock)
+	}
+	call(t, ts, "bob", "POST", "/api/seeks/"+sk.ID+"/accept", nil, http.StatusNotFound, nil)
+}
+
+// TestSeekErrors checks that bad seeks and challenges get a clear answer
+// and start nothing.
+func TestSeekErrors(t *testing.T) {
+	ts, starter, _ := newLobby(t)
+	for _, tc := range []struct {
+		name, path string
+		req        lobby.SeekRequest
+		want       int
+	}{
+		{"no spec", "/api/seeks", lobby.SeekRequest{}, http.StatusBadRequest},
+		{"four players", "/api/seeks", lobby.SeekRequest{Spec: "diam(players=4)"}, http.StatusBadRequest},
+		{"unrated variant rated", "/api/seeks", lobby.SeekRequest{Spec: "pogo(u=false)", Rated: true}, http.StatusBadRequest},
+		{"clock and days", "/api/seeks", lobby.SeekRequest{Spec: "pogo", Clock: &lobby.ClockSpec{Initial: 60}, Days: 3}, http.StatusBadRequest},
+		{"challenge nobody", "/api/challenges", lobby.SeekRequest{Spec: "pogo", To: "zed"}, http.StatusNotFound},
+		{"challenge oneself", "/api/challenges", lobby.SeekRequest{Spec: "pogo", To: "ANN"}, http.StatusBadRequest},
+		{"seek with a target", "/api/seeks", lobby.SeekRequest{Spec: "pogo", To: "bob"}, http.StatusBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			call(t, ts, "ann", "POST", tc.path, tc.req, tc.want, nil)
+		})
+	}
+	if len(starter.started) != 0 {
+		t.Fatalf("%d games started; want none", len(starter.started))
+	}
+}
