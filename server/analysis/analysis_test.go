@@ -1,0 +1,94 @@
+package analysis_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"stax/games"
+	"stax/server/analysis"
+	"stax/server/store"
+	"stax/server/store/sqlite"
+)
+
+// newBoard serves the analysis board alone on a real SQLite store, with
+// no Analyst: what it answers without searching.
+func newBoard(t *testing.T) (*httptest.Server, store.Store) {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "a.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	b := analysis.New(analysis.Config{Games: games.All(), Stored: st})
+	t.Cleanup(b.Close)
+	m := http.NewServeMux()
+	b.Routes(m)
+	ts := httptest.NewServer(m)
+	t.Cleanup(ts.Close)
+	return ts, st
+}
+
+func post(t *testing.T, url string, body any) (int, map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	res, err := http.Post(url, "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+// TestSetup checks that a position set up by hand is read by the game's
+// own parser: a legal one comes back as its position string and view, a
+// bad one with the parser's message.
+func TestSetup(t *testing.T) {
+	ts, _ := newBoard(t)
+	code, out := post(t, ts.URL+"/api/setup", analysis.SetupRequest{Spec: "pogo", Stacks: []string{"bb", "bb", "bb", "", "", "", "ww", "ww", "ww"}, ToMove: 0})
+	if code != http.StatusOK || out["position"] == "" || out["view"] == nil {
+		t.Fatalf("setup of the start: %d %v; want 200 with its position and view", code, out)
+	}
+	for _, tc := range []struct {
+		name string
+		req  analysis.SetupRequest
+	}{
+		{"unknown game", analysis.SetupRequest{Spec: "chess"}},
+		{"too few cells", analysis.SetupRequest{Spec: "pogo", Stacks: []string{"b"}}},
+		{"bad seat", analysis.SetupRequest{Spec: "pogo", Stacks: []string{"bb", "bb", "bb", "", "", "", "ww", "ww", "ww"}, ToMove: 5}},
+	} {
+		if code, out := post(t, ts.URL+"/api/setup", tc.req); code != http.StatusBadRequest || out["error"] == "" {
+			t.Errorf("%s: %d %v; want 400 with a message", tc.name, code, out)
+		}
+	}
+}
+
+// TestNoAnalyst checks that a site without an Analyst says so instead of
+// failing, and that a review of a game it does not hold is 404 either way.
+func TestNoAnalyst(t *testing.T) {
+	ts, st := newBoard(t)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	g := &store.Game{ID: "abcdefghijklmnop", Spec: "pogo", Status: store.Finished, Created: now, Updated: now,
+		Seats: []store.Seat{{Kind: "human", Joined: true}, {Kind: "human", Joined: true}}, End: store.End{Outcome: "0-1 resignation", Resigned: 0}}
+	if err := st.Create(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := post(t, ts.URL+"/api/analyze", analysis.AnalyzeRequest{Spec: "pogo"}); code != http.StatusNotFound {
+		t.Errorf("analyze without an analyst: %d; want 404", code)
+	}
+	res, err := http.Get(ts.URL + "/api/games/" + g.ID + "/review")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("review without an analyst: %d; want 404", res.StatusCode)
+	}
+}
