@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"stax/server/account"
-	"stax/server/play"
+	sclock "stax/server/clock"
 	"stax/server/ratings"
 	"stax/server/view"
 )
 
 // clockOf is the part of a State's clock the tests read.
 type clockOf struct {
-	Clock *play.ClockState `json:"clock"`
+	Clock *sclock.State `json:"clock"`
 	stateOf
 }
 
@@ -50,7 +50,7 @@ func TestFischerClock(t *testing.T) {
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 1}, "rated": true, "seat": 0})
 	st := ann.clock(id)
 	wantRemaining(t, st, 60000, 60000)
-	if st.Clock.Running != 0 || !st.Clock.Deadline.Equal(clock.Now().Add(60*time.Second+play.LagCompensation)) {
+	if st.Clock.Running != 0 || !st.Clock.Deadline.Equal(clock.Now().Add(60*time.Second+sclock.LagCompensation)) {
 		t.Fatalf("clock %+v", st.Clock)
 	}
 	wa, wb := ann.game(id), bob.game(id)
@@ -79,7 +79,7 @@ func TestFischerClock(t *testing.T) {
 
 	// Ann thinks until her deadline: not yet flagged at it, flagged just
 	// after.
-	clock.Advance(51100*time.Millisecond + play.LagCompensation)
+	clock.Advance(51100*time.Millisecond + sclock.LagCompensation)
 	ts.srv.CheckClocks()
 	if st := ann.clock(id); st.Status != "playing" {
 		t.Fatalf("flagged at the deadline: %+v", st.Outcome)

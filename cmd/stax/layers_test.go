@@ -36,6 +36,8 @@ var layers = []struct {
 	// HTTP layer (stax/server) imports it.
 	{"stax/server/httpx", []string{"stax/server", "stax/server/store/...", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
 	{"stax/server/store/...", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
+	{"stax/server/clock", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker"}},
+	{"stax/server/worker", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
 	{"stax/server/view", []string{"stax/server", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
 	{"stax/server/account", []string{"stax/server", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
 	{"stax/server/ratings", []string{"stax/server", "stax/server/account", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},

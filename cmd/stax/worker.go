@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"stax/games"
-	"stax/server/play"
+	"stax/server/worker"
 )
 
 const workerUsage = "--db postgres://... [--workers N] [--ai-delay D] [--ai-timeout D] [--log-level L]"
@@ -50,7 +50,7 @@ func runWorker(e *env, args []string) error {
 	defer st.Close()
 	players, closeAI := computerPlayers(log)
 	defer closeAI()
-	w := play.NewWorker(play.WorkerConfig{
+	w := worker.New(worker.Config{
 		Store: st, Games: games.All(), NewPlayer: players.New, Log: log,
 		AIDelay: *aiDelay, AITimeout: *aiTimeout,
 	})

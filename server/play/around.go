@@ -350,7 +350,7 @@ func (s *Live) rematch(l *room) error {
 		sg.Start = start
 	}
 	if l.clk != nil {
-		c := l.clk.c
+		c := l.clk.Control()
 		sg.Clock = &c
 	}
 	sg.End.Resigned = -1

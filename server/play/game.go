@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"stax/game"
+	"stax/server/clock"
 	"stax/server/store"
 	"stax/server/view"
 )
@@ -54,7 +55,7 @@ type room struct {
 	// rated reports whether the game counts for ratings; clk is its
 	// clock, nil for none.
 	rated bool
-	clk   *clockState
+	clk   *clock.Clock
 	// talk is the game's chat and the players' offers.
 	talk talk
 }
@@ -103,7 +104,7 @@ func newRoom(sg *store.Game, g game.Game) (*room, error) {
 	}
 	l.rated = sg.Rated
 	if sg.Clock != nil {
-		l.clk = newClockState(*sg.Clock, g.Players(), sg.Created)
+		l.clk = clock.New(*sg.Clock, g.Players(), sg.Created)
 	}
 	timed := len(sg.MoveTimes) == len(sg.Moves)
 	l.movesJSON = append(l.movesJSON, '[')
@@ -117,7 +118,7 @@ func newRoom(sg *store.Game, g game.Game) (*room, error) {
 		if timed {
 			l.lastAt = sg.MoveTimes[i]
 			if l.clk != nil {
-				l.clk.charge(p, sg.MoveTimes[i])
+				l.clk.Charge(p, sg.MoveTimes[i])
 			}
 		}
 	}
@@ -256,7 +257,7 @@ func (l *room) state() *State {
 	}
 	s.Rated = l.rated
 	if l.clk != nil {
-		s.Clock = l.clk.json(st.ToMove(), over)
+		s.Clock = l.clk.State(st.ToMove(), over)
 	}
 	return s
 }
@@ -414,7 +415,7 @@ func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply 
 		s.open.done(l.id)
 	}
 	if l.clk != nil {
-		l.clk.charge(toMove, now)
+		l.clk.Charge(toMove, now)
 	}
 	s.ended(l, now)
 	l.clearOffers()

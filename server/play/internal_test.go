@@ -13,6 +13,7 @@ import (
 
 	"stax/games"
 	"stax/search"
+	"stax/server/clock"
 	"stax/server/httpx"
 	"stax/server/store"
 )
@@ -351,16 +352,16 @@ func (m *memStore) Jobs(ctx context.Context, id string) ([]store.Job, error) { r
 // a clock.
 func TestClockLimits(t *testing.T) {
 	now := time.Now()
-	l := &room{clk: newClockState(store.Clock{Initial: 10 * time.Second, Increment: time.Second}, 2, now.Add(-500*time.Millisecond))}
+	l := &room{clk: clock.New(store.Clock{Initial: 10 * time.Second, Increment: time.Second}, 2, now.Add(-500*time.Millisecond))}
 	got := l.clockLimits(1, now)
 	if want := (search.Clock{Remaining: 10*time.Second - 400*time.Millisecond, Increment: time.Second}); got.Clock != want || got.Time != 0 {
 		t.Errorf("clockLimits = %+v; want the clock %+v", got, want)
 	}
-	l.clk.left[1] = 0
+	l.clk.SetLeft(1, 0)
 	if got := l.clockLimits(1, now); got.Clock.Remaining != time.Millisecond {
 		t.Errorf("clockLimits with no time left = %+v; want a millisecond", got)
 	}
-	l.clk = newClockState(store.Clock{Days: 3}, 2, now)
+	l.clk = clock.New(store.Clock{Days: 3}, 2, now)
 	if got := l.clockLimits(0, now); !got.IsZero() {
 		t.Errorf("clockLimits in a correspondence game = %+v; want none", got)
 	}

@@ -1,7 +1,7 @@
 // Package play is the site's domain of live play: the games being played
 // (rooms), their moves, clocks, offers and chat, the game websocket, the
-// relay of live games between the instances sharing a store, and the
-// workers that make the computer moves.
+// relay of live games between the instances sharing a store; it queues
+// the computer moves that package worker makes.
 //
 // [Live] holds the unfinished games it serves in memory and each change to
 // a game is serialised by that game's lock: a move is checked with the
@@ -14,8 +14,8 @@
 // instances writing one ply, one wins and the other rereads the game), and
 // its feed (store.Feed) brings every committed change to the instances
 // holding the game, which pass it on to their connections. Computer moves
-// are jobs in the store that a [Worker] claims, in this process or in
-// another (stax worker), so that each is computed once.
+// are jobs in the store that a worker (package worker) claims, in this
+// process or in another (stax worker), so that each is computed once.
 //
 // Live knows no concrete game and no computer player: its caller passes
 // the games it offers (Config.Games) and the players of its AI seats
@@ -38,6 +38,7 @@ import (
 	"stax/search"
 	"stax/server/httpx"
 	"stax/server/store"
+	"stax/server/worker"
 )
 
 // Sessions tells who sends a request (the accounts domain implements it).
@@ -111,7 +112,7 @@ type Live struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // workers, feed shards, the janitor and the clock
-	worker *Worker        // nil when this process computes no moves
+	worker *worker.Worker // nil when this process computes no moves
 
 	mu    sync.Mutex // guards games
 	games map[string]*room
@@ -180,7 +181,7 @@ func New(cfg Config) (*Live, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Workers > 0 {
-		s.worker = NewWorker(WorkerConfig{Store: cfg.Store, Games: cfg.Games, NewPlayer: cfg.NewPlayer, Log: cfg.Log,
+		s.worker = worker.New(worker.Config{Store: cfg.Store, Games: cfg.Games, NewPlayer: cfg.NewPlayer, Log: cfg.Log,
 			AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout,
 			Claimed: s.aiWait.add, PlayerMade: func() { s.playersMade.Add(1) }})
 	}

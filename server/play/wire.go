@@ -2,6 +2,7 @@ package play
 
 import (
 	"encoding/json"
+	"stax/server/clock"
 	"stax/server/httpx"
 	"stax/server/view"
 	"time"
@@ -31,7 +32,7 @@ type State struct {
 	Outcome     *view.Outcome   `json:"outcome"`
 	View        *view.View      `json:"view,omitempty"`
 	Rated       bool            `json:"rated"`
-	Clock       *ClockState     `json:"clock,omitempty"`
+	Clock       *clock.State    `json:"clock,omitempty"`
 	Created     time.Time       `json:"created"`
 	Updated     time.Time       `json:"updated"`
 }

@@ -1,4 +1,4 @@
-package play
+package worker
 
 import (
 	"container/list"
@@ -29,7 +29,7 @@ type keptPlayer struct {
 // worker has none. A player serves every game of its variant and level in
 // turn: its tables are keyed by position, so what it learnt in one game
 // stays true in the next, and the game's history comes with each position.
-func (w *aiWorker) player(cfg *WorkerConfig, g game.Game, spec, level string) (search.Player, error) {
+func (w *aiWorker) player(cfg *Config, g game.Game, spec, level string) (search.Player, error) {
 	key := spec + " " + level
 	for e := w.players.Front(); e != nil; e = e.Next() {
 		if k := e.Value.(*keptPlayer); k.key == key {

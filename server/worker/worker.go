@@ -1,4 +1,10 @@
-package play
+// Package worker makes the computer moves of the site's games: jobs queued
+// in the store, each claimed by one worker among every process sharing the
+// store (stax serve and stax worker), so that each move is computed once.
+// A worker reads the game from the store, the truth whichever process
+// holds it in memory, and commits the move there; the processes holding
+// the game learn of it through the store's feed.
+package worker
 
 import (
 	"container/list"
@@ -14,6 +20,7 @@ import (
 
 	"stax/game"
 	"stax/search"
+	"stax/server/clock"
 	"stax/server/store"
 )
 
@@ -21,8 +28,8 @@ import (
 // forfeits: a move whose worker keeps dying must not stall the game.
 const maxAttempts = 3
 
-// WorkerConfig configures a Worker.
-type WorkerConfig struct {
+// Config configures a Worker.
+type Config struct {
 	// Store holds the games and the queue of computer moves.
 	Store store.Store
 	// Games lists the games the worker can play.
@@ -51,13 +58,13 @@ type WorkerConfig struct {
 // worker died is claimed again when its lease expires. stax serve runs
 // workers in its process and stax worker runs them alone.
 type Worker struct {
-	cfg   WorkerConfig
+	cfg   Config
 	owner string        // names this process's claims
 	wake  chan struct{} // a job was queued
 }
 
-// NewWorker returns a worker; Run makes it work.
-func NewWorker(cfg WorkerConfig) *Worker {
+// New returns a worker; Run makes it work.
+func New(cfg Config) *Worker {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
@@ -169,23 +176,23 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 		done()
 		return
 	}
-	l, err := newRoom(sg, g)
+	h, clk, err := replay(sg, g)
 	if err != nil {
 		log.Error("load a game for its computer move", "err", err)
 		done()
 		return
 	}
-	seat := l.h.State().ToMove()
-	if sg.Status == store.Finished || l.h.Over() || l.h.Ply() != job.Ply || l.seats[seat].Kind != "ai" {
+	seat := h.State().ToMove()
+	if sg.Status == store.Finished || h.Over() || h.Ply() != job.Ply || sg.Seats[seat].Kind != "ai" {
 		// The game moved on (a resignation, or the move was made by a
 		// worker whose lease expired just before it committed).
 		done()
 		return
 	}
 	forfeit := func(detail string) {
-		l.h.Resign(seat, game.ByForfeit, detail)
-		l.resigned = seat
-		err := w.cfg.Store.Finish(context.WithoutCancel(ctx), job.Game, *l.end(), time.Now().UTC().Truncate(time.Millisecond))
+		h.Resign(seat, game.ByForfeit, detail)
+		end := store.End{Outcome: h.Outcome().String(), Resigned: seat}
+		err := w.cfg.Store.Finish(context.WithoutCancel(ctx), job.Game, end, time.Now().UTC().Truncate(time.Millisecond))
 		if err != nil && !errors.Is(err, store.ErrConflict) {
 			log.Error("record a computer's forfeit", "err", err)
 			return
@@ -197,16 +204,16 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 		forfeit(fmt.Sprintf("the computer player failed %d times", maxAttempts))
 		return
 	}
-	p, err := aw.player(&w.cfg, g, l.spec, l.seats[seat].Level)
+	p, err := aw.player(&w.cfg, g, sg.Spec, sg.Seats[seat].Level)
 	if err != nil {
-		log.Error("make a computer player", "level", l.seats[seat].Level, "err", err)
+		log.Error("make a computer player", "level", sg.Seats[seat].Level, "err", err)
 		forfeit("the computer player could not start: " + err.Error())
 		return
 	}
-	pos := search.PositionOf(l.h).Clone()
+	pos := search.PositionOf(h).Clone()
 	tctx, cancel := context.WithTimeout(ctx, w.cfg.AITimeout)
 	start := time.Now()
-	res, err := search.Ask(tctx, p, pos, l.clockLimits(seat, start), nil)
+	res, err := search.Ask(tctx, p, pos, clk.Limits(seat, start), nil)
 	cancel()
 	if ctx.Err() != nil {
 		// Shutting down: give the job back for another worker, or this
@@ -226,13 +233,17 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 		return
 	}
 	text := pos.State.FormatMove(res.Move)
-	if _, err := l.applyText(text); err != nil {
+	if err := h.Play(text); err != nil {
 		log.Error("computer move is illegal", "move", text, "err", err)
 		forfeit("illegal move " + text)
 		return
 	}
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	err = w.cfg.Store.AppendMove(context.WithoutCancel(ctx), job.Game, job.Ply, text, now, l.end())
+	var end *store.End
+	if h.Over() {
+		end = &store.End{Outcome: h.Outcome().String(), Resigned: -1}
+	}
+	err = w.cfg.Store.AppendMove(context.WithoutCancel(ctx), job.Game, job.Ply, text, now, end)
 	switch {
 	case errors.Is(err, store.ErrConflict):
 		log.Warn("computer move was not needed: the game moved on", "move", text)
@@ -242,9 +253,9 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 		return
 	default:
 		log.Debug("computer move", "move", text, "score", res.Score, "depth", res.Depth, "elapsed", time.Since(start))
-		if !l.h.Over() && l.seats[l.h.State().ToMove()].Kind == "ai" {
+		if !h.Over() && sg.Seats[h.State().ToMove()].Kind == "ai" {
 			// A computer answers a computer.
-			if err := w.cfg.Store.AddJob(context.WithoutCancel(ctx), job.Game, l.h.Ply(), w.cfg.AIDelay); err != nil {
+			if err := w.cfg.Store.AddJob(context.WithoutCancel(ctx), job.Game, h.Ply(), w.cfg.AIDelay); err != nil {
 				log.Error("queue a computer move", "err", err)
 			}
 		}
@@ -256,4 +267,36 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 // players.
 func noPlayers(g game.Game, level string) (search.Player, error) {
 	return nil, fmt.Errorf("level %q: this server has no computer players; want a human seat", level)
+}
+
+// replay rebuilds a stored game's history and clock (nil for none) from
+// its moves and their times, as the live game holds them.
+func replay(sg *store.Game, g game.Game) (*game.History, *clock.Clock, error) {
+	var start game.State
+	if sg.Start != "" {
+		st, err := g.ParseState(sg.Start)
+		if err != nil {
+			return nil, nil, err
+		}
+		start = st
+	}
+	if len(sg.Seats) != g.Players() {
+		return nil, nil, fmt.Errorf("game %s has %d seats; %s needs %d", sg.ID, len(sg.Seats), sg.Spec, g.Players())
+	}
+	h := game.NewHistory(g, start)
+	var clk *clock.Clock
+	if sg.Clock != nil {
+		clk = clock.New(*sg.Clock, g.Players(), sg.Created)
+	}
+	timed := len(sg.MoveTimes) == len(sg.Moves)
+	for i, m := range sg.Moves {
+		p := h.State().ToMove()
+		if err := h.Play(m); err != nil {
+			return nil, nil, fmt.Errorf("game %s ply %d: %w", sg.ID, i, err)
+		}
+		if timed && clk != nil {
+			clk.Charge(p, sg.MoveTimes[i])
+		}
+	}
+	return h, clk, nil
 }
