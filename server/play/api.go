@@ -17,8 +17,13 @@ import (
 	"stax/server/view"
 )
 
+// handlers serves live play's HTTP routes and game websockets: it reads
+// requests and messages and answers them, and leaves the rules, the
+// commits and the rooms to Live.
+type handlers struct{ *Live }
+
 // lookupError answers the error of Server.get.
-func (s *Live) lookupError(w http.ResponseWriter, id string, err error) {
+func (s handlers) lookupError(w http.ResponseWriter, id string, err error) {
 	if errors.Is(err, store.ErrNotFound) {
 		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no game %q", id))
 		return
@@ -27,7 +32,7 @@ func (s *Live) lookupError(w http.ResponseWriter, id string, err error) {
 	httpx.Error(w, http.StatusInternalServerError, "the game could not be loaded")
 }
 
-func (s *Live) variant(g game.Game) Variant {
+func (s handlers) variant(g game.Game) Variant {
 	v := Variant{
 		Spec:        game.SpecOf(g).String(),
 		Players:     g.Players(),
@@ -54,7 +59,7 @@ func (s *Live) variant(g game.Game) Variant {
 	return v
 }
 
-func (s *Live) handleGames(w http.ResponseWriter, r *http.Request) {
+func (s handlers) handleGames(w http.ResponseWriter, r *http.Request) {
 	var out struct {
 		Games []GameInfo `json:"games"`
 	}
@@ -88,7 +93,7 @@ func (s *Live) handleGames(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
-func (s *Live) handleVariant(w http.ResponseWriter, r *http.Request) {
+func (s handlers) handleVariant(w http.ResponseWriter, r *http.Request) {
 	spec := r.URL.Query().Get("spec")
 	if spec == "" {
 		httpx.Error(w, http.StatusBadRequest, "missing spec; want e.g. /api/variant?spec=diam(players=4)")
@@ -104,7 +109,7 @@ func (s *Live) handleVariant(w http.ResponseWriter, r *http.Request) {
 
 // knownLevel reports whether level is a computer level of g: one of
 // Config.Levels or a baseline (random, greedy).
-func (s *Live) knownLevel(g game.Game, level string) bool {
+func (s handlers) knownLevel(g game.Game, level string) bool {
 	return level == "random" || level == "greedy" || slices.Contains(s.cfg.Levels(g), level)
 }
 
@@ -120,7 +125,7 @@ func capped(g game.Game) bool {
 	return false
 }
 
-func (s *Live) handleCreate(w http.ResponseWriter, r *http.Request) {
+func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
 	key := httpx.ClientKey(s.cfg.Proxies.ClientIP(r))
 	if ok, retry := s.creates.Allow(key, time.Now()); !ok {
 		httpx.TooFast(w, retry, "new games")
@@ -255,7 +260,7 @@ func (s *Live) handleCreate(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusCreated, resp)
 }
 
-func (s *Live) handleState(w http.ResponseWriter, r *http.Request) {
+func (s handlers) handleState(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	l, err := s.acquire(r.Context(), id)
 	if err != nil {
@@ -267,7 +272,7 @@ func (s *Live) handleState(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, st)
 }
 
-func (s *Live) handleJoin(w http.ResponseWriter, r *http.Request) {
+func (s handlers) handleJoin(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if ok, retry := s.joins.Allow(httpx.ClientKey(s.cfg.Proxies.ClientIP(r)), time.Now()); !ok {
 		httpx.TooFast(w, retry, "joins")
@@ -333,7 +338,7 @@ func (s *Live) handleJoin(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, JoinResponse{Seat: p, Token: token, State: l.state()})
 }
 
-func (s *Live) handleRecord(w http.ResponseWriter, r *http.Request) {
+func (s handlers) handleRecord(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	l, err := s.acquire(r.Context(), id)
 	if err != nil {
@@ -347,7 +352,7 @@ func (s *Live) handleRecord(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, text)
 }
 
-func (s *Live) handleRecent(w http.ResponseWriter, r *http.Request) {
+func (s handlers) handleRecent(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit := 20
 	if v := q.Get("limit"); v != "" {
@@ -373,4 +378,51 @@ func (s *Live) handleRecent(w http.ResponseWriter, r *http.Request) {
 		Games []view.Summary `json:"games"`
 	}{Games: view.Summaries(s.cfg.Games, s.log, gs)}
 	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// handleMyGames lists the signed-in player's games: the ongoing ones
+// where it is their move first (correspondence games waiting for them),
+// then the other ongoing ones, then the finished ones, most recent first.
+func (s handlers) handleMyGames(w http.ResponseWriter, r *http.Request) {
+	u, _, ok := s.cfg.Sessions.SignedIn(w, r)
+	if !ok {
+		return
+	}
+	if s.cfg.Users == nil {
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
+		return
+	}
+	gs, err := s.cfg.Users.GamesOf(r.Context(), u.ID, 100, "")
+	if err != nil {
+		s.log.Error("my games", "err", err)
+		httpx.Error(w, http.StatusInternalServerError, "the games could not be listed")
+		return
+	}
+	sums := view.Summaries(s.cfg.Games, s.log, gs)
+	var mine, playing, finished []view.Summary
+	for i, sg := range gs {
+		sum := sums[i]
+		if sg.Status == store.Finished {
+			finished = append(finished, sum)
+			continue
+		}
+		if l, err := s.get(r.Context(), sg.ID); err == nil {
+			l.mu.Lock()
+			p := l.h.State().ToMove()
+			sum.ToMove = &p
+			sum.Ply = l.h.Ply()
+			yours := !l.h.Over() && l.seats[p].User == u.ID
+			l.mu.Unlock()
+			sum.YourMove = yours
+			if yours {
+				mine = append(mine, sum)
+				continue
+			}
+		}
+		playing = append(playing, sum)
+	}
+	out := append(append(append([]view.Summary{}, mine...), playing...), finished...)
+	httpx.WriteJSON(w, http.StatusOK, struct {
+		Games []view.Summary `json:"games"`
+	}{out})
 }

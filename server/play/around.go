@@ -91,7 +91,7 @@ func (s *Live) chat(l *room, c *client, text string) error {
 	}
 	line := ChatLine{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
 	l.addLine(line)
-	s.tell(l, roomNews{What: newsChat, Line: &line})
+	s.relay.tell(l, roomNews{What: newsChat, Line: &line})
 	return nil
 }
 
@@ -248,7 +248,7 @@ func (s *Live) offer(l *room, c *client, kind string) error {
 	}
 	if !l.agreed(kind) {
 		l.sendOffers()
-		s.tellState(l, false)
+		s.relay.tellState(l, false)
 		return nil
 	}
 	// Every player agrees: this instance carries the offer out, and the
@@ -322,7 +322,7 @@ func (s *Live) takeBack(l *room) error {
 		if errors.Is(err, store.ErrConflict) {
 			// Another instance took the move back first, or the game
 			// moved on: catch up with it.
-			s.refresh(l)
+			s.relay.refresh(l)
 			return &moveError{code: CodeStale, msg: "the game changed before the takeback; it was not made"}
 		}
 		s.log.Error("store takeback", "game", l.id, "err", err)
@@ -381,7 +381,7 @@ func (s *Live) rematch(l *room) error {
 		s.log.Info("rematch", "game", l.id, "rematch", nl.id)
 	}
 	s.deliverRematch(l, sg.ID)
-	s.tell(l, roomNews{What: newsRematch, Rematch: sg.ID})
+	s.relay.tell(l, roomNews{What: newsRematch, Rematch: sg.ID})
 	return nil
 }
 

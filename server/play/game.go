@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"stax/game"
+	"stax/game/record"
+	"stax/search"
 	"stax/server/clock"
 	"stax/server/store"
 	"stax/server/view"
@@ -403,7 +405,7 @@ func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply 
 		if errors.Is(err, store.ErrConflict) {
 			// Another server stored a move at this ply first: catch up
 			// with it, and tell the sender, who sees the new state.
-			s.refresh(l)
+			s.relay.refresh(l)
 			return &moveError{code: CodeStale, msg: "another move was played first; it was not played", move: text}
 		}
 		s.log.Error("store move", "game", l.id, "move", note, "err", err)
@@ -467,7 +469,7 @@ func (s *Live) conclude(ctx context.Context, l *room, end func(), resigned int, 
 		l.changed()
 		if errors.Is(err, store.ErrConflict) {
 			// The game ended on another server meanwhile.
-			s.refresh(l)
+			s.relay.refresh(l)
 			return &moveError{code: CodeGameOver, msg: "the game ended before the resignation arrived"}
 		}
 		s.log.Error("store finish", "game", l.id, "err", err)
@@ -499,4 +501,103 @@ func isPlainASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// clockLimits returns the search limits of a computer seat p that starts
+// thinking at now (see clock.Clock.Limits).
+func (l *room) clockLimits(p int, now time.Time) search.Limits {
+	return l.clk.Limits(p, now)
+}
+
+// flagged reports whether the seat to move has run out of time at now.
+// The caller holds l.mu.
+func (l *room) flagged(now time.Time) (int, bool) {
+	if l.clk == nil || l.h.Over() {
+		return -1, false
+	}
+	p := l.h.State().ToMove()
+	return p, l.clk.Out(p, now)
+}
+
+// flag ends the game of a seat that ran out of time: it loses (in
+// 4-player Diam the seat loses and the others share the win, or with
+// teams its team loses: the game does not go on with three). Of several
+// servers holding the game, the first to commit the ending wins; the
+// others read it back. It reports whether the game as stored had the seat
+// to move out of time. The caller holds l.mu.
+func (s *Live) flag(l *room, p int) bool {
+	// The seat may have moved on another server sharing the store, whose
+	// announcement this one missed: only the game as stored is flagged.
+	s.relay.catchUp(l)
+	if q, out := l.flagged(s.now()); !out || q != p {
+		return false
+	}
+	// When another server ended the game first, finish rereads it.
+	if err := s.finish(s.ctx, l, p, game.ByTime, l.g.PlayerName(p)+" ran out of time"); err != nil {
+		s.log.Debug("flag", "game", l.id, "seat", p, "err", err)
+	}
+	return true
+}
+
+// adopt takes the game as another live copy holds it (read back from the
+// store), keeping its own connections. The caller holds l.mu.
+func (l *room) adopt(nl *room) {
+	conns := make([]int, len(l.seats))
+	for i := range l.seats {
+		conns[i] = l.seats[i].connected
+	}
+	l.h, l.notes, l.seats = nl.h, nl.notes, nl.seats
+	for i := range l.seats {
+		l.seats[i].connected = conns[i]
+	}
+	l.movesJSON, l.positionsJSON, l.last = nl.movesJSON, nl.positionsJSON, nl.last
+	l.resigned, l.clk, l.updated, l.lastAt = nl.resigned, nl.clk, nl.updated, nl.lastAt
+	l.changed()
+}
+
+// checkClocks flags every game in memory whose player to move has run out
+// of time. The server runs it every clockTick.
+func (s *Live) checkClocks() {
+	now := s.now()
+	for _, l := range s.inMemory() {
+		l.mu.Lock()
+		if p, ok := l.flagged(now); ok {
+			s.flag(l, p)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// record returns the game's record in the text format of docs/records.md.
+// The caller holds l.mu.
+func (l *room) record() string {
+	tags := []record.Tag{record.DateTag(l.created)}
+	for i := range l.seats {
+		st := &l.seats[i]
+		who := record.Seat{Kind: record.Human, Name: st.Name}
+		if st.Kind == "ai" {
+			who = record.Seat{Kind: record.Level, Name: st.Level}
+		}
+		tags = append(tags, who.Tag(i))
+	}
+	tags = append(tags, record.Tag{Name: "Site", Value: "stax server, game " + l.id})
+	r := record.FromHistory(l.h, tags...)
+	r.Set(record.TagFinalPosition, l.h.State().String())
+	return r.String()
+}
+
+// ended rates a rated game that has just ended. It runs before the
+// caller lets go of the game, so that a player who looks at the profile
+// after the game's end sees the new rating. The caller holds l.mu.
+func (s *Live) ended(l *room, at time.Time) {
+	if !l.h.Over() || !l.rated || s.cfg.Rater == nil {
+		return
+	}
+	seats := make([]store.Seat, len(l.seats))
+	for i := range l.seats {
+		seats[i] = l.seats[i].Seat
+	}
+	if err := s.cfg.Rater.RateGame(context.WithoutCancel(s.ctx), l.id, l.g, seats, l.h.Outcome(), at); err != nil {
+		s.log.Error("rate game", "game", l.id, "err", err)
+	}
 }

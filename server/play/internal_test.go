@@ -195,7 +195,7 @@ func FuzzMessage(f *testing.F) {
 		s, l, c := newFuzzGame(t, "pogo")
 		for _, msg := range []string{a, b, a} {
 			before := len(c.C)
-			s.handleMessage(l, c, true, []byte(msg))
+			handlers{s}.handleMessage(l, c, true, []byte(msg))
 			if len(c.C) == before {
 				t.Fatalf("no answer to %q", msg)
 			}

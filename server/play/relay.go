@@ -86,6 +86,12 @@ type peers struct {
 	told   time.Time // when this instance last said it was alive
 }
 
+// relay keeps live play's rooms in step across the instances sharing the
+// store: it applies the store's feed to the rooms this instance holds
+// (sync.go) and tells the other instances what no table keeps: chat,
+// offers, connections and this instance's life (relay.go).
+type relay struct{ *Live }
+
 // lapsedKeep is how long an instance remembers another it stopped hearing
 // from, in case it speaks again.
 const lapsedKeep = 10 * time.Minute
@@ -106,7 +112,7 @@ func (p *peers) hear(id string, now time.Time) bool {
 // hear records that instance id spoke; when it had lapsed (it was silent
 // for peerTTL, a pause rather than its end), this instance asks again
 // about every room it holds.
-func (s *Live) hear(id string) {
+func (s relay) hear(id string) {
 	if s.peers.hear(id, s.now()) {
 		for _, l := range s.inMemory() {
 			s.ask(l)
@@ -116,7 +122,7 @@ func (s *Live) hear(id string) {
 
 // tell sends news of room l to the other instances. The caller holds
 // l.mu, so that a room's news leave in the order they happen.
-func (s *Live) tell(l *room, n roomNews) {
+func (s relay) tell(l *room, n roomNews) {
 	n.From = s.instance
 	b, err := json.Marshal(n)
 	if err != nil {
@@ -130,7 +136,7 @@ func (s *Live) tell(l *room, n roomNews) {
 // tellState tells the other instances the offers standing and this
 // instance's connections to each seat, with the chat so far when history
 // is set. The caller holds l.mu.
-func (s *Live) tellState(l *room, history bool) {
+func (s relay) tellState(l *room, history bool) {
 	n := roomNews{What: newsState, Ply: l.h.Ply(), Offers: l.offers(), Conns: make([]int, len(l.seats))}
 	for i := range l.seats {
 		n.Conns[i] = l.seats[i].connected
@@ -143,7 +149,7 @@ func (s *Live) tellState(l *room, history bool) {
 
 // ask asks the other instances what they know of a room this instance has
 // just loaded.
-func (s *Live) ask(l *room) {
+func (s relay) ask(l *room) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s.tell(l, roomNews{What: newsAsk})
@@ -166,7 +172,7 @@ func (l *room) history(budget int) []ChatLine {
 
 // followRoom applies another instance's news of a room this instance
 // holds.
-func (s *Live) followRoom(ev store.Event) {
+func (s relay) followRoom(ev store.Event) {
 	var n roomNews
 	if err := json.Unmarshal([]byte(ev.Move), &n); err != nil {
 		s.log.Error("news of a room", "game", ev.Game, "err", err)
@@ -324,7 +330,7 @@ func (l *room) connected(i int) bool {
 // too: its commit is conditional (a finish, a takeback of one ply, the
 // creation of one rematch id), so of instances doing it at once exactly
 // one succeeds. The caller holds l.mu.
-func (s *Live) mergeOffers(l *room, ply int, offers map[string][]int) {
+func (s relay) mergeOffers(l *room, ply int, offers map[string][]int) {
 	if len(offers) == 0 {
 		return
 	}
@@ -366,7 +372,7 @@ func (s *Live) mergeOffers(l *room, ply int, offers map[string][]int) {
 // sweepPeers tells the other instances that this one is alive every
 // peerRenew, and forgets the connections of those not heard from for
 // peerTTL.
-func (s *Live) sweepPeers(now time.Time) {
+func (s relay) sweepPeers(now time.Time) {
 	p := &s.peers
 	p.mu.Lock()
 	renew := now.Sub(p.told) >= peerRenew
@@ -394,14 +400,14 @@ func (s *Live) sweepPeers(now time.Time) {
 }
 
 // announceSelf tells the other instances that this one is alive or gone.
-func (s *Live) announceSelf(ctx context.Context, what string) {
+func (s relay) announceSelf(ctx context.Context, what string) {
 	if err := s.store.Announce(ctx, store.Event{Kind: store.EventInstance, Game: s.instance, Move: what}); err != nil && ctx.Err() == nil {
 		s.log.Error("tell the other instances", "news", what, "err", err)
 	}
 }
 
 // followPeer applies the news of another instance.
-func (s *Live) followPeer(ev store.Event) {
+func (s relay) followPeer(ev store.Event) {
 	if ev.Game == s.instance {
 		return
 	}
@@ -417,7 +423,7 @@ func (s *Live) followPeer(ev store.Event) {
 }
 
 // forgetPeers forgets the connections that instances gone told of.
-func (s *Live) forgetPeers(gone []string) {
+func (s relay) forgetPeers(gone []string) {
 	if len(gone) == 0 {
 		return
 	}

@@ -36,6 +36,7 @@ import (
 
 	"stax/game"
 	"stax/search"
+	"stax/server/account"
 	"stax/server/httpx"
 	"stax/server/store"
 	"stax/server/worker"
@@ -131,6 +132,7 @@ type Live struct {
 	// are the others it has heard from (see relay.go).
 	instance string
 	peers    peers
+	relay    relay
 }
 
 // New starts live play: it loads the store's unfinished games and resumes
@@ -179,6 +181,7 @@ func New(cfg Config) (*Live, error) {
 		instance: cfg.Instance,
 		peers:    peers{heard: map[string]time.Time{}, lapsed: map[string]time.Time{}},
 	}
+	s.relay = relay{s}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if cfg.Workers > 0 {
 		s.worker = worker.New(worker.Config{Store: cfg.Store, Games: cfg.Games, NewPlayer: cfg.NewPlayer, Log: cfg.Log,
@@ -187,6 +190,12 @@ func New(cfg Config) (*Live, error) {
 	}
 	return s, nil
 }
+
+// Feed starts the shards that apply game events and returns the function
+// to hand the store's events to (the caller's store.Feed.Watch): it
+// applies the other events at once and passes a game's events to its
+// shard. Live ignores the events of other domains (seeks, news).
+func (s *Live) Feed() func(store.Event) { return s.relay.feed() }
 
 // Start resumes the unfinished games and starts the janitor, the clock
 // and the workers. The caller has started following the store's feed
@@ -217,7 +226,7 @@ func (s *Live) Start() error {
 // caller closes the websockets first (Sockets.Close).
 func (s *Live) Close() {
 	ctx, cancel := context.WithTimeout(s.ctx, time.Second)
-	s.announceSelf(ctx, peerGone)
+	s.relay.announceSelf(ctx, peerGone)
 	cancel()
 	s.cancel()
 	s.wg.Wait()
@@ -225,15 +234,16 @@ func (s *Live) Close() {
 
 // Routes adds live play's routes to m.
 func (s *Live) Routes(m *http.ServeMux) {
-	m.HandleFunc("GET /api/games", s.handleGames)
-	m.HandleFunc("GET /api/variant", s.handleVariant)
-	m.HandleFunc("POST /api/games", s.handleCreate)
-	m.HandleFunc("GET /api/games/{id}", s.handleState)
-	m.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
-	m.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
-	m.HandleFunc("GET /api/recent", s.handleRecent)
-	m.HandleFunc("GET /ws/games/{id}", s.handleWS)
-	m.HandleFunc("GET /api/me/games", s.handleMyGames)
+	h := handlers{s}
+	m.HandleFunc("GET /api/games", h.handleGames)
+	m.HandleFunc("GET /api/variant", h.handleVariant)
+	m.HandleFunc("POST /api/games", h.handleCreate)
+	m.HandleFunc("GET /api/games/{id}", h.handleState)
+	m.HandleFunc("POST /api/games/{id}/join", h.handleJoin)
+	m.HandleFunc("GET /api/games/{id}/record", h.handleRecord)
+	m.HandleFunc("GET /api/recent", h.handleRecent)
+	m.HandleFunc("GET /ws/games/{id}", h.handleWS)
+	m.HandleFunc("GET /api/me/games", h.handleMyGames)
 }
 
 // resume looks at the unfinished games: it expires the abandoned ones and
@@ -349,7 +359,7 @@ func (s *Live) get(ctx context.Context, id string) (*room, error) {
 	s.games[id] = l
 	s.mu.Unlock()
 	// Other instances may hold it too, with offers, chat and players.
-	s.ask(l)
+	s.relay.ask(l)
 	return l, nil
 }
 
@@ -486,4 +496,119 @@ func (s *Live) now() time.Time {
 		return s.cfg.Now().UTC()
 	}
 	return time.Now().UTC()
+}
+
+// clockTick is how often the server looks for flags.
+const clockTick = 100 * time.Millisecond
+
+// clockLoop flags games that ran out of time, until the server closes.
+func (s *Live) clockLoop() {
+	defer s.wg.Done()
+	t := time.NewTicker(clockTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			s.CheckClocks()
+		}
+	}
+}
+
+// CheckClocks flags the games whose player to move has run out of time
+// and forgets the other instances that have gone quiet. With Config.Now
+// set, Live does this only when called; otherwise every 100 ms.
+func (s *Live) CheckClocks() {
+	s.checkClocks()
+	s.relay.sweepPeers(s.now())
+}
+
+// inMemory returns the games in memory.
+func (s *Live) inMemory() []*room {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ls := make([]*room, 0, len(s.games))
+	for _, l := range s.games {
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+// Stats reports what live play holds and how long its moves take; the
+// caller adds what the other domains and the listener count (Lobby,
+// Refused, PingClosed).
+func (s *Live) Stats() Stats {
+	games, conns := s.Live()
+	us := func(d time.Duration) int64 { return int64(d / time.Microsecond) }
+	s.moveLat.mu.Lock()
+	n := s.moveLat.n
+	s.moveLat.mu.Unlock()
+	broken, nbroken := s.broken.report()
+	return Stats{
+		Games: games, Conns: conns, Moves: n,
+		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
+		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
+		Expired:   s.expired.Load(),
+		AIWaitP50: us(s.aiWait.quantile(0.5)), AIWaitP99: us(s.aiWait.quantile(0.99)), AIWaitMax: us(s.aiWait.quantile(1)),
+		Players: s.playersMade.Load(),
+		Broken:  broken, BrokenCount: nbroken,
+	}
+}
+
+// StartGame creates and starts a game between accounts, players[i] in
+// seat i, and returns its id (the lobby starts the games it pairs).
+func (s *Live) StartGame(ctx context.Context, spec, start string, players []*store.User, rated bool, clock *store.Clock) (string, error) {
+	l, err := s.startGame(ctx, spec, start, players, rated, clock)
+	if err != nil {
+		return "", err
+	}
+	return l.id, nil
+}
+
+// startGame creates and starts a game between accounts, players[i] in
+// seat i.
+func (s *Live) startGame(ctx context.Context, spec, start string, players []*store.User, rated bool, clock *store.Clock) (*room, error) {
+	g, err := s.cfg.Games.Load(spec)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().Truncate(time.Millisecond)
+	sg := &store.Game{ID: httpx.NewID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now, Rated: rated, Clock: clock}
+	sg.End.Resigned = -1
+	for _, u := range players {
+		sg.Seats = append(sg.Seats, store.Seat{Kind: "human", Name: u.Name, User: u.ID, Joined: true})
+	}
+	if err := s.store.Create(ctx, sg); err != nil {
+		return nil, err
+	}
+	l, err := newRoom(sg, g)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.games[l.id] = l
+	s.mu.Unlock()
+	s.log.Info("game started", "game", l.id, "spec", sg.Spec, "rated", rated)
+	return l, nil
+}
+
+// ForgetAccount anonymises a deleted account's seats in the games in
+// memory, as DeleteUser did in the store.
+func (s *Live) ForgetAccount(ctx context.Context, id string) {
+	for _, l := range s.inMemory() {
+		l.mu.Lock()
+		changed := false
+		for i := range l.seats {
+			if l.seats[i].User == id {
+				l.seats[i].User, l.seats[i].Name = "", account.DeletedName
+				changed = true
+			}
+		}
+		if changed {
+			l.changed()
+			l.broadcast()
+		}
+		l.mu.Unlock()
+	}
 }

@@ -124,24 +124,3 @@ func (b *brokenGames) report() ([]BrokenGame, int) {
 	defer b.mu.Unlock()
 	return append([]BrokenGame{}, b.list...), b.count
 }
-
-// Stats reports what live play holds and how long its moves take; the
-// caller adds what the other domains and the listener count (Lobby,
-// Refused, PingClosed).
-func (s *Live) Stats() Stats {
-	games, conns := s.Live()
-	us := func(d time.Duration) int64 { return int64(d / time.Microsecond) }
-	s.moveLat.mu.Lock()
-	n := s.moveLat.n
-	s.moveLat.mu.Unlock()
-	broken, nbroken := s.broken.report()
-	return Stats{
-		Games: games, Conns: conns, Moves: n,
-		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
-		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
-		Expired:   s.expired.Load(),
-		AIWaitP50: us(s.aiWait.quantile(0.5)), AIWaitP99: us(s.aiWait.quantile(0.99)), AIWaitMax: us(s.aiWait.quantile(1)),
-		Players: s.playersMade.Load(),
-		Broken:  broken, BrokenCount: nbroken,
-	}
-}

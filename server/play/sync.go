@@ -19,11 +19,9 @@ const feedShards = 32
 // itself waits.
 const feedDepth = 256
 
-// Feed starts the shards that apply game events and returns the function
-// to hand the store's events to (the caller's store.Feed.Watch): it
-// applies the other events at once and passes a game's events to its
-// shard. Live ignores the events of other domains (seeks, news).
-func (s *Live) Feed() func(store.Event) {
+// feed starts the shards that apply game events and returns the function
+// that takes the store's events (see Live.Feed).
+func (s relay) feed() func(store.Event) {
 	shards := make([]chan store.Event, feedShards)
 	for i := range shards {
 		ch := make(chan store.Event, feedDepth)
@@ -67,7 +65,7 @@ func shardOf(id string) int {
 // follow handles one event of the store's feed: a change committed by this
 // process or by another instance sharing the store reaches the games this
 // instance holds and their connections.
-func (s *Live) follow(ev store.Event) {
+func (s relay) follow(ev store.Event) {
 	switch ev.Kind {
 	case store.EventJob:
 		if s.worker != nil {
@@ -146,7 +144,7 @@ func (s *Live) follow(ev store.Event) {
 // it lacks (with their times, which its clock is charged from), the seats
 // joined, an ending by resignation, forfeit or time. The caller holds
 // l.mu.
-func (s *Live) refresh(l *room) {
+func (s relay) refresh(l *room) {
 	if sg := s.reread(l); sg != nil {
 		s.adoptStored(l, sg)
 	}
@@ -158,7 +156,7 @@ func (s *Live) refresh(l *room) {
 // catchUp covers the move whose announcement was lost (its instance died
 // between the commit and the announcement), before a player is served the
 // game or a seat is flagged. The caller holds l.mu.
-func (s *Live) catchUp(l *room) {
+func (s relay) catchUp(l *room) {
 	sg := s.reread(l)
 	if sg == nil || len(sg.Moves) == l.h.Ply() && (sg.Status == store.Finished) == l.h.Over() {
 		return
@@ -168,7 +166,7 @@ func (s *Live) catchUp(l *room) {
 
 // reread returns the game as stored, or nil (logged) when it cannot be
 // read.
-func (s *Live) reread(l *room) *store.Game {
+func (s relay) reread(l *room) *store.Game {
 	sg, err := s.store.Get(context.WithoutCancel(s.ctx), l.id)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
@@ -181,7 +179,7 @@ func (s *Live) reread(l *room) *store.Game {
 
 // adoptStored takes sg as the game l is, keeping l's connections, and
 // tells them. The caller holds l.mu.
-func (s *Live) adoptStored(l *room, sg *store.Game) {
+func (s relay) adoptStored(l *room, sg *store.Game) {
 	nl, err := s.build(sg)
 	if err != nil {
 		s.log.Error("refresh game", "game", l.id, "err", err)

@@ -32,7 +32,7 @@ func errorMsg(e *moveError) []byte {
 	return httpx.Marshal(Message{Type: "error", Code: e.code, Message: e.msg, Move: e.move})
 }
 
-func (s *Live) handleWS(w http.ResponseWriter, r *http.Request) {
+func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	release, ok := s.cfg.Sockets.Take(w, r)
 	if !ok {
 		return
@@ -85,7 +85,7 @@ func (s *Live) handleWS(w http.ResponseWriter, r *http.Request) {
 	if held && len(c.seats) > 0 && !l.h.Over() {
 		// A player (re)connecting is served the game as stored, should
 		// this instance have missed a move of another one.
-		s.catchUp(l)
+		s.relay.catchUp(l)
 	}
 	c.C <- httpx.Marshal(struct {
 		Type  string    `json:"type"`
@@ -104,7 +104,7 @@ func (s *Live) handleWS(w http.ResponseWriter, r *http.Request) {
 	if len(c.seats) > 0 {
 		l.changed()
 		l.broadcast()
-		s.tellState(l, false)
+		s.relay.tellState(l, false)
 	} else {
 		c.send(l.stateMsg())
 		c.synced = true
@@ -137,7 +137,7 @@ func (s *Live) handleWS(w http.ResponseWriter, r *http.Request) {
 		if len(c.seats) > 0 {
 			l.changed()
 			l.broadcast()
-			s.tellState(l, false)
+			s.relay.tellState(l, false)
 		}
 		l.sendWatchers()
 	}
@@ -147,7 +147,7 @@ func (s *Live) handleWS(w http.ResponseWriter, r *http.Request) {
 }
 
 // readLoop handles the client's messages until the connection closes.
-func (s *Live) readLoop(conn *httpx.Socket, l *room, c *client) {
+func (s handlers) readLoop(conn *httpx.Socket, l *room, c *client) {
 	for {
 		typ, data, err := conn.Read(context.Background())
 		if err != nil {
@@ -159,7 +159,7 @@ func (s *Live) readLoop(conn *httpx.Socket, l *room, c *client) {
 
 // handleMessage handles one message of a client: a move or a resignation.
 // Anything wrong is answered with an error message to that client alone.
-func (s *Live) handleMessage(l *room, c *client, text bool, data []byte) {
+func (s handlers) handleMessage(l *room, c *client, text bool, data []byte) {
 	if !text {
 		s.reply(l, c, &moveError{code: CodeBadMessage, msg: "want JSON text messages"})
 		return
@@ -201,7 +201,7 @@ func (s *Live) handleMessage(l *room, c *client, text bool, data []byte) {
 }
 
 // reply sends an error to one client.
-func (s *Live) reply(l *room, c *client, e *moveError) {
+func (s handlers) reply(l *room, c *client, e *moveError) {
 	l.mu.Lock()
 	c.send(errorMsg(e))
 	l.mu.Unlock()
