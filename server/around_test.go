@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"stax/rating"
-	"stax/server/play"
+	"stax/server/chat"
 	"stax/server/ratings"
 )
 
@@ -23,7 +23,7 @@ type anyMsg struct {
 	Text    string           `json:"text"`
 	Count   int              `json:"count"`
 	Offers  map[string][]int `json:"offers"`
-	Lines   []play.ChatLine  `json:"lines"`
+	Lines   []chat.Line      `json:"lines"`
 	Game    string           `json:"game"`
 	Token   string           `json:"token"`
 	State   *stateOf         `json:"state"`

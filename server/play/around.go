@@ -4,25 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"stax/game"
+	"stax/server/chat"
 	"stax/server/httpx"
 	"stax/server/store"
 )
 
-const (
-	// maxChat bounds a chat message, in characters.
-	maxChat = 300
-	// chatEvery and chatBurst are a connection's chat rate limit: 5
-	// messages at once, then one every 2 s.
-	chatEvery, chatBurst = 2 * time.Second, 5
-	// chatKeep is how many messages of each room the server keeps for
-	// those who join later (in memory only).
-	chatKeep = 50
-)
+const ()
 
 // The offers a player can make; each waits for the other players.
 const (
@@ -31,20 +21,10 @@ const (
 	offerRematch  = "rematch"
 )
 
-// ChatLine is one chat message.
-type ChatLine struct {
-	Type string `json:"type"` // "chat"
-	// Room is "players" or "spectators": each sees only its own.
-	Room string    `json:"room"`
-	From string    `json:"from"`
-	Text string    `json:"text"`
-	At   time.Time `json:"at"`
-}
-
 // talk is the chat and offers of a live game, and the connections to it
 // that other instances told of (see relay.go).
 type talk struct {
-	players, spectators []ChatLine
+	chat chat.Log
 	// offers holds, for each kind of offer, the seats that made it.
 	offers map[string][]int
 	// away holds, for each other instance holding connections to seats,
@@ -57,28 +37,20 @@ type talk struct {
 // roomOf returns the chat room of a connection.
 func roomOf(c *client) string {
 	if len(c.seats) > 0 {
-		return "players"
+		return chat.Players
 	}
-	return "spectators"
+	return chat.Spectators
 }
 
 // chat posts a message. The caller holds l.mu.
 func (s *Live) chat(l *room, c *client, text string) error {
-	text = strings.TrimSpace(text)
-	switch {
-	case text == "":
-		return &moveError{code: CodeBadMessage, msg: `a chat message needs text, e.g. {"type":"chat","text":"good game"}`}
-	case !utf8.ValidString(text) || utf8.RuneCountInString(text) > maxChat:
-		return &moveError{code: CodeBadMessage, msg: fmt.Sprintf("a chat message is at most %d characters of UTF-8", maxChat)}
-	}
-	for _, r := range text {
-		if r < 0x20 || r == 0x7f {
-			return &moveError{code: CodeBadMessage, msg: "a chat message is one line of text, without control characters"}
-		}
+	text, err := chat.Clean(text)
+	if err != nil {
+		return &moveError{code: CodeBadMessage, msg: err.Error()}
 	}
 	room := roomOf(c)
 	from := c.name
-	if room == "players" {
+	if room == chat.Players {
 		from = l.seats[c.seats[0]].Name
 		if from == "" {
 			from = l.g.PlayerName(c.seats[0])
@@ -89,7 +61,7 @@ func (s *Live) chat(l *room, c *client, text string) error {
 	if ok, wait := c.chatLimit.Allow("", s.now()); !ok {
 		return &moveError{code: CodeRateLimited, msg: fmt.Sprintf("you are chatting too fast; wait %d s", int(wait.Seconds()+0.999))}
 	}
-	line := ChatLine{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
+	line := chat.Line{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
 	l.addLine(line)
 	s.relay.tell(l, roomNews{What: newsChat, Line: &line})
 	return nil
@@ -98,11 +70,7 @@ func (s *Live) chat(l *room, c *client, text string) error {
 // sendTalk sends a newcomer the chat of its room and the offers standing,
 // in one message. The caller holds l.mu.
 func (l *room) sendTalk(c *client) {
-	lines := l.talk.spectators
-	if roomOf(c) == "players" {
-		lines = l.talk.players
-	}
-	c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: roomOf(c), Lines: append([]ChatLine{}, lines...), Offers: l.offers()}))
+	c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: roomOf(c), Lines: l.talk.chat.Lines(roomOf(c)), Offers: l.offers()}))
 }
 
 // ChatLog is the chat of a room so far and the offers standing, sent to a
@@ -110,7 +78,7 @@ func (l *room) sendTalk(c *client) {
 type ChatLog struct {
 	Type   string           `json:"type"` // "chatlog"
 	Room   string           `json:"room"`
-	Lines  []ChatLine       `json:"lines"`
+	Lines  []chat.Line      `json:"lines"`
 	Offers map[string][]int `json:"offers"`
 }
 

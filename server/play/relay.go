@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"stax/server/chat"
 	"stax/server/httpx"
 	"stax/server/store"
 )
@@ -61,7 +62,7 @@ type roomNews struct {
 	From string `json:"from"`
 	What string `json:"what"`
 	// Line is a chat line.
-	Line *ChatLine `json:"line,omitempty"`
+	Line *chat.Line `json:"line,omitempty"`
 	// Ply is the sender's ply of the game, which the draw and takeback
 	// offers are for.
 	Ply int `json:"ply"`
@@ -71,7 +72,7 @@ type roomNews struct {
 	Conns []int `json:"conns,omitempty"`
 	// Lines are the last chat lines of both rooms, oldest first, in
 	// answer to an ask.
-	Lines []ChatLine `json:"lines,omitempty"`
+	Lines []chat.Line `json:"lines,omitempty"`
 	// Rematch is the id of the rematch that started.
 	Rematch string `json:"rematch,omitempty"`
 }
@@ -157,17 +158,8 @@ func (s relay) ask(l *room) {
 
 // history returns the last chat lines of both rooms, oldest first, as many
 // as fit in budget bytes of JSON. The caller holds l.mu.
-func (l *room) history(budget int) []ChatLine {
-	all := append(append([]ChatLine{}, l.talk.players...), l.talk.spectators...)
-	slices.SortStableFunc(all, func(a, b ChatLine) int { return a.At.Compare(b.At) })
-	i := len(all)
-	for ; i > 0; i-- {
-		b, _ := json.Marshal(all[i-1])
-		if budget -= len(b) + 1; budget < 0 {
-			break
-		}
-	}
-	return all[i:]
+func (l *room) history(budget int) []chat.Line {
+	return l.talk.chat.History(budget)
 }
 
 // followRoom applies another instance's news of a room this instance
@@ -219,21 +211,14 @@ func (l *room) speaks() bool {
 			return true
 		}
 	}
-	return len(l.offers()) > 0 || len(l.talk.players)+len(l.talk.spectators) > 0
+	return len(l.offers()) > 0 || l.talk.chat.Len() > 0
 }
 
 // addLine keeps a chat line and sends it to the room's connections of its
 // chat room. The caller holds l.mu.
-func (l *room) addLine(line ChatLine) {
-	lines := &l.talk.spectators
-	if line.Room == "players" {
-		lines = &l.talk.players
-	} else if line.Room != "spectators" {
+func (l *room) addLine(line chat.Line) {
+	if !l.talk.chat.Add(line) {
 		return
-	}
-	*lines = append(*lines, line)
-	if len(*lines) > chatKeep {
-		*lines = append((*lines)[:0], (*lines)[len(*lines)-chatKeep:]...)
 	}
 	msg := httpx.Marshal(line)
 	for sub := range l.subs {
@@ -246,27 +231,10 @@ func (l *room) addLine(line ChatLine) {
 // mergeLines adds the chat lines another instance had before this one
 // loaded the room to those it has, in time order, each line once. The
 // caller holds l.mu.
-func (l *room) mergeLines(got []ChatLine) {
-	for _, room := range []string{"players", "spectators"} {
-		lines := &l.talk.spectators
-		if room == "players" {
-			lines = &l.talk.players
-		}
-		n := len(*lines)
-		for _, line := range got {
-			if line.Room == room && !slices.Contains(*lines, line) {
-				*lines = append(*lines, line)
-			}
-		}
-		if len(*lines) == n {
-			continue
-		}
-		slices.SortStableFunc(*lines, func(a, b ChatLine) int { return a.At.Compare(b.At) })
-		if len(*lines) > chatKeep {
-			*lines = append((*lines)[:0], (*lines)[len(*lines)-chatKeep:]...)
-		}
+func (l *room) mergeLines(got []chat.Line) {
+	for _, room := range l.talk.chat.Merge(got) {
 		// Connections that came before the history get it now.
-		msg := httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: *lines, Offers: l.offers()})
+		msg := httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: l.talk.chat.Lines(room), Offers: l.offers()})
 		for c := range l.subs {
 			if roomOf(c) == room {
 				c.send(msg)

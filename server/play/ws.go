@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"stax/server/chat"
 	"stax/server/httpx"
 	"time"
 
@@ -53,7 +54,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer conn.Done()
 
-	c := &client{Outbox: conn.Outbox(), chatLimit: httpx.NewRateLimiter(chatEvery, chatBurst)}
+	c := &client{Outbox: conn.Outbox(), chatLimit: httpx.NewRateLimiter(chat.Every, chat.Burst)}
 
 	// A signed-in player holds the seats of their account, on any device.
 	u, _, _ := s.cfg.Sessions.Session(r)
