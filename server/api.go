@@ -15,6 +15,7 @@ import (
 // routes composes the domains' routes behind the guard.
 func (s *Server) routes() {
 	m := http.NewServeMux()
+	s.catalog.Routes(m)
 	s.live.Routes(m)
 	s.accounts.Routes(m)
 	s.ratings.Routes(m)

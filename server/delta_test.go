@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"stax/server"
+	"stax/server/catalog"
 	"stax/server/play"
 )
 
@@ -34,7 +35,7 @@ func TestPlyCeiling(t *testing.T) {
 			t.Errorf("create %s: %d %s; want %d", tt.spec, code, body, tt.code)
 		}
 	}
-	var games struct{ Games []play.GameInfo }
+	var games struct{ Games []catalog.GameInfo }
 	ts.call("GET", "/api/games", nil, http.StatusOK, &games)
 	for _, g := range games.Games {
 		for _, o := range g.Options {

@@ -3,8 +3,10 @@
 // API.
 //
 // The site is a set of domains, each a package of its own with its store
-// interface, routes and wire types: live play (server/play: rooms, moves,
-// clocks, the relay between instances, the computer moves' workers),
+// interface, routes and wire types: the catalogue of games and levels
+// (server/catalog), live play (server/play: rooms, moves, offers, the
+// relay between instances), its clocks (server/clock), chat
+// (server/chat) and computer moves (server/worker),
 // accounts (server/account), ratings (server/ratings), the lobby
 // (server/lobby) and the analysis board (server/analysis). A domain that
 // needs another calls a small interface the other implements. This package
@@ -35,6 +37,7 @@ import (
 	"stax/search"
 	"stax/server/account"
 	"stax/server/analysis"
+	"stax/server/catalog"
 	"stax/server/httpx"
 	"stax/server/lobby"
 	"stax/server/play"
@@ -210,6 +213,7 @@ type Server struct {
 	mux http.Handler // the routes behind the guard
 
 	sockets  *httpx.Sockets
+	catalog  *catalog.Catalog
 	accounts *account.Accounts
 	ratings  *ratings.Ratings
 	lobby    *lobby.Lobby
@@ -244,6 +248,7 @@ func New(cfg Config) (*Server, error) {
 	httpx.SetDefault(&cfg.PingInterval, DefaultPingInterval)
 	httpx.SetDefault(&cfg.PingTimeout, DefaultPingTimeout)
 	httpx.SetDefault(&cfg.SweepEvery, time.Minute)
+	httpx.SetDefault(&cfg.MaxPlies, DefaultMaxPlies)
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
@@ -264,6 +269,8 @@ func New(cfg Config) (*Server, error) {
 		seeks = nil
 	}
 	instance := httpx.NewID()
+	s.catalog = catalog.New(catalog.Config{Games: cfg.Games, Levels: cfg.Levels, LevelReady: cfg.LevelReady, LevelElo: cfg.LevelElo,
+		MaxPlies: cfg.MaxPlies})
 	s.ratings = ratings.New(ratings.Config{Ratings: rated, Users: users, Games: cfg.Games, Log: cfg.Log})
 	var rater play.Rater
 	if rated != nil && users != nil {
@@ -279,8 +286,7 @@ func New(cfg Config) (*Server, error) {
 		Hashers: hashers, Proxies: proxies, Now: now, Log: cfg.Log})
 	live, err := play.New(play.Config{Store: cfg.Store, Users: users, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
 		Sockets: s.sockets, Proxies: proxies, Instance: instance, Log: cfg.Log,
-		Workers: cfg.Workers, AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout, NewPlayer: cfg.NewPlayer,
-		Levels: cfg.Levels, LevelReady: cfg.LevelReady, LevelElo: cfg.LevelElo,
+		Catalog: s.catalog, Workers: cfg.Workers, AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout, NewPlayer: cfg.NewPlayer,
 		CreateEvery: cfg.CreateEvery, CreateBurst: cfg.CreateBurst, JoinEvery: cfg.JoinEvery, JoinBurst: cfg.JoinBurst,
 		MaxOpenGames: cfg.MaxOpenGames, Expiry: cfg.Expiry, KeepIdle: cfg.KeepIdle, SweepEvery: cfg.SweepEvery,
 		KeepFinished: cfg.KeepFinished, MaxPlies: cfg.MaxPlies, Now: cfg.Now})

@@ -24,6 +24,7 @@ import (
 	"stax/games"
 	"stax/search"
 	"stax/server"
+	"stax/server/catalog"
 	"stax/server/play"
 	"stax/server/store"
 	"stax/server/store/postgres"
@@ -704,7 +705,7 @@ func TestStatic(t *testing.T) {
 // players: it lists no levels and refuses AI seats with a clear error.
 func TestNoComputerPlayers(t *testing.T) {
 	ts := startBare(t, newDB(t), server.Config{})
-	var list struct{ Games []play.GameInfo }
+	var list struct{ Games []catalog.GameInfo }
 	ts.call("GET", "/api/games", nil, http.StatusOK, &list)
 	for _, gi := range list.Games {
 		if gi.Levels == nil || len(gi.Levels) != 0 {
@@ -830,7 +831,7 @@ func TestLevelBeingPrepared(t *testing.T) {
 			return level != "perfect" || ready.Load()
 		},
 	})
-	var v play.Variant
+	var v catalog.Variant
 	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
 	if !slices.Equal(v.Levels, []string{"easy", "perfect"}) || !slices.Equal(v.Preparing, []string{"perfect"}) {
 		t.Errorf("variant while preparing: levels %q, preparing %q; want perfect being prepared", v.Levels, v.Preparing)
@@ -848,7 +849,7 @@ func TestLevelBeingPrepared(t *testing.T) {
 	}
 	ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "ai", Level: "easy"}}})
 	ready.Store(true)
-	v = play.Variant{}
+	v = catalog.Variant{}
 	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
 	if len(v.Preparing) != 0 {
 		t.Errorf("variant once ready: preparing %q", v.Preparing)
@@ -866,7 +867,7 @@ func TestLevelElo(t *testing.T) {
 			return elo, level != "hard"
 		},
 	})
-	var v play.Variant
+	var v catalog.Variant
 	ts.call("GET", "/api/variant?spec=pogo", nil, http.StatusOK, &v)
 	if len(v.Elo) != 2 || v.Elo["easy"] != 900 || v.Elo["random"] != 0 {
 		t.Errorf("variant's Elo %v; want easy 900 and random 0, hard unmeasured", v.Elo)

@@ -38,6 +38,7 @@ var layers = []struct {
 	{"stax/server/store/...", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
 	{"stax/server/clock", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker"}},
 	{"stax/server/worker", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
+	{"stax/server/catalog", []string{"stax/server", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker", "stax/server/chat", "stax/server/clock"}},
 	{"stax/server/view", []string{"stax/server", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
 	{"stax/server/account", []string{"stax/server", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},
 	{"stax/server/ratings", []string{"stax/server", "stax/server/account", "stax/server/lobby", "stax/server/analysis", "stax/server/play"}},

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"stax/game"
 	"stax/server/account"
+	"stax/server/catalog"
 	"stax/server/httpx"
 	"stax/server/store"
 	"stax/server/view"
@@ -30,99 +30,6 @@ func (s handlers) lookupError(w http.ResponseWriter, id string, err error) {
 	}
 	s.log.Error("load game", "game", id, "err", err)
 	httpx.Error(w, http.StatusInternalServerError, "the game could not be loaded")
-}
-
-func (s handlers) variant(g game.Game) Variant {
-	v := Variant{
-		Spec:        game.SpecOf(g).String(),
-		Players:     g.Players(),
-		PlayerNames: view.PlayerNames(g),
-		Start:       g.Start().String(),
-		View:        view.Of(g.Start(), false, nil),
-		Levels:      s.cfg.Levels(g),
-	}
-	for _, l := range v.Levels {
-		if !s.cfg.LevelReady(g, l) {
-			v.Preparing = append(v.Preparing, l)
-		}
-	}
-	if s.cfg.LevelElo != nil {
-		for _, l := range append(slices.Clone(v.Levels), "random") {
-			if elo, ok := s.cfg.LevelElo(g, l); ok {
-				if v.Elo == nil {
-					v.Elo = map[string]int{}
-				}
-				v.Elo[l] = elo
-			}
-		}
-	}
-	return v
-}
-
-func (s handlers) handleGames(w http.ResponseWriter, r *http.Request) {
-	var out struct {
-		Games []GameInfo `json:"games"`
-	}
-	out.Games = []GameInfo{}
-	for _, info := range s.cfg.Games {
-		gi := GameInfo{Name: info.Name, Title: info.Title, Summary: info.Summary, Options: []OptionInfo{}}
-		for _, o := range info.Options {
-			oi := OptionInfo{Key: o.Key, Label: o.Label, Default: o.Default, Doc: o.Doc, Choices: o.Choices}
-			switch o.Kind {
-			case game.Bool:
-				oi.Kind = "bool"
-			case game.Int:
-				oi.Kind = "int"
-				min, max := o.Min, o.Max
-				if o.Key == "maxplies" {
-					// The server's ceiling: every game it plays ends.
-					min, max = 1, s.cfg.MaxPlies
-				}
-				oi.Min, oi.Max = &min, &max
-			default:
-				oi.Kind = "choice"
-			}
-			gi.Options = append(gi.Options, oi)
-		}
-		if g, err := info.Variant(nil); err == nil {
-			gi.Default = s.variant(g)
-			gi.Levels = gi.Default.Levels
-		}
-		out.Games = append(out.Games, gi)
-	}
-	httpx.WriteJSON(w, http.StatusOK, out)
-}
-
-func (s handlers) handleVariant(w http.ResponseWriter, r *http.Request) {
-	spec := r.URL.Query().Get("spec")
-	if spec == "" {
-		httpx.Error(w, http.StatusBadRequest, "missing spec; want e.g. /api/variant?spec=diam(players=4)")
-		return
-	}
-	g, err := s.cfg.Games.Load(spec)
-	if err != nil {
-		httpx.Error(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	httpx.WriteJSON(w, http.StatusOK, s.variant(g))
-}
-
-// knownLevel reports whether level is a computer level of g: one of
-// Config.Levels or a baseline (random, greedy).
-func (s handlers) knownLevel(g game.Game, level string) bool {
-	return level == "random" || level == "greedy" || slices.Contains(s.cfg.Levels(g), level)
-}
-
-// capped reports whether a game's length is set by its ply cap (the
-// maxplies option); a game without that option ends within a bound of its
-// rules (tic-tac-toe within 9 plies).
-func capped(g game.Game) bool {
-	for _, o := range g.Info().Options {
-		if o.Key == "maxplies" {
-			return true
-		}
-	}
-	return false
 }
 
 func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
@@ -147,7 +54,7 @@ func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
 		bad("%v", err)
 		return
 	}
-	if c := g.MaxPlies(); capped(g) && (c == 0 || c > s.cfg.MaxPlies) {
+	if c := g.MaxPlies(); catalog.Capped(g) && (c == 0 || c > s.cfg.MaxPlies) {
 		bad("maxplies=%d: this server plays games of at most %d plies; want maxplies from 1 to %d", c, s.cfg.MaxPlies, s.cfg.MaxPlies)
 		return
 	}
@@ -210,17 +117,17 @@ func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
 				bad("seat %d: an AI seat takes no invite", i)
 				return
 			}
-			if !s.cfg.LevelReady(g, sr.Level) {
+			if !s.cfg.Catalog.Ready(g, sr.Level) {
 				w.Header().Set("Retry-After", "30")
 				httpx.Error(w, http.StatusServiceUnavailable, fmt.Sprintf("seat %d: the %s level is still being prepared; choose another level or try again shortly", i, sr.Level))
 				return
 			}
 			// The level is checked here; its player belongs to the
 			// worker pool, which makes it when a worker first needs it.
-			if levels := s.cfg.Levels(g); len(levels) == 0 {
+			if levels := s.cfg.Catalog.Levels(g); len(levels) == 0 {
 				bad("seat %d: level %q: this server has no computer players; want a human seat", i, sr.Level)
 				return
-			} else if !s.knownLevel(g, sr.Level) {
+			} else if !s.cfg.Catalog.Known(g, sr.Level) {
 				bad("seat %d: unknown level %q; want one of %s, random or greedy", i, sr.Level, strings.Join(levels, ", "))
 				return
 			}

@@ -37,6 +37,7 @@ import (
 	"stax/game"
 	"stax/search"
 	"stax/server/account"
+	"stax/server/catalog"
 	"stax/server/httpx"
 	"stax/server/store"
 	"stax/server/worker"
@@ -50,6 +51,17 @@ type Sessions interface {
 	// SignedIn returns the request's account, answering the request
 	// itself (401 and the like) when there is none.
 	SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool)
+}
+
+// Catalog tells the computer levels of the games (the catalogue
+// implements it).
+type Catalog interface {
+	// Levels returns g's computer levels.
+	Levels(g game.Game) []string
+	// Known reports whether level is a computer level of g.
+	Known(g game.Game, level string) bool
+	// Ready reports whether a level of g plays at its full strength now.
+	Ready(g game.Game, level string) bool
 }
 
 // Rater rates the finished rated games (the ratings domain implements it).
@@ -80,15 +92,14 @@ type Config struct {
 	Instance string
 	// Log receives the logs; nil discards them.
 	Log *slog.Logger
-	// Workers, AIDelay, AITimeout, NewPlayer, Levels, LevelReady and
-	// LevelElo are those of the server's Config: the computer players.
-	Workers    int
-	AIDelay    time.Duration
-	AITimeout  time.Duration
-	NewPlayer  func(g game.Game, level string) (search.Player, error)
-	Levels     func(g game.Game) []string
-	LevelReady func(g game.Game, level string) bool
-	LevelElo   func(g game.Game, level string) (elo int, ok bool)
+	// Catalog tells the computer levels a seat may have.
+	Catalog Catalog
+	// Workers, AIDelay, AITimeout and NewPlayer are those of the
+	// server's Config: the computer players.
+	Workers   int
+	AIDelay   time.Duration
+	AITimeout time.Duration
+	NewPlayer func(g game.Game, level string) (search.Player, error)
 	// CreateEvery, CreateBurst, JoinEvery, JoinBurst, MaxOpenGames,
 	// Expiry, KeepIdle, SweepEvery, MaxPlies and KeepFinished are the
 	// limits of the server's Config, with the same defaults.
@@ -149,11 +160,8 @@ func New(cfg Config) (*Live, error) {
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.NumCPU()
 	}
-	if cfg.Levels == nil {
-		cfg.Levels = func(game.Game) []string { return []string{} }
-	}
-	if cfg.LevelReady == nil {
-		cfg.LevelReady = func(game.Game, string) bool { return true }
+	if cfg.Catalog == nil {
+		cfg.Catalog = catalog.New(catalog.Config{Games: cfg.Games})
 	}
 	if cfg.Sockets == nil {
 		cfg.Sockets = httpx.NewSockets(httpx.SocketLimits{MaxConns: 10000, MaxConnsPerIP: 100}, cfg.Proxies, cfg.Log)
@@ -235,8 +243,6 @@ func (s *Live) Close() {
 // Routes adds live play's routes to m.
 func (s *Live) Routes(m *http.ServeMux) {
 	h := handlers{s}
-	m.HandleFunc("GET /api/games", h.handleGames)
-	m.HandleFunc("GET /api/variant", h.handleVariant)
 	m.HandleFunc("POST /api/games", h.handleCreate)
 	m.HandleFunc("GET /api/games/{id}", h.handleState)
 	m.HandleFunc("POST /api/games/{id}/join", h.handleJoin)

@@ -51,44 +51,6 @@ type Seat struct {
 	Thinking bool `json:"thinking,omitempty"`
 }
 
-// GameInfo describes one game the server plays.
-type GameInfo struct {
-	Name    string       `json:"name"`
-	Title   string       `json:"title"`
-	Summary string       `json:"summary"`
-	Options []OptionInfo `json:"options"`
-	Levels  []string     `json:"levels"`
-	Default Variant      `json:"default"`
-}
-
-// OptionInfo describes one option of a game.
-type OptionInfo struct {
-	Key     string   `json:"key"`
-	Label   string   `json:"label"`
-	Kind    string   `json:"kind"`
-	Default string   `json:"default"`
-	Min     *int     `json:"min,omitempty"`
-	Max     *int     `json:"max,omitempty"`
-	Choices []string `json:"choices,omitempty"`
-	Doc     string   `json:"doc"`
-}
-
-// Variant describes one variant of a game.
-type Variant struct {
-	Spec        string     `json:"spec"`
-	Players     int        `json:"players"`
-	PlayerNames []string   `json:"playerNames"`
-	Start       string     `json:"start"`
-	View        *view.View `json:"view,omitempty"`
-	Levels      []string   `json:"levels,omitempty"`
-	// Preparing lists the levels of Levels that cannot be chosen yet: they
-	// are being prepared (the perfect level while its table is built).
-	Preparing []string `json:"preparing,omitempty"`
-	// Elo gives the measured rating of the levels that have one, in Elo
-	// with the random baseline at 0 (docs/strength.md).
-	Elo map[string]int `json:"elo,omitempty"`
-}
-
 // CreateRequest is the body of POST /api/games.
 type CreateRequest struct {
 	Spec     string        `json:"spec"`
