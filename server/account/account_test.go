@@ -1,0 +1,119 @@
+package account_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"stax/server/account"
+	"stax/server/store"
+	"stax/server/store/sqlite"
+)
+
+// forgetter records the accounts it was told to forget, as live play and
+// the lobby are.
+type forgetter struct {
+	mu   sync.Mutex
+	gone []string
+}
+
+func (f *forgetter) ForgetAccount(ctx context.Context, userID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gone = append(f.gone, userID)
+}
+
+// cheap are password parameters that make the tests fast.
+var cheap = account.PasswordParams{Time: 1, Memory: 64, Threads: 1}
+
+// newAccounts serves the accounts alone on a real SQLite store.
+func newAccounts(t *testing.T) (*httptest.Server, *forgetter, store.Users) {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "a.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	a := account.New(account.Config{Users: st, PasswordParams: cheap})
+	f := &forgetter{}
+	a.ForgetIn(f)
+	m := http.NewServeMux()
+	a.Routes(m)
+	ts := httptest.NewServer(m)
+	t.Cleanup(ts.Close)
+	return ts, f, st
+}
+
+// browser is a client with its own cookies.
+func browser(t *testing.T) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar}
+}
+
+func do(t *testing.T, c *http.Client, method, url string, body any, want int) map[string]any {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, url, bytes.NewReader(b))
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	json.NewDecoder(res.Body).Decode(&out)
+	if res.StatusCode != want {
+		t.Fatalf("%s %s: %d %v; want %d", method, url, res.StatusCode, out, want)
+	}
+	return out
+}
+
+// TestAccountLife follows an account from sign-up to deletion on its own:
+// the session cookie, a wrong password, a password change that signs the
+// other browsers out, and a deletion that the domains keeping something of
+// the account hear of.
+func TestAccountLife(t *testing.T) {
+	ts, f, st := newAccounts(t)
+	phone, laptop := browser(t), browser(t)
+	creds := account.Credentials{Name: "ann", Password: "correct horse battery"}
+	do(t, phone, "POST", ts.URL+"/api/signup", creds, http.StatusCreated)
+	if out := do(t, phone, "GET", ts.URL+"/api/me", nil, http.StatusOK); out["name"] != "ann" {
+		t.Fatalf("me %v; want ann", out)
+	}
+	if out := do(t, phone, "POST", ts.URL+"/api/signup", creds, http.StatusConflict); out["code"] != account.CodeNameTaken {
+		t.Fatalf("second sign-up %v; want code %s", out, account.CodeNameTaken)
+	}
+	if out := do(t, laptop, "POST", ts.URL+"/api/login", account.Credentials{Name: "ANN", Password: "wrong password"}, http.StatusUnauthorized); out["code"] != account.CodeWrongLogin {
+		t.Fatalf("wrong login %v", out)
+	}
+	do(t, laptop, "POST", ts.URL+"/api/login", account.Credentials{Name: "ANN", Password: creds.Password}, http.StatusOK)
+	do(t, phone, "POST", ts.URL+"/api/password", account.PasswordChange{Old: creds.Password, New: "another long secret"}, http.StatusOK)
+	do(t, phone, "GET", ts.URL+"/api/me", nil, http.StatusOK)
+	do(t, laptop, "GET", ts.URL+"/api/me", nil, http.StatusUnauthorized)
+	u, err := st.UserByName(context.Background(), "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, phone, "DELETE", ts.URL+"/api/me", account.PasswordConfirm{Password: "wrong"}, http.StatusForbidden)
+	do(t, phone, "DELETE", ts.URL+"/api/me", account.PasswordConfirm{Password: "another long secret"}, http.StatusOK)
+	if len(f.gone) != 1 || f.gone[0] != u.ID {
+		t.Fatalf("forgotten %v; want ann's id %s", f.gone, u.ID)
+	}
+	do(t, phone, "GET", ts.URL+"/api/me", nil, http.StatusUnauthorized)
+}
+
+// TestNoAccounts checks that a site whose store keeps no accounts says so.
+func TestNoAccounts(t *testing.T) {
+	a := account.New(account.Config{})
+	m := http.NewServeMux()
+	a.Routes(m)
+	ts := httptest.NewServer(m)
+	defer ts.Close()
+	do(t, browser(t), "POST", ts.URL+"/api/signup", account.Credentials{Name: "ann", Password: "correct horse battery"}, http.StatusNotImplemented)
+	do(t, browser(t), "GET", ts.URL+"/api/me", nil, http.StatusNotImplemented)
+}
