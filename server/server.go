@@ -346,18 +346,10 @@ func (s *Server) feed(live func(store.Event)) func(store.Event) {
 // SweepEvery.
 func (s *Server) janitor() {
 	defer s.wg.Done()
-	t := time.NewTicker(s.cfg.SweepEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		}
-		now := time.Now()
+	httpx.Every(s.ctx, s.cfg.SweepEvery, func(now time.Time) {
 		s.accounts.Sweep(now)
 		s.analysis.Sweep(now)
-	}
+	})
 }
 
 // lobbyTick is how often the lobby withdraws the seeks left without their
@@ -367,16 +359,7 @@ const lobbyTick = 100 * time.Millisecond
 // lobbyLoop sweeps the lobby every lobbyTick.
 func (s *Server) lobbyLoop() {
 	defer s.wg.Done()
-	t := time.NewTicker(lobbyTick)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-			s.lobby.Sweep(time.Now().UTC())
-		}
-	}
+	httpx.Every(s.ctx, lobbyTick, func(now time.Time) { s.lobby.Sweep(now.UTC()) })
 }
 
 // CheckClocks flags the games whose player to move has run out of time

@@ -285,8 +285,7 @@ func (s *Accounts) handleSignup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	if ok, wait := s.signups.Allow(httpx.ClientKey(s.proxies.ClientIP(r)), now); !ok {
-		httpx.TooFast(w, wait, "accounts created")
+	if !s.signups.Admit(w, r, s.proxies, now, "accounts created") {
 		return
 	}
 	var hash string

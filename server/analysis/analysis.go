@@ -401,8 +401,7 @@ func (s *Board) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusNotFound, "this server offers no analysis")
 		return
 	}
-	if ok, retry := s.starts.Allow(httpx.ClientKey(s.cfg.Proxies.ClientIP(r)), time.Now()); !ok {
-		httpx.TooFast(w, retry, "analyses")
+	if !s.starts.Admit(w, r, s.cfg.Proxies, time.Now(), "analyses") {
 		return
 	}
 	var req AnalyzeRequest
@@ -623,9 +622,8 @@ func (s *Board) handleReview(w http.ResponseWriter, r *http.Request) {
 	}
 	e, mine := s.entry(id)
 	if mine {
-		if ok, retry := s.starts.Allow(httpx.ClientKey(s.cfg.Proxies.ClientIP(r)), time.Now()); !ok {
+		if !s.starts.Admit(w, r, s.cfg.Proxies, time.Now(), "analyses") {
 			s.fail(id, e, errors.New("rate limited"))
-			httpx.TooFast(w, retry, "analyses")
 			return
 		}
 		go s.makeReview(id, e, spec, g, start, moves)

@@ -77,3 +77,14 @@ func TooFast(w http.ResponseWriter, retry time.Duration, what string) {
 	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 	Error(w, http.StatusTooManyRequests, fmt.Sprintf("too many %s from your address; try again in %d s", what, max(secs, 1)))
 }
+
+// Admit spends a token of the request's client address (behind proxies)
+// at now; without one it answers 429 with Retry-After, saying what came too
+// fast, and returns false.
+func (rl *RateLimiter) Admit(w http.ResponseWriter, r *http.Request, proxies Proxies, now time.Time, what string) bool {
+	ok, retry := rl.Allow(ClientKey(proxies.ClientIP(r)), now)
+	if !ok {
+		TooFast(w, retry, what)
+	}
+	return ok
+}

@@ -181,8 +181,7 @@ func (s handlers) handleState(w http.ResponseWriter, r *http.Request) {
 
 func (s handlers) handleJoin(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if ok, retry := s.joins.Allow(httpx.ClientKey(s.cfg.Proxies.ClientIP(r)), time.Now()); !ok {
-		httpx.TooFast(w, retry, "joins")
+	if !s.joins.Admit(w, r, s.cfg.Proxies, time.Now(), "joins") {
 		return
 	}
 	var req JoinRequest

@@ -373,16 +373,7 @@ func (s *Live) get(ctx context.Context, id string) (*room, error) {
 // SweepEvery.
 func (s *Live) janitor() {
 	defer s.wg.Done()
-	t := time.NewTicker(s.cfg.SweepEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-		}
-		s.sweep(s.now())
-	}
+	httpx.Every(s.ctx, s.cfg.SweepEvery, func(time.Time) { s.sweep(s.now()) })
 }
 
 // sweep expires the games with no move since Expiry, in memory or not,
@@ -510,16 +501,7 @@ const clockTick = 100 * time.Millisecond
 // clockLoop flags games that ran out of time, until the server closes.
 func (s *Live) clockLoop() {
 	defer s.wg.Done()
-	t := time.NewTicker(clockTick)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-			s.CheckClocks()
-		}
-	}
+	httpx.Every(s.ctx, clockTick, func(time.Time) { s.CheckClocks() })
 }
 
 // CheckClocks flags the games whose player to move has run out of time
