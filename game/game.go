@@ -226,10 +226,13 @@ func (o Outcome) Describe(g Game) string {
 	}
 	var b strings.Builder
 	w := o.Winners()
-	switch len(w) {
-	case 0:
+	switch {
+	case o.Reason == Aborted:
+		// Called off: nobody won, and it is not a draw either.
+		b.WriteString("aborted")
+	case len(w) == 0:
 		b.WriteString("draw")
-	case 1:
+	case len(w) == 1:
 		b.WriteString(g.PlayerName(w[0]) + " wins")
 	default:
 		names := make([]string, len(w))
@@ -241,7 +244,7 @@ func (o Outcome) Describe(g Game) string {
 	var why []string
 	if o.Detail != "" {
 		why = append(why, o.Detail)
-	} else if o.Reason != ByRules {
+	} else if o.Reason != ByRules && o.Reason != Aborted {
 		why = append(why, o.Reason.String())
 	}
 	if o.HasScores {

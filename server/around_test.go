@@ -146,7 +146,7 @@ func TestDrawByAgreement(t *testing.T) {
 	clock := newFakeClock()
 	db := newDB(t)
 	ts := startAccounts(t, db, clock)
-	ann, _, id, wa, wb := twoAccounts(t, ts, map[string]any{"spec": "pogo", "rated": true})
+	ann, _, id, wa, wb := twoAccounts(t, ts, map[string]any{"spec": "pogo", "rated": true, "days": 7})
 	ts.player("guest").game(id).send(map[string]any{"type": "draw"})
 	wa.send(map[string]any{"type": "draw"})
 	if m := wb.next("offers"); len(m.Offers["draw"]) != 1 || m.Offers["draw"][0] != 0 {
@@ -184,7 +184,7 @@ func TestDrawByAgreement(t *testing.T) {
 
 func TestAbort(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
-	ann, _, _, wa, wb := twoAccounts(t, ts, map[string]any{"spec": "pogo", "rated": true})
+	ann, _, _, wa, wb := twoAccounts(t, ts, map[string]any{"spec": "pogo", "rated": true, "days": 7})
 	st := wa.waitPly(0)
 	wa.move(st.Legal[0], 0)
 	st = wb.waitPly(1)
@@ -242,7 +242,7 @@ func TestTakeback(t *testing.T) {
 	}
 
 	// No takebacks in rated games.
-	_, _, _, wc, _ := pair(t, ts, "cat", "dan", map[string]any{"spec": "pogo", "rated": true})
+	_, _, _, wc, _ := pair(t, ts, "cat", "dan", map[string]any{"spec": "pogo", "rated": true, "days": 7})
 	st = wc.waitPly(0)
 	wc.move(st.Legal[0], 0)
 	wc.waitPly(1)

@@ -69,27 +69,32 @@ func TestMissedMoveNoFlag(t *testing.T) {
 	}
 	ts2 := startOn(t, deafStore{st}, server.Config{Now: clock.Now, PasswordParams: cheapPasswords})
 	ann, bob := ts1.annAndBob()
-	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 30, "increment": 0}, "rated": true, "seat": 0})
-	bob = ts2.player("bob")
-	bob.call("POST", "/api/login", account.Credentials{Name: "bob", Password: "battery staple"}, 200, nil)
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 0}, "rated": true, "seat": 0})
+	// The first moves, free, on the first server.
 	wa, wb := ann.game(id), bob.game(id)
 	wa.hello()
 	wb.hello()
-	wb.waitPly(0)
-	clock.Advance(20 * time.Second)
-	wa.move("1a1-a2", 0)
-	wa.waitPly(1)
+	st2 := firstMoves(wa, wb)
+	wb.c.CloseNow()
+	bob = ts2.player("bob")
+	bob.call("POST", "/api/login", account.Credentials{Name: "bob", Password: "battery staple"}, 200, nil)
+	wb = bob.game(id)
+	wb.hello()
+	wb.waitPly(2)
+	clock.Advance(50 * time.Second)
+	wa.move(st2.Legal[0], 2)
+	wa.waitPly(3)
 	// Ann moved with 10 s left; 11 s later the second server, which
-	// missed her move, must not flag her: it is bob's turn, with 19 s.
+	// missed her move, must not flag her: it is bob's turn, with 49 s.
 	clock.Advance(11 * time.Second)
 	ts2.srv.CheckClocks()
 	ts1.srv.CheckClocks()
-	if st := wb.waitPly(1); st.Status != "playing" {
+	if st := wb.waitPly(3); st.Status != "playing" {
 		t.Fatalf("after ann's move and 11 s: %s %+v; want bob to move, nobody flagged", st.Status, st.Outcome)
 	}
-	clock.Advance(20 * time.Second)
+	clock.Advance(50 * time.Second)
 	ts2.srv.CheckClocks()
-	st2 := wb.waitState("bob's flag", func(s *stateOf) bool { return s.Status == "finished" })
+	st2 = wb.waitState("bob's flag", func(s *stateOf) bool { return s.Status == "finished" })
 	if st2.Outcome.Reason != "time" || st2.Outcome.Result != "1-0" {
 		t.Fatalf("bob out of time: %+v; want 1-0 on time", st2.Outcome)
 	}

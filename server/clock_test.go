@@ -38,10 +38,21 @@ func wantRemaining(t *testing.T, st clockOf, want ...int64) {
 	}
 }
 
-// TestFischerClock plays a 1+1 game on a fake clock: each move is charged
-// its time less the lag compensation and earns the increment; the clock
-// survives a restart; the flag falls exactly at the deadline; a move that
-// arrives after it is refused.
+// firstMoves plays each player's first move, the first legal one, as a
+// plays seat 0 and b seat 1; it returns the state after them.
+func firstMoves(a, b *wsClient) *stateOf {
+	st := a.waitPly(0)
+	a.move(st.Legal[0], 0)
+	st = b.waitPly(1)
+	b.move(st.Legal[0], 1)
+	return a.waitPly(2)
+}
+
+// TestFischerClock plays a 1+1 game on a fake clock: each player's first
+// move is free, then each move is charged its time less the lag
+// compensation and earns the increment; the clock survives a restart; the
+// flag falls exactly at the deadline, and the loser's clock shows 0; a
+// move that arrives after it is refused.
 func TestFischerClock(t *testing.T) {
 	clock := newFakeClock()
 	db := newDB(t)
@@ -50,8 +61,8 @@ func TestFischerClock(t *testing.T) {
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 1}, "rated": true, "seat": 0})
 	st := ann.clock(id)
 	wantRemaining(t, st, 60000, 60000)
-	if st.Clock.Running != 0 || !st.Clock.Deadline.Equal(clock.Now().Add(60*time.Second+sclock.LagCompensation)) {
-		t.Fatalf("clock %+v", st.Clock)
+	if st.Clock.Running != 0 || !st.Clock.FirstMove || !st.Clock.Deadline.Equal(clock.Now().Add(sclock.FirstMoveWindow)) {
+		t.Fatalf("clock before the first move %+v; want ann's first-move window", st.Clock)
 	}
 	wa, wb := ann.game(id), bob.game(id)
 	wa.hello()
@@ -59,10 +70,17 @@ func TestFischerClock(t *testing.T) {
 	clock.Advance(10 * time.Second)
 	wa.move(st.Legal[0], 0)
 	s1 := wb.waitPly(1)
+	clock.Advance(20 * time.Second)
+	wb.move(s1.Legal[0], 1)
+	s2 := wa.waitPly(2)
+	wantRemaining(t, ann.clock(id), 60000, 60000) // first moves are free
+	clock.Advance(10 * time.Second)
+	wa.move(s2.Legal[0], 2)
+	s3 := wb.waitPly(3)
 	wantRemaining(t, ann.clock(id), 51100, 60000) // 60 - (10 - 0.1) + 1
 	clock.Advance(50 * time.Millisecond)          // within the lag compensation: free
-	wb.move(s1.Legal[0], 1)
-	wa.waitPly(2)
+	wb.move(s3.Legal[0], 3)
+	wa.waitPly(4)
 	wantRemaining(t, ann.clock(id), 51100, 61000)
 
 	// Restart mid-game: the clocks are rebuilt from the stored times.
@@ -77,12 +95,12 @@ func TestFischerClock(t *testing.T) {
 		t.Fatalf("running %d; want ann's clock", st.Clock.Running)
 	}
 
-	// Ann thinks until her deadline: not yet flagged at it, flagged just
-	// after.
-	clock.Advance(51100*time.Millisecond + sclock.LagCompensation)
+	// Ann thinks until her deadline: not yet flagged a millisecond
+	// before it, flagged at it.
+	clock.Advance(51100*time.Millisecond + sclock.LagCompensation - time.Millisecond)
 	ts.srv.CheckClocks()
 	if st := ann.clock(id); st.Status != "playing" {
-		t.Fatalf("flagged at the deadline: %+v", st.Outcome)
+		t.Fatalf("flagged before the deadline: %+v", st.Outcome)
 	}
 	clock.Advance(time.Millisecond)
 	wa = ann.game(id)
@@ -92,13 +110,54 @@ func TestFischerClock(t *testing.T) {
 	if st.Status != "finished" || st.Outcome.Result != "0-1" || st.Outcome.Reason != "time" || !strings.Contains(st.Outcome.Detail, "ran out of time") || st.Clock.Running != -1 {
 		t.Fatalf("after the flag: %+v %+v", st.Outcome, st.Clock)
 	}
-	wa.move(st.Legal0(), 2)
+	wantRemaining(t, st, 0, 61000)
+	wa.move(st.Legal0(), 4)
 	wa.wantError("game_over", "over")
 	// The rated game changed the ratings once.
 	var p ratings.Profile
 	bob.call("GET", "/api/users/bob", nil, http.StatusOK, &p)
 	if len(p.Ratings) != 1 || p.Ratings[0].Games != 1 || p.Ratings[0].Rating <= 1500 {
 		t.Fatalf("bob's ratings %+v; want one won game", p.Ratings)
+	}
+}
+
+// TestFirstMoveWindow checks that a rated game whose player never makes a
+// first move is aborted at the end of the window, unrated, with no loss
+// for anyone, and shown as aborted in the players' lists; a 2+0 game's
+// first mover is not flagged after 2 s.
+func TestFirstMoveWindow(t *testing.T) {
+	clock := newFakeClock()
+	ts := startAccounts(t, newDB(t), clock)
+	ann, bob := ts.annAndBob()
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 120, "increment": 0}, "rated": true, "seat": 1})
+	wa, wb := ann.game(id), bob.game(id)
+	wa.hello()
+	wb.hello()
+	st := wb.waitPly(0)
+	clock.Advance(5 * time.Second)
+	ts.srv.CheckClocks()
+	wb.move(st.Legal[0], 0) // bob, seat 0, moves within the window
+	wa.waitPly(1)
+	clock.Advance(sclock.FirstMoveWindow - time.Millisecond)
+	ts.srv.CheckClocks()
+	if st := ann.clock(id); st.Status != "playing" || !st.Clock.FirstMove {
+		t.Fatalf("before ann's window ends: %s %+v", st.Status, st.Clock)
+	}
+	clock.Advance(time.Millisecond)
+	ts.srv.CheckClocks()
+	end := wa.waitState("the abort", func(s *stateOf) bool { return s.Status == "finished" })
+	if end.Outcome.Reason != "aborted" || len(end.Outcome.Winners) != 0 || !strings.Contains(end.Outcome.Detail, "ann made no first move") || end.Rated {
+		t.Fatalf("after ann's window: %+v rated %v; want aborted and unrated", end.Outcome, end.Rated)
+	}
+	for _, name := range []string{"ann", "bob"} {
+		var p ratings.Profile
+		ann.call("GET", "/api/users/"+name, nil, http.StatusOK, &p)
+		if len(p.Ratings) != 0 {
+			t.Fatalf("%s's ratings %+v; want none: the game did not count", name, p.Ratings)
+		}
+		if len(p.Games) != 1 || p.Games[0].Rated || p.Games[0].Outcome == nil || !strings.HasPrefix(p.Games[0].Outcome.Description, "aborted") {
+			t.Fatalf("%s's games %+v; want the game shown aborted, not rated", name, p.Games)
+		}
 	}
 }
 
@@ -118,13 +177,13 @@ func TestMoveAfterFlag(t *testing.T) {
 	ts := startAccounts(t, newDB(t), clock)
 	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 5, "increment": 0}, "seat": 0})
-	wa := ann.game(id)
-	st := wa.waitPly(0)
+	wa, wb := ann.game(id), bob.game(id)
+	st := firstMoves(wa, wb)
 	clock.Advance(6 * time.Second)
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal[0], 2)
 	wa.wantError("flagged", "time ran out")
 	end := wa.waitState("the end", func(s *stateOf) bool { return s.Status == "finished" })
-	if end.Ply != 0 || end.Outcome.Reason != "time" || end.Outcome.Result != "0-1" {
+	if end.Ply != 2 || end.Outcome.Reason != "time" || end.Outcome.Result != "0-1" {
 		t.Fatalf("after a move past the flag: ply %d outcome %+v", end.Ply, end.Outcome)
 	}
 }
@@ -154,15 +213,19 @@ func TestCorrespondenceClock(t *testing.T) {
 		t.Fatalf("bob's games %+v; want this one, not his move", mine.Games)
 	}
 	// Each move has its own two days.
-	clock.Advance(48 * time.Hour)
+	clock.Advance(30 * time.Hour)
+	st = wa.waitPly(1)
+	wa.move(st.Legal[0], 1)
+	wb.waitPly(2)
+	clock.Advance(48*time.Hour - time.Millisecond)
 	ts.srv.CheckClocks()
 	if st := ann.clock(id); st.Status != "playing" || st.Clock.Days != 2 {
 		t.Fatalf("after 48 h: %s %+v", st.Status, st.Clock)
 	}
 	clock.Advance(time.Millisecond)
 	ts.srv.CheckClocks()
-	if st := ann.clock(id); st.Status != "finished" || st.Outcome.Result != "1-0" || st.Outcome.Reason != "time" {
-		t.Fatalf("after 48 h and 1 ms: %s %+v; want ann (seat 1) lost on time", st.Status, st.Outcome)
+	if st := ann.clock(id); st.Status != "finished" || st.Outcome.Result != "0-1" || st.Outcome.Reason != "time" {
+		t.Fatalf("after 48 h: %s %+v; want bob (seat 0) lost on time", st.Status, st.Outcome)
 	}
 }
 
@@ -176,7 +239,7 @@ func TestFlagTwoInstances(t *testing.T) {
 	ts2 := startAccounts(t, db, clock)
 	ann, bob := ts1.annAndBob()
 	// Both players use the first server for the seek.
-	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 30, "increment": 0}, "rated": true, "seat": 0})
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 0}, "rated": true, "seat": 0})
 	// Bob plays on the second server, which reads his session and the
 	// game from the database.
 	bob = ts2.player("bob")
@@ -184,7 +247,8 @@ func TestFlagTwoInstances(t *testing.T) {
 	wa, wb := ann.game(id), bob.game(id)
 	wa.hello()
 	wb.hello()
-	clock.Advance(31 * time.Second)
+	firstMoves(wa, wb)
+	clock.Advance(61 * time.Second)
 	var wg sync.WaitGroup
 	for _, ts := range []*testServer{ts1, ts2} {
 		wg.Add(1)

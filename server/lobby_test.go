@@ -76,10 +76,10 @@ func TestSeeks(t *testing.T) {
 		{map[string]any{"spec": ""}, "missing spec"},
 		{map[string]any{"spec": "diam(players=4)"}, "lobby pairs two players"},
 		{map[string]any{"spec": "pogo", "clock": map[string]any{"initial": -1, "increment": 0}}, "initial time"},
-		{map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 0, "increment": 0}}, "not both 0"},
+		{map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 0, "increment": 0}}, "at least 1 second"},
 		{map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 1}, "days": 2}, "not both"},
 		{map[string]any{"spec": "pogo", "days": 99}, "days per move"},
-		{map[string]any{"spec": "pogo(u=false)", "rated": true}, "not rated"},
+		{map[string]any{"spec": "pogo(u=false)", "rated": true, "days": 3}, "not rated"},
 		{map[string]any{"spec": "pogo", "seat": 2}, "seat"},
 		{map[string]any{"spec": "pogo", "seat": "white"}, "seat"},
 		{map[string]any{"spec": "pogo", "to": "bob"}, "challenge a player"},
@@ -203,7 +203,7 @@ func TestChallenges(t *testing.T) {
 func TestRatedGame(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
 	ann, bob := ts.annAndBob()
-	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "rated": true, "seat": 0})
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "rated": true, "days": 7, "seat": 0})
 	wa, wb := ann.game(id), bob.game(id)
 	if seats := wa.hello(); len(seats) != 1 || seats[0] != 0 {
 		t.Fatalf("ann holds %v; want seat 0", seats)

@@ -44,7 +44,7 @@ func testRoomsTwoInstances(t *testing.T, db string) {
 	ts1 := startAccounts(t, db, clock)
 	ts2 := startAccounts(t, db, clock)
 	ann, bob := ts1.annAndBob()
-	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "rated": true, "seat": 0})
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "rated": true, "days": 7, "seat": 0})
 	bob = bob.on(ts2)
 
 	// Ann on the first instance, then Bob on the second: each sees the

@@ -295,7 +295,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.live = live
 	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Users: users, Feed: cfg.Store, Games: cfg.Games, Sessions: s.accounts,
-		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, Now: now, Log: cfg.Log})
+		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, MaxPlies: cfg.MaxPlies, Now: now, Log: cfg.Log})
 	// A deleted account's seats and seeks are forgotten.
 	s.accounts.ForgetIn(live, s.lobby)
 	s.analysis = analysis.New(analysis.Config{Analyst: cfg.Analyst, Games: cfg.Games, Stored: cfg.Store,

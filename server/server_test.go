@@ -161,6 +161,7 @@ type stateOf struct {
 	Status    string        `json:"status"`
 	Outcome   *view.Outcome `json:"outcome"`
 	Seats     []play.Seat   `json:"seats"`
+	Rated     bool          `json:"rated"`
 }
 
 type msg struct {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"stax/game"
+	"stax/server/catalog"
 	"stax/server/httpx"
 	"stax/server/ratings"
 	"stax/server/store"
@@ -42,6 +43,11 @@ const (
 	maxInitial   = 3 * time.Hour
 	maxIncrement = 3 * time.Minute
 	maxDays      = 14
+	// ratedMinimum is the least expected length of a rated Fischer game,
+	// its initial time plus 40 increments: a rated game is long enough to
+	// be decided by the board, not by the network (1+0 and 0.5+1 are
+	// rated, 0.5+0 and 0+1 are not).
+	ratedMinimum = time.Minute
 )
 
 // ClockSpec is a Fischer time control in seconds.
@@ -79,9 +85,11 @@ type Seek struct {
 	Seat int `json:"seat"`
 	// Pool is the rating pool of a rated seek.
 	Pool string `json:"pool,omitempty"`
-	// Rating is the owner's rating in the pool, when it has one.
-	Rating  *float64  `json:"rating,omitempty"`
-	Created time.Time `json:"created"`
+	// Rating is the owner's rating in the pool, when it has one, and
+	// Provisional says that it is still provisional (shown "1500?").
+	Rating      *float64  `json:"rating,omitempty"`
+	Provisional bool      `json:"provisional,omitempty"`
+	Created     time.Time `json:"created"`
 
 	ownerID, toID string
 }
@@ -136,6 +144,8 @@ type Config struct {
 	Sockets *httpx.Sockets
 	// Instance names this server in the store's presence records.
 	Instance string
+	// MaxPlies is the longest game the site plays (default 2000).
+	MaxPlies int
 	// Now tells the time of seeks and presence (default time.Now).
 	Now func() time.Time
 	// Log receives the lobby's logs; nil discards them.
@@ -162,6 +172,7 @@ type Lobby struct {
 	log      *slog.Logger
 	// instance names this server in the store's lobby presence records.
 	instance string
+	maxPlies int
 
 	mu    sync.Mutex
 	conns map[string]map[*httpx.Outbox]struct{} // lobby websockets by account id
@@ -179,7 +190,8 @@ func New(cfg Config) *Lobby {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Lobby{seeks: cfg.Seeks, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
+	httpx.SetDefault(&cfg.MaxPlies, 2000)
+	return &Lobby{maxPlies: cfg.MaxPlies, seeks: cfg.Seeks, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
 		starter: cfg.Starter, ratings: cfg.Ratings, sockets: cfg.Sockets, now: func() time.Time { return cfg.Now().UTC() },
 		log: cfg.Log, instance: cfg.Instance,
 		conns: map[string]map[*httpx.Outbox]struct{}{}, all: map[*httpx.Outbox]string{}}
@@ -370,8 +382,12 @@ func (lb *Lobby) parseSeek(req *SeekRequest) (*Seek, game.Game, error) {
 		initial := time.Duration(c.Initial * float64(time.Second))
 		increment := time.Duration(c.Increment * float64(time.Second))
 		if c.Initial != c.Initial || initial < 0 || initial > maxInitial || c.Increment != c.Increment || increment < 0 || increment > maxIncrement || initial+increment < time.Second {
-			return nil, nil, fmt.Errorf("clock %v+%v: want an initial time of 0 to %v seconds and an increment of 0 to %v seconds, not both 0",
+			return nil, nil, fmt.Errorf("clock %v+%v: want an initial time of 0 to %v seconds and an increment of 0 to %v seconds, at least 1 second in all",
 				c.Initial, c.Increment, maxInitial.Seconds(), maxIncrement.Seconds())
+		}
+		if req.Rated && initial+40*increment < ratedMinimum {
+			return nil, nil, fmt.Errorf("clock %v+%v: a rated game needs an initial time plus 40 increments of at least %v seconds (e.g. 60+0 or 20+1); make it longer or unrated",
+				c.Initial, c.Increment, ratedMinimum.Seconds())
 		}
 		sk.Clock = &c
 	case req.Days != 0:
@@ -379,6 +395,12 @@ func (lb *Lobby) parseSeek(req *SeekRequest) (*Seek, game.Game, error) {
 			return nil, nil, fmt.Errorf("days %d: want 1 to %d days per move", req.Days, maxDays)
 		}
 		sk.Days = req.Days
+	}
+	if req.Rated && sk.Clock == nil && sk.Days == 0 {
+		return nil, nil, errors.New("a rated game needs a clock or days per move, so that no player can stall it; add one or make it unrated")
+	}
+	if c := g.MaxPlies(); catalog.Capped(g) && (c == 0 || c > lb.maxPlies) {
+		return nil, nil, fmt.Errorf("maxplies=%d: this server plays games of at most %d plies; want maxplies from 1 to %d", c, lb.maxPlies, lb.maxPlies)
 	}
 	if req.Rated {
 		pool := ratings.PoolOf(g)
@@ -481,6 +503,7 @@ func (lb *Lobby) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		if rt, err := lb.ratings.Rating(r.Context(), u.ID, sk.Pool); err == nil && rt.Games > 0 {
 			v := rt.Rating
 			sk.Rating = &v
+			sk.Provisional = rt.Deviation > ratings.ProvisionalDeviation
 		}
 	}
 	all, err := lb.allSeeks(r.Context())

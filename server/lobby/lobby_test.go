@@ -161,7 +161,8 @@ func TestSeekStartsGame(t *testing.T) {
 }
 
 // TestSeekErrors checks that bad seeks and challenges get a clear answer
-// and start nothing.
+// and start nothing: among them rated games without a clock or with one
+// too short to be decided by the board, and games past the site's ply cap.
 func TestSeekErrors(t *testing.T) {
 	ts, starter, _ := newLobby(t)
 	for _, tc := range []struct {
@@ -169,6 +170,9 @@ func TestSeekErrors(t *testing.T) {
 		req        lobby.SeekRequest
 		want       int
 	}{
+		{"rated 1+0 is long enough", "/api/seeks", lobby.SeekRequest{Spec: "pogo", Rated: true, Clock: &lobby.ClockSpec{Initial: 60}}, http.StatusCreated},
+		{"rated 20+1 is long enough", "/api/seeks", lobby.SeekRequest{Spec: "pogo", Rated: true, Clock: &lobby.ClockSpec{Initial: 20, Increment: 1}}, http.StatusCreated},
+		{"rated correspondence", "/api/seeks", lobby.SeekRequest{Spec: "pogo", Rated: true, Days: 3}, http.StatusCreated},
 		{"no spec", "/api/seeks", lobby.SeekRequest{}, http.StatusBadRequest},
 		{"four players", "/api/seeks", lobby.SeekRequest{Spec: "diam(players=4)"}, http.StatusBadRequest},
 		{"unrated variant rated", "/api/seeks", lobby.SeekRequest{Spec: "pogo(u=false)", Rated: true}, http.StatusBadRequest},
@@ -176,6 +180,12 @@ func TestSeekErrors(t *testing.T) {
 		{"challenge nobody", "/api/challenges", lobby.SeekRequest{Spec: "pogo", To: "zed"}, http.StatusNotFound},
 		{"challenge oneself", "/api/challenges", lobby.SeekRequest{Spec: "pogo", To: "ANN"}, http.StatusBadRequest},
 		{"seek with a target", "/api/seeks", lobby.SeekRequest{Spec: "pogo", To: "bob"}, http.StatusBadRequest},
+		{"rated without a clock", "/api/seeks", lobby.SeekRequest{Spec: "pogo", Rated: true}, http.StatusBadRequest},
+		{"rated 0+1", "/api/seeks", lobby.SeekRequest{Spec: "pogo", Rated: true, Clock: &lobby.ClockSpec{Initial: 0, Increment: 1}}, http.StatusBadRequest},
+		{"rated 30+0", "/api/seeks", lobby.SeekRequest{Spec: "pogo", Rated: true, Clock: &lobby.ClockSpec{Initial: 30}}, http.StatusBadRequest},
+		{"under a second", "/api/seeks", lobby.SeekRequest{Spec: "pogo", Clock: &lobby.ClockSpec{Initial: 0, Increment: 0.9}}, http.StatusBadRequest},
+		{"no ply cap", "/api/seeks", lobby.SeekRequest{Spec: "pogo(rep=0,maxplies=0)"}, http.StatusBadRequest},
+		{"past the ply cap", "/api/seeks", lobby.SeekRequest{Spec: "pogo(maxplies=5000)"}, http.StatusBadRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			call(t, ts, "ann", "POST", tc.path, tc.req, tc.want, nil)

@@ -274,11 +274,7 @@ func (s *Live) abort(l *room, c *client) error {
 	case l.h.Ply() >= 2:
 		return &moveError{code: CodeBadMessage, msg: "a game can be aborted only before its second move; resign or offer a draw instead"}
 	}
-	name := l.seats[c.seats[0]].Name
-	if name == "" {
-		name = l.g.PlayerName(c.seats[0])
-	}
-	o := game.Drawn(l.g.Players(), game.Aborted, "aborted by "+name)
+	o := game.Drawn(l.g.Players(), game.Aborted, "by "+l.seatName(c.seats[0]))
 	return s.conclude(s.ctx, l, func() { l.h.End(o) }, -1, "the abort")
 }
 

@@ -60,6 +60,10 @@ type room struct {
 	clk   *clock.Clock
 	// talk is the game's chat and the players' offers.
 	talk talk
+	// asked is set once the other instances were asked what they know
+	// of the room (see relay.ask): when it is loaded on demand, or when
+	// its first connection comes to a room resumed at start.
+	asked bool
 }
 
 // seat is one seat of a room.
@@ -127,8 +131,10 @@ func newRoom(sg *store.Game, g game.Game) (*room, error) {
 	if n := len(sg.MoveTimes); n > 0 && sg.MoveTimes[n-1].After(l.lastAt) {
 		l.lastAt = sg.MoveTimes[n-1]
 	}
-	if _, err := l.restoreEnd(sg); err != nil {
+	if stopped, err := l.restoreEnd(sg); err != nil {
 		return nil, err
+	} else if stopped && l.clk != nil {
+		l.clk.Stop(sg.Updated)
 	}
 	l.sentPly = l.h.Ply()
 	return l, nil
@@ -257,7 +263,8 @@ func (l *room) state() *State {
 	for i := range l.seats {
 		s.Seats = append(s.Seats, l.seatJSON(i))
 	}
-	s.Rated = l.rated
+	// An aborted game counted for nothing.
+	s.Rated = l.rated && l.h.Outcome().Reason != game.Aborted
 	if l.clk != nil {
 		s.Clock = l.clk.State(st.ToMove(), over)
 	}
@@ -383,6 +390,9 @@ func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply 
 	now := s.now().Truncate(time.Millisecond)
 	if p, out := l.flagged(now); out {
 		if s.flag(l, p) {
+			if l.h.Outcome().Reason == game.Aborted {
+				return &moveError{code: CodeFlagged, msg: "your first move did not arrive in time: the game was aborted", move: text}
+			}
 			return &moveError{code: CodeFlagged, msg: "your time ran out before the move arrived; it was not played", move: text}
 		}
 		// The game had moved on on another server: the sender sees it.
@@ -463,9 +473,15 @@ func (s *Live) conclude(ctx context.Context, l *room, end func(), resigned int, 
 	end()
 	l.resigned = resigned
 	now := s.now().Truncate(time.Millisecond)
+	if l.clk != nil {
+		l.clk.Stop(now)
+	}
 	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
 		l.h.Undo()
 		l.resigned = -1
+		if l.clk != nil {
+			l.clk.Stop(time.Time{})
+		}
 		l.changed()
 		if errors.Is(err, store.ErrConflict) {
 			// The game ended on another server meanwhile.
@@ -533,10 +549,39 @@ func (s *Live) flag(l *room, p int) bool {
 		return false
 	}
 	// When another server ended the game first, finish rereads it.
-	if err := s.finish(s.ctx, l, p, game.ByTime, l.g.PlayerName(p)+" ran out of time"); err != nil {
+	var err error
+	if l.clk.Moved(p) {
+		err = s.finish(s.ctx, l, p, game.ByTime, l.g.PlayerName(p)+" ran out of time")
+	} else {
+		// A player who never made a first move loses nothing, and nor
+		// does their opponent: the game is called off.
+		o := game.Drawn(l.g.Players(), game.Aborted, fmt.Sprintf("%s made no first move within %s", l.seatName(p), firstMoveWindow(l.clk)))
+		err = s.conclude(s.ctx, l, func() { l.h.End(o) }, -1, "the abort")
+	}
+	if err != nil {
 		s.log.Debug("flag", "game", l.id, "seat", p, "err", err)
 	}
 	return true
+}
+
+// firstMoveWindow says how long a player has for their first move.
+func firstMoveWindow(k *clock.Clock) string {
+	if d := k.Control().Days; d > 0 {
+		if d == 1 {
+			return "a day"
+		}
+		return fmt.Sprintf("%d days", d)
+	}
+	return fmt.Sprintf("%d seconds", int(clock.FirstMoveWindow.Seconds()))
+}
+
+// seatName returns the name a seat plays under: its player's, or the
+// seat's own (White, Black…) for a guest without one.
+func (l *room) seatName(p int) string {
+	if n := l.seats[p].Name; n != "" {
+		return n
+	}
+	return l.g.PlayerName(p)
 }
 
 // adopt takes the game as another live copy holds it (read back from the

@@ -153,7 +153,17 @@ func (s relay) tellState(l *room, history bool) {
 func (s relay) ask(l *room) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.asked = true
 	s.tell(l, roomNews{What: newsAsk})
+}
+
+// askOnce asks the other instances what they know of a room that has
+// never asked (one resumed at start). The caller holds l.mu.
+func (s relay) askOnce(l *room) {
+	if !l.asked {
+		l.asked = true
+		s.tell(l, roomNews{What: newsAsk})
+	}
 }
 
 // history returns the last chat lines of both rooms, oldest first, as many

@@ -99,6 +99,9 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	l.subs[c] = struct{}{}
 	l.idle = time.Time{}
+	// A room resumed at start has not asked the other instances for its
+	// chat, offers and connections yet.
+	s.relay.askOnce(l)
 	for _, p := range c.seats {
 		l.seats[p].connected++
 	}

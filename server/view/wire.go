@@ -93,6 +93,8 @@ func Summaries(games game.Registry, log *slog.Logger, gs []*store.Game) []Summar
 				log.Error("stored outcome", "game", sg.ID, "err", err)
 			} else {
 				sum.Outcome = OutcomeOf(g, o)
+				// An aborted game counted for nothing.
+				sum.Rated = sum.Rated && o.Reason != game.Aborted
 			}
 		}
 		out = append(out, sum)

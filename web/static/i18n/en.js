@@ -141,6 +141,8 @@ export default {
   "result.wins": "{who} wins",
   "result.win": "{who} win",
   "result.draw": "draw",
+  "result.aborted": "aborted",
+  "clock.firstMove": "first move within {seconds} s",
   "result.score": "score {score}",
   "reason.rules": "by the rules",
   "reason.repetition": "repetition",

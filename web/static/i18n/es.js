@@ -141,6 +141,8 @@ export default {
   "result.wins": "Gana {who}",
   "result.win": "Ganan {who}",
   "result.draw": "tablas",
+  "result.aborted": "partida anulada",
+  "clock.firstMove": "primer movimiento en {seconds} s",
   "result.score": "puntuación {score}",
   "reason.rules": "según las reglas",
   "reason.repetition": "repetición",

@@ -141,6 +141,8 @@ export default {
   "result.wins": "{who} gagne",
   "result.win": "{who} gagnent",
   "result.draw": "partie nulle",
+  "result.aborted": "partie annulée",
+  "clock.firstMove": "premier coup dans les {seconds} s",
   "result.score": "score {score}",
   "reason.rules": "selon les règles",
   "reason.repetition": "répétition",

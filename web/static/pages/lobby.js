@@ -28,6 +28,10 @@ export function lobbyPage(root, who) {
   const kindChanged = () => {
     minutes.hidden = inc.hidden = kind.value !== "clock";
     days.hidden = kind.value !== "days";
+    // A rated game has a clock or days per move, so that nobody can
+    // stall it.
+    if (kind.value === "none") rated.checked = false;
+    rated.disabled = kind.value === "none";
   };
   kind.addEventListener("change", kindChanged);
   const form = h("form", { class: "seek-form", "data-testid": "seek-form" },
@@ -70,7 +74,7 @@ export function lobbyPage(root, who) {
       const what = `${s.spec} · ${clockText(s)} · ${t(s.rated ? "lobby.ratedGame" : "lobby.casual")}`;
       const row = h("li", { class: "seek", "data-testid": "seek-" + s.owner },
         h("a", { href: "/@/" + encodeURIComponent(s.owner), "data-link": "" }, s.owner),
-        s.rating ? ` (${Math.round(s.rating)})` : "",
+        s.rating ? ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})` : "",
         s.to ? ` → ${s.to}` : "",
         " ", h("span", {}, what), " ");
       if (mine) row.append(h("button", { type: "button", class: "secondary small", "data-testid": "cancel-" + s.id, onclick: () => act(() => cancelSeek(s.id)) }, t("lobby.cancel")));

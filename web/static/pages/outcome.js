@@ -9,9 +9,9 @@ export function describeOutcome(o, names) {
   if (language() === "en") return o.description || o.result;
   const w = o.winners || [];
   const who = w.map((i) => names[i] || String(i + 1));
-  let text = w.length === 0 ? t("result.draw") : w.length === 1 ? t("result.wins", { who: who[0] }) : t("result.win", { who: who.join(", ") });
+  let text = o.reason === "aborted" ? t("result.aborted") : w.length === 0 ? t("result.draw") : w.length === 1 ? t("result.wins", { who: who[0] }) : t("result.win", { who: who.join(", ") });
   const why = [];
-  if (o.reason) why.push(t("reason." + o.reason));
+  if (o.reason && o.reason !== "aborted") why.push(t("reason." + o.reason));
   if (o.scores && o.scores.length) why.push(t("result.score", { score: o.scores.join("-") }));
   if (why.length) text += ` (${why.join(", ")})`;
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -108,7 +108,7 @@ export class GameExtras {
     if (this.clocks.children.length !== st.seats.length) {
       clear(this.clocks);
       for (const s of st.seats) {
-        this.clocks.append(h("div", { class: "clock", "data-testid": "clock-" + s.seat }, h("span", { class: "who" }), h("span", { class: "time" })));
+        this.clocks.append(h("div", { class: "clock", "data-testid": "clock-" + s.seat }, h("span", { class: "who" }), h("span", { class: "time" }), h("span", { class: "first small muted" })));
       }
     }
     st.seats.forEach((s, i) => {
@@ -127,12 +127,17 @@ export class GameExtras {
       const el = this.clocks.children[i];
       if (!el) return;
       const running = c.running === i;
+      // Before a player's first move their clock does not run: they have
+      // a first-move window, after which the game is aborted.
+      const first = running && c.firstMove;
       let left;
       if (c.days) left = running ? Date.parse(c.deadline) - now : c.days * 86400000;
-      else left = c.remaining[i] - (running ? Math.max(0, now - Date.parse(c.since)) : 0);
+      else left = c.remaining[i] - (running && !first ? Math.max(0, now - Date.parse(c.since)) : 0);
       left = Math.max(0, left);
+      const note = el.querySelector(".first");
+      if (note) note.textContent = first && !c.days ? " " + t("clock.firstMove", { seconds: Math.max(0, Math.ceil((Date.parse(c.deadline) - now) / 1000)) }) : "";
       el.classList.toggle("running", running);
-      const low = running && !c.days && left < lowTime;
+      const low = running && !first && !c.days && left < lowTime;
       el.classList.toggle("low", low);
       // The player hears once that their own time runs low.
       if (low && this.held.includes(i) && this.warned !== c.since) {
