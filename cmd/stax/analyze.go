@@ -18,8 +18,6 @@ import (
 	"stax/search"
 )
 
-const analyzeUsage = "<spec> [--pos S] [--time D] | --load FILE [--record N] [--time D]"
-
 func runAnalyze(e *env, args []string) error {
 	fs := newFlags(e, "analyze")
 	pos := fs.String("pos", "", "the position string (default: the start)")

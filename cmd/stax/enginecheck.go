@@ -12,8 +12,6 @@ import (
 	"stax/games"
 )
 
-const engineCheckUsage = "CMD [--games SPEC;SPEC...] [--movetime MS] [--plies N] [--verbose]"
-
 // checkSpecs are the variants engine-check takes an engine through by
 // default: every game, and Diam with four players and in teams.
 var checkSpecs = []string{"pogo", "pisola", "pisola(size=8)", "diam", "diam(players=4)", "diam(players=4,teams=true)"}

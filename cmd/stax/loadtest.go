@@ -18,8 +18,6 @@ import (
 	"stax/server/loadtest"
 )
 
-const loadtestUsage = "[--games N] [--clients 1|2] [--duration D] [--think D] [--spec S] [--url URL[,URL...]] [--db FILE] [--abuse [--idle N] [--slow N] [--burst N] [--computer N] [--level L] [--max-conns N] [--limit D]]"
-
 func runLoadtest(e *env, args []string) error {
 	fs := newFlags(e, "loadtest")
 	games := fs.Int("games", 1000, "concurrent games")

@@ -20,9 +20,6 @@ import (
 	"stax/search"
 )
 
-// playUsage is the argument summary of stax play.
-const playUsage = "<spec> [--white|--black|--seat1..--seat4 human|LEVEL] [--pos S] [--load FILE [--record N]] [--save FILE] [--time D] [--hint LEVEL] [--seed N] [--color auto|always|never]"
-
 // defaultLevel is the level of the seats after the first when no flag or
 // record names their player.
 const defaultLevel = "medium"

@@ -18,8 +18,6 @@ import (
 	"stax/games/pogo/solve"
 )
 
-const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet] [--reachable] | diam[(drop=any)] [--pos S] [--checkpoint FILE] [--every D] [--time D] [--table MIB] [--workers N] [--quiet] [--verify N]"
-
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
 	out := fs.String("out", "", "Pogo: write the table to FILE (default: the cache, where the perfect level finds it)")
