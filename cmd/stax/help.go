@@ -109,7 +109,7 @@ func deprecatedFlags(fs *flag.FlagSet) string {
 	var out []string
 	fs.VisitAll(func(f *flag.Flag) {
 		if rest, ok := strings.CutPrefix(f.Usage, deprecatedPrefix); ok {
-			out = append(out, fmt.Sprintf("%s (%s)", helpFlag{f}.synopsis(), rest))
+			out = append(out, fmt.Sprintf("--%s (%s)", f.Name, rest))
 		}
 	})
 	return strings.Join(out, ", ")
@@ -120,6 +120,11 @@ func deprecatedFlags(fs *flag.FlagSet) string {
 // flag package, else one from the flag's type.
 func (f helpFlag) synopsis() string {
 	name, _ := flag.UnquoteUsage(f.Flag)
+	if g, ok := f.Value.(flag.Getter); ok && name == "value" {
+		if _, ok := g.Get().(time.Duration); ok {
+			name = "duration"
+		}
+	}
 	if name == "" {
 		return "--" + f.Name
 	}

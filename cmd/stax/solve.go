@@ -21,16 +21,18 @@ import (
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
 	out := fs.String("out", "", "Pogo: write the table to FILE (default: the cache, where the perfect level finds it)")
-	workers := fs.Int("workers", 0, "workers to solve with (default: one per CPU)")
+	threads := fs.Int("threads", 0, "the threads solving (default: one per CPU)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	reach := fs.Bool("reachable", false, "Pogo: also count the positions reachable from the start (takes about as long again)")
 	var df diamSolveFlags
 	fs.StringVar(&df.pos, "pos", "", "Diam: the position to prove (default: the start)")
 	fs.StringVar(&df.checkpoint, "checkpoint", "", "Diam: resume from FILE if it exists, and save the search there as it goes")
 	fs.DurationVar(&df.every, "every", 10*time.Minute, "Diam: how often to save the checkpoint")
-	fs.DurationVar(&df.limit, "time", 0, "Diam: stop after this long (default: when settled, or on interrupt)")
+	fs.DurationVar(&df.limit, "duration", 0, "Diam: stop after this long (default: when settled, or on interrupt)")
 	fs.Int64Var(&df.tableMiB, "table", 1024, "Diam: the transposition table's size in MiB")
-	fs.IntVar(&df.verify, "verify", 0, "Diam: check a proof found with the rules alone, leaving to plain minimax the positions within N-1 plies of the end (0: no check)")
+	fs.IntVar(&df.verify, "verify", 0, "Diam: check a proof found with the rules alone, leaving to plain minimax the positions within `N`-1 plies of the end (0: no check)")
+	alias(fs, "workers", "threads")
+	alias(fs, "time", "duration")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -43,17 +45,17 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) { set[canonical(fs, f.Name)] = true })
 	if dg, ok := gg.(*diam.Game); ok {
 		for _, name := range []string{"out", "reachable"} {
 			if set[name] {
 				return &usageError{fmt.Sprintf("--%s applies to Pogo only", name)}
 			}
 		}
-		df.workers, df.quiet = *workers, *quiet
+		df.threads, df.quiet = *threads, *quiet
 		return solveDiam(e, dg, df)
 	}
-	for _, name := range []string{"pos", "checkpoint", "every", "time", "table", "verify"} {
+	for _, name := range []string{"pos", "checkpoint", "every", "duration", "table", "verify"} {
 		if set[name] {
 			return &usageError{fmt.Sprintf("--%s applies to Diam only", name)}
 		}
@@ -74,7 +76,7 @@ func runSolve(e *env, args []string) error {
 	start := time.Now()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	t, err := solve.Solve(ctx, g.U(), *workers, bar.update)
+	t, err := solve.Solve(ctx, g.U(), *threads, bar.update)
 	bar.done()
 	if err != nil {
 		return err

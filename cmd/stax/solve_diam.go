@@ -26,7 +26,7 @@ type diamSolveFlags struct {
 	every      time.Duration
 	limit      time.Duration
 	tableMiB   int64
-	workers    int
+	threads    int
 	quiet      bool
 	verify     int
 }
@@ -35,7 +35,7 @@ type diamSolveFlags struct {
 // loses, checkpointing on the way, and prints what it reached.
 func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 	if f.every <= 0 || f.limit < 0 || f.tableMiB <= 0 {
-		return &usageError{"--every and --table must be positive and --time not negative"}
+		return &usageError{"--every and --table must be positive and --duration not negative"}
 	}
 	st := g.NewStart()
 	if f.pos != "" {
@@ -51,7 +51,7 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 	bar := &solveLine{w: e.stderr, quiet: f.quiet, tty: isTerminal(e.stderr)}
 	s, err := dsolve.New(g, dsolve.Options{
 		TableBytes: f.tableMiB << 20,
-		Workers:    f.workers,
+		Workers:    f.threads,
 		Evaluate:   ai.Evaluator(g).Evaluate,
 		Progress:   bar.update,
 	})
