@@ -167,6 +167,10 @@ func TestUsageErrors(t *testing.T) {
 		[]string{"analyze", "pogo", "--time", "5"},
 		[]string{"analyze", "pogo", "--depth", "x"},
 		[]string{"match", "--quiet=maybe"},
+		[]string{"match", "pogo", "diam", "--engine", "stax:random"},
+		[]string{"loadtest", "pogo", "diam"},
+		[]string{"games", "pogo"},
+		[]string{"db", "move"},
 	)
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

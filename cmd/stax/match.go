@@ -47,6 +47,7 @@ func runMatch(e *env, args []string) error {
 	tc := fs.String("tc", "", "give every seat a clock of `BASE+INC`: BASE at the start plus INC a move, each a duration or bare seconds (e.g. 10s+100ms or 10+0.1); a seat whose clock runs out loses on time")
 	sprt := fs.String("sprt", "", "stop a two-engine match when a sequential probability ratio test of `ELO0,ELO1[,ALPHA,BETA]` decides (ALPHA and BETA default to 0.05)")
 	quiet := fs.Bool("quiet", false, "print no progress")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
 	spec := fs.String("game", "", deprecatedPrefix+"give the spec as the first argument")
 	alias(fs, "concurrency", "workers")
 	millisAlias(fs, "movetime", "time", movetime)
@@ -129,7 +130,13 @@ func runMatch(e *env, args []string) error {
 		if cfg.Progress != nil && ttyWriter(e.stderr) {
 			fmt.Fprintln(e.stderr)
 		}
-		rep.Write(e.stdout)
+		if *asJSON {
+			if jerr := writeJSON(e.stdout, matchOf(rep)); jerr != nil && err == nil {
+				err = jerr
+			}
+		} else {
+			rep.Write(e.stdout)
+		}
 	}
 	return err
 }

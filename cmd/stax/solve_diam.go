@@ -29,6 +29,7 @@ type diamSolveFlags struct {
 	threads    int
 	quiet      bool
 	verify     int
+	json       bool
 }
 
 // solveDiam proves or disproves that the side to move wins, then that it
@@ -45,6 +46,10 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 		}
 	}
 	if st.Terminal() {
+		if f.json {
+			return writeJSON(e.stdout, diamSolveJSON{Spec: game.SpecOf(g).String(), Position: st.String(), ToMove: st.ToMove(),
+				Moves: []diamMoveJSON{}, Survey: []surveyJSON{}, Outcome: st.Outcome().String()})
+		}
 		fmt.Fprintf(e.stdout, "no moves: %s\n", st.Outcome().Describe(g))
 		return nil
 	}
@@ -87,7 +92,7 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 			loss = a
 		}
 	}
-	printDiamSolve(e.stdout, g, s, st, win, loss)
+	var verified *solveVerified
 	if f.verify > 0 && (win.Proven || loss.Proven) {
 		goal := dsolve.Win
 		if loss.Proven {
@@ -100,10 +105,66 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 		if err != nil {
 			return err
 		}
+		verified = &solveVerified{stats: stats, elapsed: time.Since(start)}
+	}
+	if f.json {
+		return writeJSON(e.stdout, diamSolveOf(g, s, st, win, loss, verified))
+	}
+	printDiamSolve(e.stdout, g, s, st, win, loss)
+	if verified != nil {
 		fmt.Fprintf(e.stdout, "proof checked with the rules alone in %s: %d positions, as they stand (no symmetry), every move of the losing side followed; %d of them, within %d plies of the end, settled by plain minimax\n",
-			time.Since(start).Round(time.Millisecond), stats.Positions, stats.Minimax, f.verify-1)
+			verified.elapsed.Round(time.Millisecond), verified.stats.Positions, verified.stats.Minimax, f.verify-1)
 	}
 	return nil
+}
+
+// solveVerified is the check of a proof by --verify.
+type solveVerified struct {
+	stats   dsolve.VerifyStats
+	elapsed time.Duration
+}
+
+// diamSolveOf is the JSON form of what printDiamSolve prints.
+func diamSolveOf(g *diam.Game, s *dsolve.Solver, st *diam.State, win, loss dsolve.Answer, v *solveVerified) diamSolveJSON {
+	p := s.Progress()
+	out := diamSolveJSON{Spec: game.SpecOf(g).String(), Position: st.String(), ToMove: st.ToMove(), Win: answerOf(win), Loss: answerOf(loss),
+		Nodes: p.Nodes, Elapsed: p.Elapsed.Round(time.Millisecond).String(), Moves: []diamMoveJSON{}, Survey: []surveyJSON{}, Outcome: "*"}
+	for _, m := range s.Moves(st) {
+		out.Moves = append(out.Moves, diamMoveJSON{Move: st.FormatMove(m.Move), Wins: answerOf(m.Wins), Loses: answerOf(m.Loses)})
+	}
+	by := make([]surveyJSON, surveyDepth+1)
+	for d := range by {
+		by[d].Plies = d
+	}
+	for _, k := range s.Survey(st, surveyDepth) {
+		t := &by[len(k.Line)]
+		t.Classes++
+		switch {
+		case k.Win.Proven:
+			t.Won++
+		case k.Loss.Proven:
+			t.Lost++
+		case k.Win.Disproven:
+			t.NoWin++
+		}
+	}
+	out.Survey = by
+	if v != nil {
+		out.Verified = &v.stats.Positions
+	}
+	return out
+}
+
+// answerOf is the JSON form of a solver's answer.
+func answerOf(a dsolve.Answer) answerJSON {
+	out := answerJSON{Proven: a.Proven, Disproven: a.Disproven}
+	switch {
+	case a.Proven:
+		out.Plies = a.Plies
+	case !a.Disproven:
+		out.PN, out.DN = a.PN, a.DN
+	}
+	return out
 }
 
 // proveWithCheckpoints runs the solver on one goal until it is settled or
