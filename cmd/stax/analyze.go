@@ -21,8 +21,8 @@ import (
 func runAnalyze(e *env, args []string) error {
 	fs := newFlags(e, "analyze")
 	pos := fs.String("pos", "", "the position string (default: the start)")
-	load := fs.String("load", "", "review the game of a record file: every move with its mark and the better moves")
-	recordNo := fs.Int("record", 0, "with --load, the record to review in a file of several (from 1)")
+	load := fs.String("load", "", "review the game of a record `FILE`: every move with its mark and the better moves")
+	recordNo := fs.Int("record", 0, "with --load, the record `N` to review in a file of several (from 1)")
 	depth := fs.Int("depth", 0, "search to this depth instead of for a time (the same verdicts on every machine)")
 	asJSON := fs.Bool("json", false, "print the verdicts, or the review, as JSON")
 	budget := fs.Duration("time", 0, "search time per move, for games other than Pogo (default: 300ms, less when there are many moves, 15s in all at most); with --load, per position (default 300ms)")

@@ -242,7 +242,11 @@ func writeReference(w io.Writer) error {
 	return nil
 }
 
-// tableCell escapes text for a cell of a Markdown table.
+// flagName matches a flag's name in a flag's description.
+var flagName = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+
+// tableCell escapes text for a cell of a Markdown table, writing the flags
+// it names as code.
 func tableCell(s string) string {
-	return strings.ReplaceAll(s, "|", `\|`)
+	return flagName.ReplaceAllString(strings.ReplaceAll(s, "|", `\|`), "`$0`")
 }

@@ -20,17 +20,17 @@ import (
 
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
-	out := fs.String("out", "", "Pogo: write the table to FILE (default: the cache, where the perfect level finds it)")
+	out := fs.String("out", "", "Pogo: write the table to `FILE` (default: the cache, where the perfect level finds it)")
 	threads := fs.Int("threads", 0, "the threads solving (default: one per CPU)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	reach := fs.Bool("reachable", false, "Pogo: also count the positions reachable from the start (takes about as long again)")
 	var df diamSolveFlags
 	fs.StringVar(&df.pos, "pos", "", "Diam: the position to prove (default: the start)")
-	fs.StringVar(&df.checkpoint, "checkpoint", "", "Diam: resume from FILE if it exists, and save the search there as it goes")
+	fs.StringVar(&df.checkpoint, "checkpoint", "", "Diam: resume from `FILE` if it exists, and save the search there as it goes")
 	fs.DurationVar(&df.every, "every", 10*time.Minute, "Diam: how often to save the checkpoint")
 	fs.DurationVar(&df.limit, "duration", 0, "Diam: stop after this long (default: when settled, or on interrupt)")
-	fs.Int64Var(&df.tableMiB, "table", 1024, "Diam: the transposition table's size in MiB")
+	fs.Int64Var(&df.tableMiB, "table", 1024, "Diam: the transposition table's size in `MiB`")
 	fs.IntVar(&df.verify, "verify", 0, "Diam: check a proof found with the rules alone, leaving to plain minimax the positions within `N`-1 plies of the end (0: no check)")
 	alias(fs, "workers", "threads")
 	alias(fs, "time", "duration")
