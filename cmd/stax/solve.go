@@ -77,7 +77,7 @@ func runSolve(e *env, args []string) error {
 	start := time.Now()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	t, err := solve.Solve(ctx, g.U(), *threads, bar.update)
+	t, err := solve.Solve(ctx, solve.Options{U: g.U(), Workers: *threads, Progress: bar.update})
 	bar.done()
 	if err != nil {
 		return err
