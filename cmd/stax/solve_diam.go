@@ -16,7 +16,7 @@ import (
 	"stax/ai"
 	"stax/game"
 	"stax/games/diam"
-	dsolve "stax/games/diam/solve"
+	"stax/games/diam/prove"
 )
 
 // diamSolveFlags are the flags of stax solve that apply to Diam.
@@ -54,7 +54,7 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 		return nil
 	}
 	bar := &solveLine{w: e.stderr, quiet: f.quiet, tty: isTerminal(e.stderr)}
-	s, err := dsolve.New(g, dsolve.Options{
+	s, err := prove.New(g, prove.Options{
 		TableBytes: f.tableMiB << 20,
 		Workers:    f.threads,
 		Evaluate:   ai.Evaluator(g).Evaluate,
@@ -76,14 +76,14 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 		defer cancel()
 	}
 	fmt.Fprintf(e.stderr, "proving %s in %s with a %d MiB table\n", st, game.SpecOf(g), s.TableBytes()>>20)
-	var win, loss dsolve.Answer
-	for _, goal := range []dsolve.Goal{dsolve.Win, dsolve.Loss} {
+	var win, loss prove.Answer
+	for _, goal := range []prove.Goal{prove.Win, prove.Loss} {
 		a, err := proveWithCheckpoints(ctx, e, s, st, goal, f)
 		bar.done()
 		if err != nil {
 			return err
 		}
-		if goal == dsolve.Win {
+		if goal == prove.Win {
 			win = a
 			if a.Proven || !a.Disproven {
 				break
@@ -94,9 +94,9 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 	}
 	var verified *solveVerified
 	if f.verify > 0 && (win.Proven || loss.Proven) {
-		goal := dsolve.Win
+		goal := prove.Win
 		if loss.Proven {
-			goal = dsolve.Loss
+			goal = prove.Loss
 		}
 		vctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
@@ -120,12 +120,12 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 
 // solveVerified is the check of a proof by --verify.
 type solveVerified struct {
-	stats   dsolve.VerifyStats
+	stats   prove.VerifyStats
 	elapsed time.Duration
 }
 
 // diamSolveOf is the JSON form of what printDiamSolve prints.
-func diamSolveOf(g *diam.Game, s *dsolve.Solver, st *diam.State, win, loss dsolve.Answer, v *solveVerified) diamSolveJSON {
+func diamSolveOf(g *diam.Game, s *prove.Solver, st *diam.State, win, loss prove.Answer, v *solveVerified) diamSolveJSON {
 	p := s.Progress()
 	out := diamSolveJSON{Spec: game.SpecOf(g).String(), Position: st.String(), ToMove: st.ToMove(), Win: answerOf(win), Loss: answerOf(loss),
 		Nodes: p.Nodes, Elapsed: p.Elapsed.Round(time.Millisecond).String(), Moves: []diamMoveJSON{}, Survey: []surveyJSON{}, Outcome: "*"}
@@ -156,7 +156,7 @@ func diamSolveOf(g *diam.Game, s *dsolve.Solver, st *diam.State, win, loss dsolv
 }
 
 // answerOf is the JSON form of a solver's answer.
-func answerOf(a dsolve.Answer) answerJSON {
+func answerOf(a prove.Answer) answerJSON {
 	out := answerJSON{Proven: a.Proven, Disproven: a.Disproven}
 	switch {
 	case a.Proven:
@@ -169,7 +169,7 @@ func answerOf(a dsolve.Answer) answerJSON {
 
 // proveWithCheckpoints runs the solver on one goal until it is settled or
 // ctx is done, writing the checkpoint every f.every and at the end.
-func proveWithCheckpoints(ctx context.Context, e *env, s *dsolve.Solver, st *diam.State, goal dsolve.Goal, f diamSolveFlags) (dsolve.Answer, error) {
+func proveWithCheckpoints(ctx context.Context, e *env, s *prove.Solver, st *diam.State, goal prove.Goal, f diamSolveFlags) (prove.Answer, error) {
 	for {
 		part, cancel := context.WithTimeout(ctx, f.every)
 		a, err := s.Prove(part, st, goal)
@@ -189,7 +189,7 @@ func proveWithCheckpoints(ctx context.Context, e *env, s *dsolve.Solver, st *dia
 }
 
 // loadCheckpoint resumes from path if it exists.
-func loadCheckpoint(e *env, s *dsolve.Solver, path string) error {
+func loadCheckpoint(e *env, s *prove.Solver, path string) error {
 	fh, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(e.stderr, "no checkpoint at %s yet: starting afresh\n", path)
@@ -210,7 +210,7 @@ func loadCheckpoint(e *env, s *dsolve.Solver, path string) error {
 
 // saveCheckpoint writes the checkpoint to a temporary file and renames it
 // over path, so that a crash leaves the previous one intact.
-func saveCheckpoint(s *dsolve.Solver, path string) error {
+func saveCheckpoint(s *prove.Solver, path string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -227,7 +227,7 @@ func saveCheckpoint(s *dsolve.Solver, path string) error {
 }
 
 // printDiamSolve prints the answers for the position and its moves.
-func printDiamSolve(w io.Writer, g *diam.Game, s *dsolve.Solver, st *diam.State, win, loss dsolve.Answer) {
+func printDiamSolve(w io.Writer, g *diam.Game, s *prove.Solver, st *diam.State, win, loss prove.Answer) {
 	p := s.Progress()
 	fmt.Fprintf(w, "%s %s: %s\n", game.SpecOf(g), st, valueWords(win, loss, g.PlayerName(st.ToMove())))
 	fmt.Fprintf(w, "searched %d positions in %s (%.0f/s); %d proofs and %d disproofs stored; table %d of %d entries\n",
@@ -247,7 +247,7 @@ const surveyDepth = 6
 
 // printSurvey counts, by depth, the positions (one per symmetry class)
 // whose value is proven, and lists the shallowest proven lines.
-func printSurvey(w io.Writer, st *diam.State, known []dsolve.Known) {
+func printSurvey(w io.Writer, st *diam.State, known []prove.Known) {
 	type tally struct{ classes, wins, losses, noWin int }
 	var by [surveyDepth + 1]tally
 	var lines []string
@@ -289,7 +289,7 @@ func printSurvey(w io.Writer, st *diam.State, known []dsolve.Known) {
 }
 
 // valueWords describes what is known of a position from its two answers.
-func valueWords(win, loss dsolve.Answer, player string) string {
+func valueWords(win, loss prove.Answer, player string) string {
 	switch {
 	case win.Proven:
 		return fmt.Sprintf("%s to move wins (proven, in at most %s by the proof found)", player, plies(win.Plies))
@@ -304,7 +304,7 @@ func valueWords(win, loss dsolve.Answer, player string) string {
 }
 
 // moveWords describes what is known of a move.
-func moveWords(m dsolve.MoveAnswer) string {
+func moveWords(m prove.MoveAnswer) string {
 	switch {
 	case m.Wins.Proven:
 		return fmt.Sprintf("wins (proven, at most %s)", plies(m.Wins.Plies))
@@ -314,7 +314,7 @@ func moveWords(m dsolve.MoveAnswer) string {
 	var parts []string
 	for _, x := range []struct {
 		what string
-		a    dsolve.Answer
+		a    prove.Answer
 	}{{"win", m.Wins}, {"loss", m.Loses}} {
 		switch {
 		case x.a.Disproven:
@@ -328,7 +328,7 @@ func moveWords(m dsolve.MoveAnswer) string {
 
 // moveRank orders moves: proven wins (quickest first), open moves, proven
 // losses (slowest first).
-func moveRank(m dsolve.MoveAnswer) int {
+func moveRank(m prove.MoveAnswer) int {
 	switch {
 	case m.Wins.Proven:
 		return m.Wins.Plies
@@ -348,7 +348,7 @@ type solveLine struct {
 	drawn bool
 }
 
-func (b *solveLine) update(p dsolve.Progress) {
+func (b *solveLine) update(p prove.Progress) {
 	if b.quiet || (!b.tty && time.Since(b.last) < time.Minute) {
 		return
 	}
