@@ -129,8 +129,8 @@ func runLoadtest(e *env, args []string) error {
 			Memory:   func() int64 { return residentMemory(child) },
 			Progress: func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
 		})
-		fmt.Fprintf(e.stdout, "stax loadtest --abuse --idle %d --slow %d --burst %d --computer %d --spec %s --level %s --max-conns %d\n%s\n",
-			*idle, *slow, *burst, *computer, *spec, *level, *maxConns, rep)
+		fmt.Fprintf(e.stdout, "stax loadtest '%s' --abuse --idle %d --slow %d --burst %d --computer %d --level %s --max-conns %d\n%s\n",
+			*spec, *idle, *slow, *burst, *computer, *level, *maxConns, rep)
 		if child != nil {
 			child.Process.Signal(syscall.SIGTERM)
 			child.Wait()
