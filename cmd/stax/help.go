@@ -178,13 +178,16 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
+// emphasis matches Markdown's *emphasis*.
+var emphasis = regexp.MustCompile(`\*([^*\s][^*]*)\*`)
+
 // plain renders a long text for a terminal: the backquotes of code spans
-// are dropped outside the indented examples.
+// and the stars of emphasis are dropped outside the indented examples.
 func plain(text string) string {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if !strings.HasPrefix(l, "    ") {
-			lines[i] = strings.ReplaceAll(l, "`", "")
+			lines[i] = emphasis.ReplaceAllString(strings.ReplaceAll(l, "`", ""), "$1")
 		}
 	}
 	return strings.Join(lines, "\n")
