@@ -56,7 +56,7 @@ var diamWeights4 = diamWeights{
 }
 
 // diamWeights2 are the weights of the two-player games, tuned by
-// TestTuneDiam (-diam.tune, 6,000 self-play games at 6,000 nodes a move,
+// TestTuneDiam (-tune.diam, 6,000 self-play games at 6,000 nodes a move,
 // seed 1).
 var diamWeights2 = diamWeights{
 	fThreat: 720, fThreat + 1: 545, fThreat + 2: 231,

@@ -8,7 +8,7 @@ import (
 
 	"stax/game"
 	"stax/games/diam"
-	dsolve "stax/games/diam/solve"
+	"stax/games/diam/prove"
 	"stax/search"
 )
 
@@ -22,12 +22,12 @@ const diamSolverTable = 16 << 20
 // gives it back: memory is bounded by the searches running at once.
 var diamSolvers = struct {
 	sync.Mutex
-	idle map[bool][]*dsolve.Solver
-}{idle: map[bool][]*dsolve.Solver{}}
+	idle map[bool][]*prove.Solver
+}{idle: map[bool][]*prove.Solver{}}
 
 // takeDiamSolver returns an idle solver for g's placing rule, or a new
 // one ordered by the level's evaluation.
-func takeDiamSolver(g *diam.Game) *dsolve.Solver {
+func takeDiamSolver(g *diam.Game) *prove.Solver {
 	diamSolvers.Lock()
 	defer diamSolvers.Unlock()
 	if idle := diamSolvers.idle[g.DropAny()]; len(idle) > 0 {
@@ -35,7 +35,7 @@ func takeDiamSolver(g *diam.Game) *dsolve.Solver {
 		diamSolvers.idle[g.DropAny()] = idle[:len(idle)-1]
 		return s
 	}
-	s, err := dsolve.New(g, dsolve.Options{TableBytes: diamSolverTable, Workers: 1, Evaluate: diamEvaluator(g).Evaluate})
+	s, err := prove.New(g, prove.Options{TableBytes: diamSolverTable, Workers: 1, Evaluate: diamEvaluator(g).Evaluate})
 	if err != nil {
 		panic(err) // only two-player variants get here
 	}
@@ -43,7 +43,7 @@ func takeDiamSolver(g *diam.Game) *dsolve.Solver {
 }
 
 // giveBackDiamSolver returns s to the idle ones, or drops it.
-func giveBackDiamSolver(s *dsolve.Solver) {
+func giveBackDiamSolver(s *prove.Solver) {
 	diamSolvers.Lock()
 	defer diamSolvers.Unlock()
 	drop := s.Game().DropAny()
@@ -77,14 +77,14 @@ const perfectDiamBudget = 2 * time.Minute
 // that holds the start's proof many times over.
 var perfectDiam struct {
 	sync.Mutex
-	s *dsolve.Solver
+	s *prove.Solver
 }
 
 // lockPerfectSolver locks and returns the perfect level's solver.
-func lockPerfectSolver(g *diam.Game) *dsolve.Solver {
+func lockPerfectSolver(g *diam.Game) *prove.Solver {
 	perfectDiam.Lock()
 	if perfectDiam.s == nil {
-		s, err := dsolve.New(g, dsolve.Options{TableBytes: 64 << 20, Evaluate: diamEvaluator(g).Evaluate})
+		s, err := prove.New(g, prove.Options{TableBytes: 64 << 20, Evaluate: diamEvaluator(g).Evaluate})
 		if err != nil {
 			panic(err) // only diam(drop=any) with two players gets here
 		}
@@ -112,7 +112,7 @@ func (p *diamProver) Play(ctx context.Context, pos search.Position, lim search.L
 	if lim.Time > 0 {
 		share = lim.Time / 3
 	}
-	var s *dsolve.Solver
+	var s *prove.Solver
 	if p.perfect {
 		share = cmp.Or(given, perfectDiamBudget)
 		s = lockPerfectSolver(p.g)
@@ -134,19 +134,19 @@ func (p *diamProver) Play(ctx context.Context, pos search.Position, lim search.L
 	}
 	// Half the share for the win; the loss gets what the win left.
 	wctx, cancel := context.WithTimeout(ctx, share/2)
-	win, err := s.Prove(wctx, st, dsolve.Win)
+	win, err := s.Prove(wctx, st, prove.Win)
 	cancel()
-	loss := dsolve.Answer{}
+	loss := prove.Answer{}
 	if err == nil && !win.Proven {
 		lctx, cancel := context.WithTimeout(ctx, share-time.Since(start))
-		loss, err = s.Prove(lctx, st, dsolve.Loss)
+		loss, err = s.Prove(lctx, st, prove.Loss)
 		cancel()
 	}
 	if err != nil {
 		return search.Result{}, err
 	}
 	moves := s.Moves(st)
-	var pick *dsolve.MoveAnswer
+	var pick *prove.MoveAnswer
 	var score search.Score
 	switch {
 	case win.Proven:
@@ -230,7 +230,7 @@ func ProveDiamMoves(ctx context.Context, st *diam.State, d time.Duration) (map[g
 			c.Undo()
 			continue
 		}
-		for _, goal := range []dsolve.Goal{dsolve.Loss, dsolve.Win} {
+		for _, goal := range []prove.Goal{prove.Loss, prove.Win} {
 			mctx, cancel := context.WithTimeout(ctx, per)
 			a, err := s.Prove(mctx, c, goal)
 			cancel()
@@ -238,7 +238,7 @@ func ProveDiamMoves(ctx context.Context, st *diam.State, d time.Duration) (map[g
 				return out, err
 			}
 			if a.Proven {
-				if goal == dsolve.Loss {
+				if goal == prove.Loss {
 					out[m] = search.WinIn(a.Plies + 1)
 				} else {
 					out[m] = search.LossIn(a.Plies + 1)

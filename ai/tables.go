@@ -265,7 +265,7 @@ func (ts *Tables) run(u bool, done chan struct{}, fileErr error) {
 	start := time.Now()
 	ts.notify(TableEvent{Kind: TableBuilding, U: u, Path: path, Err: fileErr})
 	tenths := 0
-	t, err := solve.Solve(ts.ctx, u, ts.cfg.Workers, func(p solve.Progress) {
+	progress := func(p solve.Progress) {
 		if p.Phase != "retrograde" || p.Total == 0 {
 			return
 		}
@@ -276,7 +276,8 @@ func (ts *Tables) run(u bool, done chan struct{}, fileErr error) {
 			tenths = n
 			ts.notify(TableEvent{Kind: TableProgress, U: u, Path: path, Done: frac, Elapsed: time.Since(start)})
 		}
-	})
+	}
+	t, err := solve.Solve(ts.ctx, solve.Options{U: u, Workers: ts.cfg.Workers, Progress: progress})
 	if err == nil && path != "" {
 		ts.notify(TableEvent{Kind: TableBuilt, U: u, Path: path, Elapsed: time.Since(start), Err: t.Save(path)})
 	} else if err == nil {

@@ -21,13 +21,13 @@ import (
 )
 
 var (
-	diamTune      = flag.Bool("diam.tune", false, "tune the two-player Diam evaluation from self-play (Texel tuning) and print the weights")
-	diamTuneGames = flag.Int("diam.tune.games", 4000, "self-play games for -diam.tune")
-	diamTuneNodes = flag.Int64("diam.tune.nodes", 3000, "alpha-beta nodes a move in the self-play games of -diam.tune")
-	diamTuneSeed  = flag.Uint64("diam.tune.seed", 1, "seed of the self-play games of -diam.tune")
-	diamTuneData  = flag.String("diam.tune.data", "", "file of labelled positions for -diam.tune: read when it exists, else written after the self-play")
-	diamTuneIters = flag.Int("diam.tune.iters", 3000, "gradient steps of -diam.tune")
-	diamTuneFrom  = flag.String("diam.tune.from", "hand", "weights -diam.tune plays its games with and starts from: hand (the hand-set ones, as four-player Diam uses) or tuned (the current two-player ones)")
+	diamTune      = flag.Bool("tune.diam", false, "tune the two-player Diam evaluation from self-play (Texel tuning) and print the weights")
+	diamTuneGames = flag.Int("tune.diam.games", 4000, "self-play games for -tune.diam")
+	diamTuneNodes = flag.Int64("tune.diam.nodes", 3000, "alpha-beta nodes a move in the self-play games of -tune.diam")
+	diamTuneSeed  = flag.Uint64("tune.diam.seed", 1, "seed of the self-play games of -tune.diam")
+	diamTuneData  = flag.String("tune.diam.data", "", "file of labelled positions for -tune.diam: read when it exists, else written after the self-play")
+	diamTuneIters = flag.Int("tune.diam.iters", 3000, "gradient steps of -tune.diam")
+	diamTuneFrom  = flag.String("tune.diam.from", "hand", "weights -tune.diam plays its games with and starts from: hand (the hand-set ones, as four-player Diam uses) or tuned (the current two-player ones)")
 )
 
 // diamSample is a position of a self-play game and the game's result for
@@ -38,14 +38,14 @@ type diamSample struct {
 }
 
 // TestTuneDiam tunes the weights of the two-player Diam evaluation with
-// -diam.tune (see docs/strength.md):
+// -tune.diam (see docs/strength.md):
 //
-//	go test ./ai -run TestTuneDiam -diam.tune -timeout 0 -v
+//	go test ./ai -run TestTuneDiam -tune.diam -timeout 0 -v
 //
 // It plays self-play games of alpha-beta with the hand-set weights of
-// diamWeights4 (or, with -diam.tune.from tuned, the current diamWeights2;
+// diamWeights4 (or, with -tune.diam.from tuned, the current diamWeights2;
 // a node budget a move, a few random plies first and a small chance of a random
-// move, each game seeded from -diam.tune.seed, so the data are the same on
+// move, each game seeded from -tune.diam.seed, so the data are the same on
 // every machine), labels every position with the game's result, and fits
 // the weights by Texel's method: the mean squared error between the
 // results and a logistic function of the evaluation, its scale fitted to
@@ -54,7 +54,7 @@ type diamSample struct {
 // diamWeights2.
 func TestTuneDiam(t *testing.T) {
 	if !*diamTune {
-		t.Skip("run with -diam.tune")
+		t.Skip("run with -tune.diam")
 	}
 	g := load(t, "diam").(*diam.Game)
 	from := diamWeights4
@@ -63,7 +63,7 @@ func TestTuneDiam(t *testing.T) {
 	case "tuned":
 		from = diamWeights2
 	default:
-		t.Fatalf("-diam.tune.from %q: want hand or tuned", *diamTuneFrom)
+		t.Fatalf("-tune.diam.from %q: want hand or tuned", *diamTuneFrom)
 	}
 	samples := diamTuneSamples(t, g, &from)
 	t.Logf("%d positions", len(samples))
@@ -108,7 +108,7 @@ func TestTuneDiam(t *testing.T) {
 
 func iround(x float64) int { return int(math.Round(x)) }
 
-// diamTuneSamples reads the samples of -diam.tune.data, or plays the
+// diamTuneSamples reads the samples of -tune.diam.data, or plays the
 // self-play games (and writes the file when one is named).
 func diamTuneSamples(t *testing.T, g *diam.Game, w *diamWeights) []diamSample {
 	if *diamTuneData != "" {

@@ -18,12 +18,12 @@ import (
 
 var (
 	tunePisola         = flag.Bool("tune.pisola", false, "fit Pisola's evaluation weights to self-play games and print them as Go code")
-	tunePisolaGames    = flag.Int("tune.games", 1000, "self-play games of the tuning")
-	tunePisolaLevel    = flag.String("tune.level", "medium", "the level that plays the tuning's games")
-	tunePisolaOpenings = flag.Int("tune.openings", 4, "random plies that open each tuning game")
-	tunePisolaSeed     = flag.Uint64("tune.seed", 1, "seed of the tuning's games")
-	tunePisolaWorkers  = flag.Int("tune.concurrency", 2, "games played at once by the tuning")
-	tunePisolaRecords  = flag.String("tune.records", "", "fit to the games of this file (stax match --out) instead of playing them")
+	tunePisolaGames    = flag.Int("tune.pisola.games", 1000, "self-play games of the tuning")
+	tunePisolaLevel    = flag.String("tune.pisola.level", "medium", "the level that plays the tuning's games")
+	tunePisolaOpenings = flag.Int("tune.pisola.openings", 4, "random plies that open each tuning game")
+	tunePisolaSeed     = flag.Uint64("tune.pisola.seed", 1, "seed of the tuning's games")
+	tunePisolaWorkers  = flag.Int("tune.pisola.workers", 2, "games played at once by the tuning")
+	tunePisolaRecords  = flag.String("tune.pisola.records", "", "fit to the games of this file (stax match --out) instead of playing them")
 )
 
 // pisolaHandWeights are the evaluation's weights before tuning, set by
@@ -43,7 +43,7 @@ type pisolaTuneSample struct {
 }
 
 // TestTunePisola fits the weights of Pisola's evaluation (Texel tuning):
-// it plays self-play games of -tune.level from random openings, takes
+// it plays self-play games of -tune.pisola.level from random openings, takes
 // every distinct position of them labelled with the game's result, and
 // fits the weights of each phase so that a logistic function of the
 // evaluation predicts the results best (least squares). The scale of the
@@ -52,9 +52,9 @@ type pisolaTuneSample struct {
 // temperatures are in them).
 // Every eighth game (by its round number) is held out to check that the fit generalises.
 //
-//	go test ./ai -run TestTunePisola -tune.pisola -tune.games 1200 -timeout 0 -v
+//	go test ./ai -run TestTunePisola -tune.pisola -tune.pisola.games 1200 -timeout 0 -v
 //
-// With -tune.records it fits the games of a file instead, such as those of
+// With -tune.pisola.records it fits the games of a file instead, such as those of
 // stax match --out (docs/strength.md has the commands). It prints the
 // weights as Go code for pisolaWeights.
 func TestTunePisola(t *testing.T) {

@@ -31,6 +31,11 @@ type CheckConfig struct {
 	// Log, when not nil, receives every line sent (">") and received
 	// ("<").
 	Log io.Writer
+	// Clock measures the engine's answers against their deadlines
+	// (default SystemClock; tests of a well-behaved engine pass a fake one
+	// that never moves, so that a slow machine is not taken for a slow
+	// engine).
+	Clock Clock
 }
 
 // CheckReport is the result of a check: every violation of the protocol
@@ -73,6 +78,9 @@ func Check(ctx context.Context, cfg CheckConfig) (*CheckReport, error) {
 	}
 	if cfg.MaxPlies <= 0 {
 		cfg.MaxPlies = 60
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock
 	}
 	if len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("engine-check: empty command")
@@ -164,6 +172,8 @@ func (c *checker) next(wait time.Duration) (line string, ok bool, ended bool) {
 	if wait <= 0 || len(c.rep.Violations) >= maxViolations {
 		return "", false, false
 	}
+	timeUp, stop := c.cfg.Clock.After(wait)
+	defer stop()
 	select {
 	case l, open := <-c.lines:
 		if !open {
@@ -173,7 +183,7 @@ func (c *checker) next(wait time.Duration) (line string, ok bool, ended bool) {
 			fmt.Fprintf(c.cfg.Log, "< %s\n", l)
 		}
 		return l, true, false
-	case <-time.After(wait):
+	case <-timeUp:
 		return "", false, false
 	}
 }
@@ -182,9 +192,9 @@ func (c *checker) next(wait time.Duration) (line string, ok bool, ended bool) {
 // engine can be checked further.
 func (c *checker) handshake() bool {
 	c.send("stax")
-	deadline := time.Now().Add(handshakeWait)
+	deadline := c.cfg.Clock.Now().Add(handshakeWait)
 	for {
-		l, ok, ended := c.next(time.Until(deadline))
+		l, ok, ended := c.next(deadline.Sub(c.cfg.Clock.Now()))
 		switch {
 		case ended:
 			c.violation("stax", "the engine's output ended before staxok (did it exit?)")
@@ -241,9 +251,9 @@ func (c *checker) ready(step string) bool {
 
 func (c *checker) readyErrors(step string) (errs []string, ok bool) {
 	c.send("isready")
-	deadline := time.Now().Add(answerWait)
+	deadline := c.cfg.Clock.Now().Add(answerWait)
 	for {
-		l, ok, ended := c.next(time.Until(deadline))
+		l, ok, ended := c.next(deadline.Sub(c.cfg.Clock.Now()))
 		switch {
 		case ended:
 			c.violation(step, "the engine's output ended (did it crash?)")
@@ -344,13 +354,13 @@ func (c *checker) session(spec string) bool {
 // returns the move ("" after a reported violation that leaves the engine
 // usable) and whether the engine answered at all.
 func (c *checker) goMove(cmd string, st game.State, movetime time.Duration) (string, bool) {
-	start := time.Now()
+	start := c.cfg.Clock.Now()
 	c.send(cmd)
 	move, ok := c.untilBestmove("go", movetime+time.Second, st)
 	if !ok {
 		return "", false
 	}
-	if el := time.Since(start); el > movetime+500*time.Millisecond {
+	if el := c.cfg.Clock.Now().Sub(start); el > movetime+500*time.Millisecond {
 		c.violation("go", "bestmove came %v after %s; want it within the movetime", el.Round(time.Millisecond), cmd)
 	}
 	if move == "none" {
@@ -363,9 +373,9 @@ func (c *checker) goMove(cmd string, st game.State, movetime time.Duration) (str
 // untilBestmove reads info lines until bestmove, within wait, and returns
 // the bestmove's argument.
 func (c *checker) untilBestmove(step string, wait time.Duration, st game.State) (string, bool) {
-	deadline := time.Now().Add(wait)
+	deadline := c.cfg.Clock.Now().Add(wait)
 	for {
-		l, ok, ended := c.next(time.Until(deadline))
+		l, ok, ended := c.next(deadline.Sub(c.cfg.Clock.Now()))
 		switch {
 		case ended:
 			c.violation(step, "the engine's output ended (did it crash?)")

@@ -6,12 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"stax/engine/internal/enginetest"
 	"stax/games"
 )
 
 // TestCheck runs the conformance check against the built-in engine (no
-// violation) and against engines that break the protocol on purpose
-// (each violation reported).
+// violation, on a fake clock that never moves: a slow machine cannot make
+// it late) and against engines that break the protocol on purpose (each
+// violation reported; those that never answer are waited for on the
+// system's clock).
 func TestCheck(t *testing.T) {
 	specs := []string{"pogo", "diam(players=4)"}
 	if !testing.Short() {
@@ -30,10 +33,14 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := Check(context.Background(), CheckConfig{
+			cfg := CheckConfig{
 				Command: tc.cmd, Registry: games.All(), Specs: specs,
 				MoveTime: 20 * time.Millisecond, MaxPlies: 12,
-			})
+			}
+			if tc.want == nil {
+				cfg.Clock = enginetest.NewClock()
+			}
+			rep, err := Check(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -64,6 +64,7 @@ type Client struct {
 	waitErr error         // set before exited is closed
 	tooLong bool          // set before lines is closed: the output had an overlong line
 	stderr  *tail
+	clock   Clock // the protocol's deadlines
 }
 
 // tail keeps the last bytes written to it, for crash reports.
@@ -93,10 +94,19 @@ func (t *tail) String() string {
 // Start runs the command argv and performs the handshake (stax ... staxok)
 // within timeout. On failure the process is killed.
 func Start(argv []string, timeout time.Duration) (*Client, error) {
+	return StartWithClock(argv, timeout, SystemClock)
+}
+
+// StartWithClock is Start with the clock that measures the timeouts of
+// the handshake and of every later wait for an answer (Ready, Setup, Go).
+func StartWithClock(argv []string, timeout time.Duration, clock Clock) (*Client, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("engine: empty command")
 	}
-	c := &Client{argv: argv, lines: make(chan string, 64), stopped: make(chan struct{}), exited: make(chan struct{}), stderr: &tail{}}
+	if clock == nil {
+		clock = SystemClock
+	}
+	c := &Client{argv: argv, lines: make(chan string, 64), stopped: make(chan struct{}), exited: make(chan struct{}), stderr: &tail{}, clock: clock}
 	c.cmd = exec.Command(argv[0], argv[1:]...)
 	c.cmd.Stderr = c.stderr
 	stdin, stdout, err := startProcess(c.cmd)
@@ -158,7 +168,7 @@ func (c *Client) handshake(timeout time.Duration) error {
 	if err := c.Send("stax"); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(timeout)
+	deadline := c.clock.Now().Add(timeout)
 	for {
 		line, err := c.next(deadline, "staxok")
 		if err != nil {
@@ -204,11 +214,14 @@ func (c *Client) Send(line string) error {
 }
 
 // crashed returns the Crashed fault, with the exit status and the end of
-// standard error when the process has exited.
+// standard error when the process has exited. Its output has closed, so
+// it is exiting: the wait for that (and for the rest of its standard
+// error) is bounded generously, by the system's clock, since it waits on
+// the system and not on the engine's answers.
 func (c *Client) crashed(what string) *Fault {
 	select {
 	case <-c.exited:
-	case <-time.After(200 * time.Millisecond):
+	case <-time.After(2 * time.Second):
 	}
 	detail := what
 	select {
@@ -233,8 +246,8 @@ var known = map[string]bool{"id": true, "option": true, "staxok": true, "readyok
 // next returns the next non-empty line before the deadline; waiting names
 // the answer awaited, for messages.
 func (c *Client) next(deadline time.Time, waiting string) (string, error) {
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
+	timeUp, stop := c.clock.After(deadline.Sub(c.clock.Now()))
+	defer stop()
 	for {
 		select {
 		case line, ok := <-c.lines:
@@ -253,7 +266,7 @@ func (c *Client) next(deadline time.Time, waiting string) (string, error) {
 				return "", &Fault{Kind: Garbled, Detail: fmt.Sprintf("unexpected output %q while waiting for %s", clip(line), waiting)}
 			}
 			return line, nil
-		case <-timer.C:
+		case <-timeUp:
 			return "", &Fault{Kind: TimedOut, Detail: "no " + waiting + " in time"}
 		}
 	}
@@ -276,7 +289,7 @@ func (c *Client) Ready(timeout time.Duration) error {
 	if err := c.Send("isready"); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(timeout)
+	deadline := c.clock.Now().Add(timeout)
 	for {
 		line, err := c.next(deadline, "readyok")
 		if err != nil {
@@ -288,7 +301,7 @@ func (c *Client) Ready(timeout time.Duration) error {
 		case "error":
 			return &Fault{Kind: Refused, Detail: rest}
 		case "info":
-			deadline = time.Now().Add(timeout)
+			deadline = c.clock.Now().Add(timeout)
 		default:
 			return &Fault{Kind: Garbled, Detail: fmt.Sprintf("unexpected %q while waiting for readyok", clip(line))}
 		}
@@ -341,7 +354,7 @@ func (c *Client) Go(params string, timeout time.Duration) (Search, error) {
 	if err := c.Send(line); err != nil {
 		return res, err
 	}
-	deadline := time.Now().Add(timeout)
+	deadline := c.clock.Now().Add(timeout)
 	for {
 		l, err := c.next(deadline, "bestmove")
 		if err != nil {

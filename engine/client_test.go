@@ -20,14 +20,38 @@ func TestMain(m *testing.M) {
 	enginetest.Main(m, &progs, true)
 }
 
+// startClient starts argv on a fake clock that nobody advances: no wait
+// for an answer times out, however slow the machine.
 func startClient(t *testing.T, argv ...string) *Client {
 	t.Helper()
-	c, err := Start(argv, 5*time.Second)
+	return startClientOn(t, enginetest.NewClock(), argv...)
+}
+
+// startClientOn starts argv with the clock given.
+func startClientOn(t *testing.T, clock Clock, argv ...string) *Client {
+	t.Helper()
+	c, err := StartWithClock(argv, 5*time.Second, clock)
 	if err != nil {
 		t.Fatalf("Start(%q): %v", argv, err)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// within runs f and returns its error, failing the test if f has not
+// returned within a minute: a bound for the code under test waiting on an
+// event (never for measuring it), whose fake clock does not move.
+func within(t *testing.T, what string, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(time.Minute):
+		t.Fatalf("%s has not returned after a minute", what)
+		return nil
+	}
 }
 
 // TestSubprocessGames drives stax engine as a subprocess through whole
@@ -100,31 +124,37 @@ func TestSetupRefused(t *testing.T) {
 }
 
 // TestClientFaults checks that each misbehaviour of an engine is reported
-// as its kind of Fault, promptly.
+// as its kind of Fault: a crash or garbage as soon as it happens (the
+// fake clock does not move), a hang when the clock passes the deadline.
 func TestClientFaults(t *testing.T) {
 	tests := []struct {
-		mode   string
-		kind   FaultKind
-		detail string
+		mode    string
+		kind    FaultKind
+		detail  string
+		advance time.Duration // the fake clock's move once Go waits
 	}{
-		{"crash", Crashed, "simulated crash"},
-		{"hang", TimedOut, "no bestmove within 300ms"},
-		{"garbage", Garbled, "I am a chess engine"},
+		{"crash", Crashed, "simulated crash", 0},
+		{"hang", TimedOut, "no bestmove within 300ms", 300 * time.Millisecond},
+		{"garbage", Garbled, "I am a chess engine", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {
-			c := startClient(t, progs.Bad, "-mode", tc.mode)
+			clock := enginetest.NewClock()
+			c := startClientOn(t, clock, progs.Bad, "-mode", tc.mode)
 			if err := c.Setup("pogo", nil, "startpos", nil, 5*time.Second); err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
-			res, err := c.Go("movetime 10", 300*time.Millisecond)
+			if tc.advance > 0 {
+				go clock.AdvanceWhenPending(t, tc.advance)
+			}
+			var res Search
+			err := within(t, "Go", func() (err error) {
+				res, err = c.Go("movetime 10", 300*time.Millisecond)
+				return err
+			})
 			var f *Fault
 			if !errors.As(err, &f) || f.Kind != tc.kind || !strings.Contains(f.Detail, tc.detail) {
 				t.Fatalf("Go = %q, %v; want a %v fault mentioning %q", res.Move, err, tc.kind, tc.detail)
-			}
-			if el := time.Since(start); el > 2*time.Second {
-				t.Errorf("the fault took %v to detect", el)
 			}
 			if err := c.Kill(); err != nil {
 				t.Error(err)
@@ -151,7 +181,9 @@ func TestClientFaults(t *testing.T) {
 		}
 	})
 	t.Run("silent", func(t *testing.T) {
-		_, err := Start([]string{progs.Bad, "-mode", "silent"}, 300*time.Millisecond)
+		clock := enginetest.NewClock()
+		go clock.AdvanceWhenPending(t, 300*time.Millisecond)
+		_, err := StartWithClock([]string{progs.Bad, "-mode", "silent"}, 300*time.Millisecond, clock)
 		var f *Fault
 		if !errors.As(err, &f) || f.Kind != TimedOut || !strings.Contains(f.Detail, "no staxok") {
 			t.Errorf("Start = %v; want a time fault for the missing staxok", err)
@@ -213,19 +245,21 @@ func TestSplitCommand(t *testing.T) {
 // processes it started, which hold its output open.
 func TestKillScript(t *testing.T) {
 	script := `read line; echo staxok; sleep 60; echo late`
-	c, err := Start([]string{"/bin/sh", "-c", script}, 5*time.Second)
+	clock := enginetest.NewClock()
+	c, err := StartWithClock([]string{"/bin/sh", "-c", script}, 5*time.Second, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	go clock.AdvanceWhenPending(t, 200*time.Millisecond)
 	if _, err := c.Go("", 200*time.Millisecond); err == nil {
 		t.Fatal("a sleeping script answered go")
 	}
+	start := time.Now()
 	if err := c.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el > 3*time.Second {
-		t.Errorf("Kill took %v", el)
+		t.Errorf("Kill took %v; want it not to wait for the script's sleep 60", el)
 	}
 }
 
@@ -235,13 +269,15 @@ func TestKillScript(t *testing.T) {
 // reaped and no goroutine is left behind.
 func TestFloodAfterGo(t *testing.T) {
 	before := runtime.NumGoroutine()
-	c, err := Start([]string{progs.Bad, "-mode", "flood"}, 5*time.Second)
+	clock := enginetest.NewClock()
+	c, err := StartWithClock([]string{progs.Bad, "-mode", "flood"}, 5*time.Second, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Setup("pogo", nil, "startpos", nil, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
+	go clock.AdvanceWhenPending(t, 200*time.Millisecond)
 	_, err = c.Go("movetime 10", 200*time.Millisecond)
 	var f *Fault
 	if !errors.As(err, &f) || f.Kind != TimedOut {
@@ -288,25 +324,42 @@ func checkNoLeak(t *testing.T, before int, what string) {
 
 // TestReadyWhilePreparing checks that the info lines of an engine that
 // prepares at isready keep the client waiting past its timeout, while a
-// silent one times out.
+// silent one times out. The scripts print each line when the test says
+// ("next" on their input), and the test moves the fake clock by 200ms
+// between lines: 1.2s in all against a timeout of 300ms.
 func TestReadyWhilePreparing(t *testing.T) {
-	script := `read line; echo staxok; read line; for i in 1 2 3 4 5 6; do echo "info string preparing"; sleep 0.1; done; echo readyok; read line`
-	c, err := Start([]string{"/bin/sh", "-c", script}, 5*time.Second)
+	script := `read line; echo staxok; read line; for i in 1 2 3 4 5 6; do read next; echo "info string preparing"; done; read next; echo readyok; read line`
+	clock := enginetest.NewClock()
+	c, err := StartWithClock([]string{"/bin/sh", "-c", script}, 5*time.Second, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Kill()
-	if err := c.Ready(300 * time.Millisecond); err != nil {
-		t.Errorf("Ready with info lines every 100ms over 600ms, timeout 300ms: %v", err)
+	started := clock.Started()
+	done := make(chan error, 1)
+	go func() { done <- c.Ready(300 * time.Millisecond) }()
+	for range 7 {
+		// Each line read, the client waits anew.
+		clock.WaitStarted(t, started+1)
+		started = clock.Started()
+		clock.Advance(200 * time.Millisecond)
+		if err := c.Send("next"); err != nil {
+			t.Fatal(err)
+		}
 	}
-	silent := `read line; echo staxok; read line; sleep 0.6; echo readyok; read line`
-	c2, err := Start([]string{"/bin/sh", "-c", silent}, 5*time.Second)
+	if err := within(t, "Ready", func() error { return <-done }); err != nil {
+		t.Errorf("Ready with an info line every 200ms over 1.2s, timeout 300ms: %v", err)
+	}
+
+	silent := `read line; echo staxok; read line; read next; echo readyok; read line`
+	c2, err := StartWithClock([]string{"/bin/sh", "-c", silent}, 5*time.Second, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c2.Kill()
+	go clock.AdvanceWhenPending(t, 300*time.Millisecond)
 	var f *Fault
-	if err := c2.Ready(300 * time.Millisecond); !errors.As(err, &f) || f.Kind != TimedOut {
+	if err := within(t, "Ready", func() error { return c2.Ready(300 * time.Millisecond) }); !errors.As(err, &f) || f.Kind != TimedOut {
 		t.Errorf("Ready of a silent engine = %v; want a time fault", err)
 	}
 }

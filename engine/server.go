@@ -46,6 +46,10 @@ type Config struct {
 	// strength (the perfect level's table, built when missing): isready
 	// calls it, after newgame, and answers readyok when it returns.
 	Prepare func(ctx context.Context, g game.Game, level string) error
+	// Clock times the notes of isready while a level is being prepared
+	// (default SystemClock; tests pass a fake one). The searches keep to
+	// the system's clock.
+	Clock Clock
 }
 
 // infiniteTime is the time budget of go infinite: longer than any session.
@@ -232,18 +236,22 @@ const preparingTick = 2 * time.Second
 func (s *Server) prepare(ctx context.Context) {
 	done := make(chan error, 1)
 	go func() { done <- s.cfg.Prepare(ctx, s.g, s.playing) }()
-	tick := time.NewTicker(preparingTick)
-	defer tick.Stop()
-	start := time.Now()
+	clock := s.cfg.Clock
+	if clock == nil {
+		clock = SystemClock
+	}
+	start := clock.Now()
 	for {
+		tick, stop := clock.After(preparingTick)
 		select {
 		case err := <-done:
+			stop()
 			if err != nil {
 				s.send("info string level %s is not ready: %v", s.playing, oneLine(err.Error()))
 			}
 			return
-		case <-tick.C:
-			s.send("info string preparing level %s for %s (%v so far)", s.playing, game.SpecOf(s.g), time.Since(start).Round(time.Second))
+		case <-tick:
+			s.send("info string preparing level %s for %s (%v so far)", s.playing, game.SpecOf(s.g), clock.Now().Sub(start).Round(time.Second))
 		}
 	}
 }

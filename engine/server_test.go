@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"stax/ai"
+	"stax/engine/internal/enginetest"
 	"stax/game"
 	"stax/games"
 	"stax/search"
@@ -591,12 +592,15 @@ func TestSeed(t *testing.T) {
 }
 
 // TestIsreadyPrepares checks that after newgame isready answers readyok
-// only once the level is prepared, saying meanwhile that it is at work,
-// and says so when it could not be prepared.
+// only once the level is prepared, saying meanwhile that it is at work (on
+// a fake clock, moved by the 2 s between those notes), and says so when it
+// could not be prepared.
 func TestIsreadyPrepares(t *testing.T) {
 	release := make(chan struct{})
 	var asked []string
+	clock := enginetest.NewClock()
 	cfg := testConfig()
+	cfg.Clock = clock
 	cfg.Prepare = func(ctx context.Context, g game.Game, level string) error {
 		asked = append(asked, g.Info().Name+" "+level)
 		<-release
@@ -612,6 +616,7 @@ func TestIsreadyPrepares(t *testing.T) {
 	s.send("newgame pogo")
 	s.send("isready")
 	// While preparing it says so every 2 s, and sends nothing else.
+	clock.AdvanceWhenPending(t, preparingTick)
 	if l := s.next(); l != "info string preparing level random for pogo (2s so far)" {
 		t.Fatalf("%q while the level was being prepared", l)
 	}
@@ -703,9 +708,17 @@ func TestExplicitLimits(t *testing.T) {
 	s.send("newgame pisola")
 	s.send("position startpos")
 	s.send("go infinite")
+	// The search has begun when it reports its first depth; 2.5 s from
+	// then it has searched longer than its own budget, however late it
+	// began.
+	first := s.next()
+	if !strings.HasPrefix(first, "info depth") {
+		t.Fatalf("go infinite at strongest: first line %q; want an info line of the search", first)
+	}
 	time.Sleep(2500 * time.Millisecond)
 	s.send("stop")
 	_, infos := s.until("bestmove")
+	infos = append([]string{first}, infos...)
 	last := infos[len(infos)-1]
 	var ms int
 	if i := strings.Index(last, " time "); i < 0 {

@@ -51,7 +51,7 @@ func TestAsk(t *testing.T) {
 		{"failed", answer{err: failure}, failure, "out of ideas"},
 		{"cancelled", answer{err: context.Canceled}, context.Canceled, "context canceled"},
 		{"panicked", panicker{}, nil, "internal error: table missing"},
-		{"silent", answer{}, search.ErrNoMove, "the player gave no move"},
+		{"silent", answer{}, search.ErrNoAnswer, "the player gave no move"},
 		{"illegal", answer{res: search.Result{Move: 1<<31 + 7}}, game.ErrIllegalMove, "illegal move (code 0x80000007)"},
 		{"changes the state", answer{res: search.Result{Move: legal[0]}, do: func(s game.State) { s.Apply(legal[0]) }}, nil, ""},
 	}

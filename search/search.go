@@ -191,7 +191,7 @@ func Ask(ctx context.Context, p Player, pos Position, lim Limits, report func(Pr
 	case err != nil:
 		return res, &PlayError{Move: res.Move, Err: err}
 	case res.Move == game.NoMove:
-		return res, &PlayError{Err: ErrNoMove}
+		return res, &PlayError{Err: ErrNoAnswer}
 	case !slices.Contains(legal, res.Move):
 		return res, &PlayError{Move: res.Move, Err: game.ErrIllegalMove}
 	}
@@ -199,7 +199,7 @@ func Ask(ctx context.Context, p Player, pos Position, lim Limits, report func(Pr
 }
 
 // PlayError is the error of Ask when a player gives no legal move. Err is
-// the player's own error, ErrNoMove, or game.ErrIllegalMove with the move
+// the player's own error, ErrNoAnswer, or game.ErrIllegalMove with the move
 // given in Move.
 type PlayError struct {
 	Move game.Move
@@ -215,9 +215,10 @@ func (e *PlayError) Error() string {
 
 func (e *PlayError) Unwrap() error { return e.Err }
 
-// ErrNoMove is wrapped by the PlayError of a player that answered without
-// a move and without an error.
-var ErrNoMove = errors.New("the player gave no move")
+// ErrNoAnswer is wrapped by the PlayError of a player that answered
+// without a move and without an error. (ErrNoMoves is another thing: the
+// position has no legal moves to ask for.)
+var ErrNoAnswer = errors.New("the player gave no move")
 
 // Resources is implemented by players whose thread count and memory can
 // be set (the threads and hash options of the engine protocol).

@@ -18,14 +18,13 @@ import (
 	"stax/search"
 )
 
-const analyzeUsage = "<spec> [--pos S] [--time D] | --load FILE [--record N] [--time D]"
-
 func runAnalyze(e *env, args []string) error {
 	fs := newFlags(e, "analyze")
 	pos := fs.String("pos", "", "the position string (default: the start)")
-	load := fs.String("load", "", "review the game of a record file: every move with its mark and the better moves")
-	recordNo := fs.Int("record", 0, "with --load, the record to review in a file of several (from 1)")
+	load := fs.String("load", "", "review the game of a record `FILE`: every move with its mark and the better moves")
+	recordNo := fs.Int("record", 0, "with --load, the record `N` to review in a file of several (from 1)")
 	depth := fs.Int("depth", 0, "search to this depth instead of for a time (the same verdicts on every machine)")
+	asJSON := fs.Bool("json", false, "print the verdicts, or the review, as JSON")
 	budget := fs.Duration("time", 0, "search time per move, for games other than Pogo (default: 300ms, less when there are many moves, 15s in all at most); with --load, per position (default 300ms)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -38,7 +37,7 @@ func runAnalyze(e *env, args []string) error {
 		if len(rest) > 0 || *pos != "" {
 			return &usageError{"--load takes the game from the record; give no spec and no --pos with it"}
 		}
-		return reviewFile(e, *load, *recordNo, search.ReviewOptions{Time: *budget, Depth: *depth})
+		return reviewFile(e, *load, *recordNo, search.ReviewOptions{Time: *budget, Depth: *depth}, *asJSON)
 	}
 	if len(rest) != 1 {
 		return &usageError{"want one game spec, e.g. stax analyze pogo --pos 'bb,bb,bb/-,-,-/ww,ww,ww w', or --load FILE"}
@@ -48,6 +47,9 @@ func runAnalyze(e *env, args []string) error {
 		return err
 	}
 	if s.Terminal() {
+		if *asJSON {
+			return writeJSON(e.stdout, analysisOf(g, s, search.Analysis{Exact: true}))
+		}
 		fmt.Fprintf(e.stdout, "no moves: %s\n", s.Outcome().Describe(g))
 		return nil
 	}
@@ -65,6 +67,9 @@ func runAnalyze(e *env, args []string) error {
 	a, err := cfg.Analyze(ctx, search.Position{State: s}, search.AnalyzeOptions{Time: *budget * time.Duration(moves), Depth: *depth, Prove: *depth == 0})
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, analysisOf(g, s, a))
 	}
 	printAnalysis(e.stdout, g, s, a, *budget, *depth)
 	return nil
@@ -119,7 +124,7 @@ func printAnalysis(w io.Writer, g game.Game, s game.State, a search.Analysis, bu
 }
 
 // reviewFile reviews the game of a record file and prints it.
-func reviewFile(e *env, file string, n int, opt search.ReviewOptions) error {
+func reviewFile(e *env, file string, n int, opt search.ReviewOptions, asJSON bool) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -142,6 +147,9 @@ func reviewFile(e *env, file string, n int, opt search.ReviewOptions) error {
 	r, err := cfg.Review(ctx, h, opt, nil)
 	if err != nil {
 		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, reviewOf(h, describeRecord(rec), r))
 	}
 	printReview(e.stdout, h, describeRecord(rec), r, opt)
 	return nil

@@ -29,8 +29,16 @@ func loadPosition(spec, pos string) (game.Game, game.State, error) {
 
 func runGames(e *env, args []string) error {
 	fs := newFlags(e, "games")
-	if _, err := parseInterspersed(fs, args); err != nil {
+	asJSON := fs.Bool("json", false, "print the games as JSON")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(rest) != 0 {
+		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, gamesJSON())
 	}
 	for _, info := range games.All() {
 		fmt.Fprintf(e.stdout, "%s — %s\n  %s\n", info.Name, info.Title, info.Summary)
@@ -51,6 +59,7 @@ func runGames(e *env, args []string) error {
 func runMoves(e *env, args []string) error {
 	fs := newFlags(e, "moves")
 	pos := fs.String("pos", "", "the position string (default: the start)")
+	asJSON := fs.Bool("json", false, "print the moves as JSON")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -58,11 +67,20 @@ func runMoves(e *env, args []string) error {
 	if len(rest) != 1 {
 		return &usageError{"want one game spec, e.g. stax moves pogo"}
 	}
-	_, s, err := loadPosition(rest[0], *pos)
+	g, s, err := loadPosition(rest[0], *pos)
 	if err != nil {
 		return err
 	}
 	moves := s.Legal(nil)
+	if *asJSON {
+		out := movesJSON{Spec: game.SpecOf(g).String(), Position: s.String(), ToMove: s.ToMove(), Moves: []string{}, Outcome: s.Outcome().String()}
+		if !s.Terminal() {
+			for _, m := range moves {
+				out.Moves = append(out.Moves, s.FormatMove(m))
+			}
+		}
+		return writeJSON(e.stdout, out)
+	}
 	if s.Terminal() {
 		fmt.Fprintf(e.stdout, "no moves: %s\n", s.Outcome().Describe(s.Game()))
 		return nil
@@ -80,6 +98,7 @@ func runPerft(e *env, args []string) error {
 	fs := newFlags(e, "perft")
 	pos := fs.String("pos", "", "the position string (default: the start)")
 	divide := fs.Bool("divide", false, "also print the count below each root move at the last depth")
+	asJSON := fs.Bool("json", false, "print the counts as JSON")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -91,9 +110,21 @@ func runPerft(e *env, args []string) error {
 	if err != nil || depth < 1 || depth > 30 {
 		return &usageError{fmt.Sprintf("depth %q: want an integer from 1 to 30", rest[1])}
 	}
-	_, s, err := loadPosition(rest[0], *pos)
+	g, s, err := loadPosition(rest[0], *pos)
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		out := perftJSON{Spec: game.SpecOf(g).String(), Position: s.String(), Depths: []perftDepth{}}
+		for d := 1; d <= depth; d++ {
+			out.Depths = append(out.Depths, perftDepth{Depth: d, Leaves: game.Perft(s, d)})
+		}
+		if *divide {
+			for _, d := range game.Divide(s, depth) {
+				out.Divide = append(out.Divide, perftMove{Move: d.Move, Leaves: d.Nodes})
+			}
+		}
+		return writeJSON(e.stdout, out)
 	}
 	for d := 1; d <= depth; d++ {
 		start := time.Now()

@@ -12,26 +12,17 @@ import (
 	"stax/server/store/postgres"
 )
 
-const dbUsage = "copy --from DB --to DB"
-
 // runDB runs the database commands: today only copy.
 func runDB(e *env, args []string) error {
-	if len(args) == 0 || args[0] != "copy" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintf(e.stdout, "usage: stax db %s\n\nCopies every account (with its ratings and rating history) and every game from\none database to another (SQLite file or postgres:// URL), then reads everything\nback from both and checks that they match. Sessions are not copied: players\nsign in again on the new database.\n", dbUsage)
-			return nil
-		}
-		return &usageError{"want a database command: copy"}
-	}
 	fs := newFlags(e, "db")
-	from := fs.String("from", "", "the database to copy from: a SQLite file or a postgres:// URL")
-	to := fs.String("to", "", "the database to copy to (created and migrated if needed; empty, or an earlier copy of the same games)")
-	rest, err := parseInterspersed(fs, args[1:])
+	from := fs.String("from", "", "the `DB` to copy from: a SQLite file or a postgres:// URL")
+	to := fs.String("to", "", "the `DB` to copy to (created and migrated if needed; empty, or an earlier copy of the same games)")
+	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 0 {
-		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	if len(rest) != 1 || rest[0] != "copy" {
+		return &usageError{"want a database command: copy, e.g. stax db copy --from stax.db --to postgres://..."}
 	}
 	if *from == "" || *to == "" {
 		return &usageError{"--from and --to are required"}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,24 @@ func TestEngineCheckUsage(t *testing.T) {
 	}
 	if _, _, err := runCmd(t, "", "engine-check", "/no/such/engine"); err == nil || !strings.Contains(err.Error(), "cannot start") {
 		t.Errorf("stax engine-check of a missing command: %v", err)
+	}
+}
+
+// TestEngineCheckCommand checks stax engine with stax engine-check, the
+// variants given after the engine's command, and the old --games.
+func TestEngineCheckCommand(t *testing.T) {
+	t.Setenv(mainChildEnv, "engine --level random")
+	self := os.Args[0] + " -test.run=^TestMainChild$"
+	for _, args := range [][]string{
+		{"engine-check", self, "pogo", "diam(players=4)", "--time", "10ms", "--max-plies", "8"},
+		{"engine-check", self, "--games", "pogo;diam", "--movetime", "10", "--plies", "8"},
+	} {
+		out, _, err := runCmd(t, "", args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		if !strings.Contains(out, "2 games played, 0 violations") {
+			t.Errorf("%v:\n%s", args, out)
+		}
 	}
 }

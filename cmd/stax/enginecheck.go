@@ -12,35 +12,46 @@ import (
 	"stax/games"
 )
 
-const engineCheckUsage = "CMD [--games SPEC;SPEC...] [--movetime MS] [--plies N] [--verbose]"
-
-// checkSpecs are the variants engine-check takes an engine through by
-// default: every game, and Diam with four players and in teams.
+// checkSpecs are the variants engine-check takes an engine through when
+// none is given: every game, and Diam with four players and in teams.
 var checkSpecs = []string{"pogo", "pisola", "pisola(size=8)", "diam", "diam(players=4)", "diam(players=4,teams=true)"}
 
 func runEngineCheck(e *env, args []string) error {
 	fs := newFlags(e, "engine-check")
-	specs := fs.String("games", strings.Join(checkSpecs, ";"), "the variants to check, separated by semicolons")
-	movetime := fs.Int("movetime", 50, "the movetime of each go, in milliseconds")
-	plies := fs.Int("plies", 60, "the most plies of each game played")
+	movetime := fs.Duration("time", 50*time.Millisecond, "the time of each go movetime")
+	plies := fs.Int("max-plies", 60, "the most plies of each game played")
 	verbose := fs.Bool("verbose", false, "print every line sent and received")
+	var oldSpecs string
+	fs.StringVar(&oldSpecs, "games", "", deprecatedPrefix+"give the specs, separated by semicolons, as the arguments after the command")
+	millisAlias(fs, "movetime", "time", movetime)
+	alias(fs, "plies", "max-plies")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 1 {
+	if len(rest) < 1 {
 		return &usageError{"want the engine's command, quoted if it has arguments, e.g. stax engine-check './mybot --fast'"}
 	}
-	if *movetime < 1 || *plies < 1 {
-		return &usageError{"--movetime and --plies must be positive"}
+	specs := rest[1:]
+	if oldSpecs != "" {
+		if len(specs) > 0 {
+			return &usageError{"give the specs after the command or with --games, not both"}
+		}
+		specs = strings.Split(oldSpecs, ";")
+	}
+	if len(specs) == 0 {
+		specs = checkSpecs
+	}
+	if *movetime <= 0 || *plies < 1 {
+		return &usageError{"--time and --max-plies must be positive"}
 	}
 	argv, err := engine.SplitCommand(rest[0])
 	if err != nil {
 		return &usageError{err.Error()}
 	}
 	cfg := engine.CheckConfig{
-		Command: argv, Registry: games.All(), Specs: strings.Split(*specs, ";"),
-		MoveTime: time.Duration(*movetime) * time.Millisecond, MaxPlies: *plies,
+		Command: argv, Registry: games.All(), Specs: specs,
+		MoveTime: *movetime, MaxPlies: *plies,
 	}
 	if *verbose {
 		cfg.Log = e.stdout

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -18,31 +17,32 @@ import (
 	"stax/server/loadtest"
 )
 
-const loadtestUsage = "[--games N] [--clients 1|2] [--duration D] [--think D] [--spec S] [--url URL[,URL...]] [--db FILE] [--abuse [--idle N] [--slow N] [--burst N] [--computer N] [--level L] [--max-conns N] [--limit D]]"
-
 func runLoadtest(e *env, args []string) error {
 	fs := newFlags(e, "loadtest")
 	games := fs.Int("games", 1000, "concurrent games")
 	clients := fs.Int("clients", 2, "websockets per game: 2 (one per seat) or 1 (one holding both seats)")
 	duration := fs.Duration("duration", 30*time.Second, "how long to play once every game is connected")
 	think := fs.Duration("think", time.Second, "mean pause of a player before each move")
-	spec := fs.String("spec", "pogo", "the two-player game to play")
 	url := fs.String("url", "", "a running server on this machine to test, e.g. http://127.0.0.1:8080, or several instances of one installation separated by commas (default: start one)")
 	db := fs.String("db", "", "the database of the server started for the test (default: a temporary file)")
 	abuse := fs.Bool("abuse", false, "run the abuse scenario instead: idle websockets, slow bodies, a creation burst and computer games (Linux loopback)")
 	idle := fs.Int("idle", 1500, "--abuse: idle websockets opened")
 	slow := fs.Int("slow", 200, "--abuse: requests whose body trickles in")
 	burst := fs.Int("burst", 200, "--abuse: games one address tries to create at once")
-	computer := fs.Int("computer", 200, "--abuse: games against the computer, with one human move each (--spec, default pisola)")
+	computer := fs.Int("computer", 200, "--abuse: games against the computer, with one human move each (of the game given, default pisola)")
 	level := fs.String("level", "strongest", "--abuse: the computer's level")
 	maxConns := fs.Int("max-conns", 1000, "--abuse: the websocket cap of the server started for the test")
 	limitD := fs.Duration("limit", 2*time.Minute, "--abuse: the longest each part may take")
+	spec := fs.String("spec", "", deprecatedPrefix+"give the spec as the first argument")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 0 {
-		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	switch {
+	case len(rest) > 1 || len(rest) == 1 && *spec != "":
+		return &usageError{fmt.Sprintf("unexpected argument %q; want at most one game spec", rest[len(rest)-1])}
+	case len(rest) == 1:
+		*spec = rest[0]
 	}
 	if *games < 1 || *games > 100000 {
 		return &usageError{fmt.Sprintf("--games %d: want 1 to 100000", *games)}
@@ -55,11 +55,12 @@ func runLoadtest(e *env, args []string) error {
 			return &usageError{"--abuse: want --idle up to 20000, --slow up to 5000, --burst up to 10000, --computer up to 5000 and --limit up to 10m"}
 		}
 		*games, *clients = max(*idle, *computer)/2+*slow/2+1, 2
-		specGiven := false
-		fs.Visit(func(f *flag.Flag) { specGiven = specGiven || f.Name == "spec" })
-		if !specGiven {
+		if *spec == "" {
 			*spec = "pisola"
 		}
+	}
+	if *spec == "" {
+		*spec = "pogo"
 	}
 	limit, err := loadtest.RaiseFileLimit()
 	if err != nil {
@@ -128,8 +129,8 @@ func runLoadtest(e *env, args []string) error {
 			Memory:   func() int64 { return residentMemory(child) },
 			Progress: func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
 		})
-		fmt.Fprintf(e.stdout, "stax loadtest --abuse --idle %d --slow %d --burst %d --computer %d --spec %s --level %s --max-conns %d\n%s\n",
-			*idle, *slow, *burst, *computer, *spec, *level, *maxConns, rep)
+		fmt.Fprintf(e.stdout, "stax loadtest '%s' --abuse --idle %d --slow %d --burst %d --computer %d --level %s --max-conns %d\n%s\n",
+			*spec, *idle, *slow, *burst, *computer, *level, *maxConns, rep)
 		if child != nil {
 			child.Process.Signal(syscall.SIGTERM)
 			child.Wait()

@@ -16,14 +16,25 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 )
 
-// command is one stax subcommand.
+// command describes one stax subcommand. "stax help <command>", "stax
+// <command> -h" and the command reference of the README are all made from
+// its description: the fields below, the long text help/<name>.txt (plain
+// text with Markdown's `code` spans and indented examples) and the flag
+// set the command defines (see flagSet).
 type command struct {
-	name    string
-	usage   string // arguments, e.g. "<spec> <depth> [--pos S] [--divide]"
-	summary string
-	run     func(env *env, args []string) error
+	name string
+	// usage lists the command's forms, each the arguments after
+	// "stax <name>", e.g. "<spec> <depth> [flags]".
+	usage []string
+	// short is the one-line summary of "stax help".
+	short string
+	// run runs the command. It must define its flags with newFlags and
+	// parse them with parseInterspersed before doing anything else, so
+	// that flagSet can learn them by running it with -h.
+	run func(e *env, args []string) error
 }
 
 // env is what a command reads and writes, so tests can run commands
@@ -35,29 +46,32 @@ type env struct {
 	// interrupt, when not nil, replaces the SIGINT notifications of stax
 	// play at its prompt (for tests).
 	interrupt chan os.Signal
+	// flags is the flag set of the command run, once it has defined its
+	// flags and met -h or a bad flag.
+	flags *flag.FlagSet
 }
 
 // commands lists every subcommand, in the order "stax help" shows them.
 func commands() []command {
 	return []command{
-		{"serve", "[--addr 127.0.0.1:8080] [--db stax.db|postgres://...] [--assets DIR] [--workers N] [--ai-delay D] [--sync normal|full] [--allowed-hosts H,...] [--trusted-proxies CIDR,...] [--stats] [--pprof]", "serve the web interface and the game API (docs/server.md)", runServe},
-		{"worker", workerUsage, "make the computer moves of the servers sharing a PostgreSQL database", runWorker},
-		{"play", playUsage, "play a game in the terminal against the computer or another person", runPlay},
-		{"analyze", analyzeUsage, "give every legal move its verdict: exact for Pogo, estimated by search for the others", runAnalyze},
-		{"solve", solveUsage, "solve Pogo completely (writing the table the perfect level uses), or try to prove who wins two-player Diam", runSolve},
-		{"engine", "[--level L] [--seed N]", "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
-		{"engine-check", engineCheckUsage, "drive an engine through a scripted session of each game and report every protocol violation", runEngineCheck},
-		{"match", "--game SPEC --engine NAME=CMD ... [--games N] [--concurrency C] [--movetime MS] [--depth D] [--nodes N] [--tc BASE+INC] [--openings K] [--seed N] [--out FILE] [--sprt E0,E1]", "play a match between engines and print a cross table with Elo", runMatch},
-		{"loadtest", loadtestUsage, "play many concurrent games against a server over loopback and measure relay latency", runLoadtest},
-		{"db", dbUsage, "copy every game from one database to another (SQLite or PostgreSQL) and check the copy", runDB},
-		{"games", "", "list the games, their options and defaults", runGames},
-		{"moves", "<spec> [--pos S]", "list the legal moves of a position", runMoves},
-		{"perft", "<spec> <depth> [--pos S] [--divide]", "count the leaves of the move tree to each depth", runPerft},
+		{"serve", []string{"[flags]"}, "serve the web interface and the game API (docs/server.md)", runServe},
+		{"worker", []string{"--db postgres://... [flags]"}, "make the computer moves of the servers sharing a PostgreSQL database", runWorker},
+		{"play", []string{"<spec> [flags]", "--load FILE [flags]"}, "play a game in the terminal against the computer or another person", runPlay},
+		{"analyze", []string{"<spec> [flags]", "--load FILE [flags]"}, "give every legal move its verdict: exact for Pogo, estimated by search for the others", runAnalyze},
+		{"solve", []string{"pogo[(u=false)] [flags]", "diam[(drop=any)] [flags]"}, "solve Pogo completely (writing the table the perfect level uses), or try to prove who wins two-player Diam", runSolve},
+		{"engine", []string{"[flags]"}, "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
+		{"engine-check", []string{"<command> [<spec>...] [flags]"}, "drive an engine through a scripted session of each game and report every protocol violation", runEngineCheck},
+		{"match", []string{"<spec> --engine NAME=CMD... [flags]"}, "play a match between engines and print a cross table with Elo", runMatch},
+		{"loadtest", []string{"[<spec>] [flags]"}, "play many concurrent games against a server over loopback and measure relay latency", runLoadtest},
+		{"db", []string{"copy --from DB --to DB"}, "copy every game from one database to another (SQLite or PostgreSQL) and check the copy", runDB},
+		{"games", []string{"[flags]"}, "list the games, their options and defaults", runGames},
+		{"moves", []string{"<spec> [flags]"}, "list the legal moves of a position", runMoves},
+		{"perft", []string{"<spec> <depth> [flags]"}, "count the leaves of the move tree to each depth", runPerft},
 	}
 }
 
-// usageError is an error in the command line; the command's usage is
-// printed after it.
+// usageError is an error in the command line: stax prints it on one line
+// and exits with status 2.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
@@ -86,12 +100,15 @@ func run(e *env, args []string) error {
 	}
 	name := args[0]
 	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		if len(args) > 1 {
-			if c := lookup(args[1]); c != nil {
-				fmt.Fprintf(e.stdout, "usage: stax %s %s\n\n%s\n", c.name, c.usage, c.summary)
-				return nil
+		switch {
+		case len(args) > 2:
+			return &usageError{"help: want at most one command, e.g. stax help play"}
+		case len(args) == 2:
+			c := lookup(args[1])
+			if c == nil {
+				return &usageError{fmt.Sprintf("help: unknown command %q; want one of %s", args[1], strings.Join(commandNames(), ", "))}
 			}
-			return &usageError{fmt.Sprintf("unknown command %q; run stax help", args[1])}
+			return printCommandHelp(e.stdout, c)
 		}
 		printHelp(e.stdout)
 		return nil
@@ -102,11 +119,11 @@ func run(e *env, args []string) error {
 	}
 	err := c.run(e, args[1:])
 	var ue *usageError
-	if errors.As(err, &ue) {
-		return &usageError{fmt.Sprintf("%s\nusage: stax %s %s", ue.msg, c.name, c.usage)}
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
+	switch {
+	case errors.As(err, &ue):
+		return &usageError{fmt.Sprintf("%s: %s (see stax help %s)", c.name, ue.msg, c.name)}
+	case errors.Is(err, flag.ErrHelp):
+		return printCommandHelp(e.stdout, c)
 	}
 	return err
 }
@@ -128,35 +145,19 @@ func commandNames() []string {
 	return names
 }
 
-func printHelp(w io.Writer) {
-	fmt.Fprintln(w, "stax plays, analyses and serves the stacking games Pogo, Pisola and Diam.")
-	fmt.Fprintln(w, "\nUsage: stax <command> [arguments]\n\nCommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "\nA game is given as a spec: a name and options, e.g. pogo, pogo(u=false),")
-	fmt.Fprintln(w, "pisola(size=8,roofs=true) or diam(players=4). Run \"stax games\" for the options.")
-	fmt.Fprintln(w, "Run \"stax help <command>\" for a command's arguments.")
-}
-
-// newFlags returns a flag set for a command that returns errors instead
-// of printing them and exiting; -h prints the command's flags.
+// newFlags returns the flag set of a command. Parsing it returns errors
+// instead of printing them and exiting, and -h returns flag.ErrHelp, on
+// which run prints the command's help; e keeps the set for flagSet.
 func newFlags(e *env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fs.SetOutput(e.stdout)
-		if c := lookup(name); c != nil {
-			fmt.Fprintf(e.stdout, "usage: stax %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.summary)
-		}
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
+	fs.Usage = func() { e.flags = fs }
 	return fs
 }
 
 // parseInterspersed parses flags that may appear anywhere among the
-// positional arguments, returning the positional ones.
+// positional arguments, returning the positional ones. A bad flag is a
+// usageError of one line.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -164,7 +165,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, &usageError{err.Error()}
+			return nil, &usageError{flagError(fs, err)}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -173,4 +174,55 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// flagError rewrites an error of the flag package in the words of stax's
+// documentation, e.g. "unknown flag --bogus" for "flag provided but not
+// defined: -bogus".
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + name
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		if want := exampleValue(fs.Lookup(name)); want != "a value" {
+			return fmt.Sprintf("--%s needs a value: %s", name, want)
+		}
+		return fmt.Sprintf("--%s needs a value", name)
+	}
+	var value, name string
+	if _, err := fmt.Sscanf(msg, "invalid value %q for flag -%s", &value, &name); err == nil {
+		name = strings.TrimSuffix(name, ":")
+		if f := fs.Lookup(name); f != nil {
+			if _, inner, ok := strings.Cut(msg, name+": "); ok && inner != "parse error" {
+				return fmt.Sprintf("--%s %q: %s", name, value, inner)
+			}
+			return fmt.Sprintf("--%s %q: want %s", name, value, exampleValue(f))
+		}
+	}
+	if _, err := fmt.Sscanf(msg, "invalid boolean value %q for -%s", &value, &name); err == nil {
+		name = strings.TrimSuffix(name, ":")
+		return fmt.Sprintf("--%s=%s: want --%s, --%s=true or --%s=false", name, value, name, name, name)
+	}
+	return strings.ReplaceAll(msg, " -", " --")
+}
+
+// exampleValue describes the values a flag takes, from its type.
+func exampleValue(f *flag.Flag) string {
+	if f == nil {
+		return "a value"
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return "a value"
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "a duration such as 300ms, 10s or 1m30s"
+	case int, int64, uint, uint64:
+		return "an integer"
+	case float64:
+		return "a number"
+	}
+	return "a value"
 }

@@ -74,7 +74,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"perft", "chess", "2"}, `unknown game "chess"`, 1},
 		{[]string{"perft", "pogo(u=2)", "2"}, "want true or false", 1},
 		{[]string{"perft", "pogo", "2", "--pos", "bb w"}, "want 3 separated by /", 1},
-		{[]string{"moves", "pogo", "--bogus"}, "flag provided but not defined: -bogus", 2},
+		{[]string{"moves", "pogo", "--bogus"}, "unknown flag --bogus", 2},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

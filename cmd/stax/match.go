@@ -33,37 +33,45 @@ func (f *engineFlags) Set(s string) error {
 func runMatch(e *env, args []string) error {
 	fs := newFlags(e, "match")
 	var engines engineFlags
-	fs.Var(&engines, "engine", "an engine, NAME=CMD: CMD is stax:LEVEL or a command speaking the engine protocol (repeat the flag)")
-	spec := fs.String("game", "", "the game spec, e.g. pogo or diam(players=4)")
+	fs.Var(&engines, "engine", "an engine, `NAME=CMD`, where CMD is stax:LEVEL or a command speaking the engine protocol (repeat the flag for each engine)")
 	n := fs.Int("games", 10, "the number of games")
-	conc := fs.Int("concurrency", 1, "the number of games played at once")
-	movetime := fs.Int("movetime", 100, "the time per move in milliseconds (0: each engine's own budget)")
+	workers := fs.Int("workers", 1, "the number of games played at once")
+	movetime := fs.Duration("time", 100*time.Millisecond, "the time per move, sent with go movetime (0: each engine's own budget)")
 	depth := fs.Int("depth", 0, "the depth bound of every move, sent with go depth (0: none)")
 	nodes := fs.Int64("nodes", 0, "the node bound of every move, sent with go nodes (0: none)")
-	timeout := fs.Int("timeout", 0, "the time in milliseconds after which a move is lost (default movetime + max(1000, movetime), or 30000 with movetime 0)")
+	var timeout time.Duration
+	fs.Var(lenientDuration{&timeout}, "timeout", "the time after which a move is lost (default --time + max(1s, --time), or 30s with --time 0; a bare number is milliseconds)")
 	openings := fs.Int("openings", 2, "the number of random plies that start each opening; each opening is played with every seat rotation")
 	seed := fs.Uint64("seed", 0, "the seed of the random openings and of the built-in players, for a reproducible match (0: random; the report shows the seed used)")
-	out := fs.String("out", "", "append every game to this file in the record format")
-	tc := fs.String("tc", "", "BASE+INC: give every seat a clock of BASE seconds plus INC seconds a move (e.g. 10+0.1); a seat whose clock runs out loses on time")
-	sprt := fs.String("sprt", "", "ELO0,ELO1[,ALPHA,BETA]: stop a two-engine match when a sequential probability ratio test decides")
+	out := fs.String("out", "", "append every game to this `FILE` in the record format")
+	tc := fs.String("tc", "", "give every seat a clock of `BASE+INC`: BASE at the start plus INC a move, each a duration or bare seconds (e.g. 10s+100ms or 10+0.1); a seat whose clock runs out loses on time")
+	sprt := fs.String("sprt", "", "stop a two-engine match when a sequential probability ratio test of `ELO0,ELO1[,ALPHA,BETA]` decides (ALPHA and BETA default to 0.05)")
 	quiet := fs.Bool("quiet", false, "print no progress")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	spec := fs.String("game", "", deprecatedPrefix+"give the spec as the first argument")
+	alias(fs, "concurrency", "workers")
+	millisAlias(fs, "movetime", "time", movetime)
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(rest) != 0:
-		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	case len(rest) > 1 || len(rest) == 1 && *spec != "":
+		return &usageError{fmt.Sprintf("unexpected argument %q; want one game spec", rest[len(rest)-1])}
+	case len(rest) == 1:
+		*spec = rest[0]
+	}
+	switch {
 	case *spec == "":
-		return &usageError{"missing --game, e.g. --game pogo"}
+		return &usageError{"missing the game, e.g. stax match pogo --engine a=stax:easy --engine b=stax:hard"}
 	case len(engines) == 0:
 		return &usageError{"missing --engine, e.g. --engine hard=stax:hard --engine easy=stax:easy"}
 	case *n < 1:
 		return &usageError{"--games: want at least 1"}
-	case *conc < 1:
-		return &usageError{"--concurrency: want at least 1"}
-	case *movetime < 0 || *timeout < 0 || *openings < 0 || *depth < 0 || *nodes < 0:
-		return &usageError{"--movetime, --depth, --nodes, --timeout and --openings cannot be negative"}
+	case *workers < 1:
+		return &usageError{"--workers: want at least 1"}
+	case *movetime < 0 || timeout < 0 || *openings < 0 || *depth < 0 || *nodes < 0:
+		return &usageError{"--time, --depth, --nodes, --timeout and --openings cannot be negative"}
 	}
 	g, err := games.Load(*spec)
 	if err != nil {
@@ -76,8 +84,8 @@ func runMatch(e *env, args []string) error {
 	defer tables.Close()
 	levels := ai.Config{Tables: tables}
 	cfg := match.Config{
-		Game: g, Engines: engines, Games: *n, Concurrency: *conc,
-		MoveTime: time.Duration(*movetime) * time.Millisecond, Timeout: time.Duration(*timeout) * time.Millisecond,
+		Game: g, Engines: engines, Games: *n, Concurrency: *workers,
+		MoveTime: *movetime, Timeout: timeout,
 		Depth: *depth, Nodes: *nodes, Openings: *openings, Seed: *seed, NewPlayer: levels.NewSeeded,
 	}
 	if *tc != "" {
@@ -122,24 +130,30 @@ func runMatch(e *env, args []string) error {
 		if cfg.Progress != nil && ttyWriter(e.stderr) {
 			fmt.Fprintln(e.stderr)
 		}
-		rep.Write(e.stdout)
+		if *asJSON {
+			if jerr := writeJSON(e.stdout, matchOf(rep)); jerr != nil && err == nil {
+				err = jerr
+			}
+		} else {
+			rep.Write(e.stdout)
+		}
 	}
 	return err
 }
 
-// parseTimeControl parses BASE+INC in seconds (the increment may be left
-// out).
+// parseTimeControl parses BASE+INC, each a duration or a bare number of
+// seconds (the increment may be left out).
 func parseTimeControl(s string) (*match.TimeControl, error) {
 	base, inc, _ := strings.Cut(s, "+")
-	b, err1 := strconv.ParseFloat(base, 64)
-	i, err2 := 0.0, error(nil)
+	b, err1 := parseSeconds(base)
+	i, err2 := time.Duration(0), error(nil)
 	if inc != "" {
-		i, err2 = strconv.ParseFloat(inc, 64)
+		i, err2 = parseSeconds(inc)
 	}
-	if err1 != nil || err2 != nil || b <= 0 || i < 0 || b > 1e6 || i > 1e6 {
-		return nil, fmt.Errorf("--tc %q: want BASE+INC in seconds, e.g. 10+0.1 or 60", s)
+	if err1 != nil || err2 != nil || b <= 0 {
+		return nil, fmt.Errorf("--tc %q: want BASE+INC, durations or bare seconds, e.g. 10s+100ms, 10+0.1 or 1m", s)
 	}
-	return &match.TimeControl{Base: time.Duration(b * float64(time.Second)), Increment: time.Duration(i * float64(time.Second))}, nil
+	return &match.TimeControl{Base: b, Increment: i}, nil
 }
 
 // parseSPRT parses ELO0,ELO1[,ALPHA,BETA].

@@ -20,9 +20,6 @@ import (
 	"stax/search"
 )
 
-// playUsage is the argument summary of stax play.
-const playUsage = "<spec> [--white|--black|--seat1..--seat4 human|LEVEL] [--pos S] [--load FILE [--record N]] [--save FILE] [--time D] [--hint LEVEL] [--seed N] [--color auto|always|never]"
-
 // defaultLevel is the level of the seats after the first when no flag or
 // record names their player.
 const defaultLevel = "medium"
@@ -85,13 +82,13 @@ func runPlay(e *env, args []string) error {
 	white := fs.String("white", "", "who plays the first seat of a two-player game (White; player 1 in Diam)")
 	black := fs.String("black", "", "who plays the second seat of a two-player game (Black; player 2 in Diam)")
 	pos := fs.String("pos", "", "start from this position string")
-	load := fs.String("load", "", "resume the game saved in this record file")
-	recordNo := fs.Int("record", 0, "with --load of a file of several records (such as stax match --out writes), the number of the record to play, from 1")
+	load := fs.String("load", "", "resume the game saved in this record `FILE`")
+	recordNo := fs.Int("record", 0, "with --load of a file of several records (such as stax match --out writes), the number `N` of the record to play, from 1")
 	colour := fs.String("color", "auto", "colour the pieces: auto (when the output is a terminal and NO_COLOR is unset), always or never")
 	moveTime := fs.Duration("time", 0, "thinking time per computer move (default: the level's own budget)")
 	hint := fs.String("hint", "strongest", "the level that answers hint")
 	seed := fs.Uint64("seed", 0, "seed the computer players' randomness, for reproducible games (0: random)")
-	save := fs.String("save", "", "write the game's record to this file when it ends or is quit")
+	save := fs.String("save", "", "write the game's record to this `FILE` when it ends or is quit")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

@@ -34,7 +34,7 @@ func runServe(e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
 	db := fs.String("db", "stax.db", "the database: a SQLite file (created if missing) or a postgres:// URL")
 	assets := fs.String("assets", "", "serve the UI's static files from this directory instead of the embedded ones")
-	workers := fs.Int("workers", runtime.NumCPU(), "computer moves computed at once in this process; 0 leaves them to stax worker processes sharing the database")
+	workers := fs.Int("workers", runtime.NumCPU(), "computer moves computed at once in this process (default: one per CPU); 0 leaves them to stax worker processes sharing the database")
 	aiDelay := fs.Duration("ai-delay", 300*time.Millisecond, "the least time an AI takes to answer a move")
 	sync := fs.String("sync", "normal", "SQLite's synchronous mode: normal or full (see docs/server.md)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")

@@ -18,21 +18,22 @@ import (
 	"stax/games/pogo/solve"
 )
 
-const solveUsage = "pogo[(u=false)] [--out FILE] [--workers N] [--quiet] [--reachable] | diam[(drop=any)] [--pos S] [--checkpoint FILE] [--every D] [--time D] [--table MIB] [--workers N] [--quiet] [--verify N]"
-
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
-	out := fs.String("out", "", "Pogo: write the table to FILE (default: the cache, where the perfect level finds it)")
-	workers := fs.Int("workers", 0, "workers to solve with (default: one per CPU)")
+	out := fs.String("out", "", "Pogo: write the table to `FILE` (default: the cache, where the perfect level finds it)")
+	threads := fs.Int("threads", 0, "the threads solving (default: one per CPU)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
 	reach := fs.Bool("reachable", false, "Pogo: also count the positions reachable from the start (takes about as long again)")
 	var df diamSolveFlags
 	fs.StringVar(&df.pos, "pos", "", "Diam: the position to prove (default: the start)")
-	fs.StringVar(&df.checkpoint, "checkpoint", "", "Diam: resume from FILE if it exists, and save the search there as it goes")
+	fs.StringVar(&df.checkpoint, "checkpoint", "", "Diam: resume from `FILE` if it exists, and save the search there as it goes")
 	fs.DurationVar(&df.every, "every", 10*time.Minute, "Diam: how often to save the checkpoint")
-	fs.DurationVar(&df.limit, "time", 0, "Diam: stop after this long (default: when settled, or on interrupt)")
-	fs.Int64Var(&df.tableMiB, "table", 1024, "Diam: the transposition table's size in MiB")
-	fs.IntVar(&df.verify, "verify", 0, "Diam: check a proof found with the rules alone, leaving to plain minimax the positions within N-1 plies of the end (0: no check)")
+	fs.DurationVar(&df.limit, "duration", 0, "Diam: stop after this long (default: when settled, or on interrupt)")
+	fs.Int64Var(&df.tableMiB, "table", 1024, "Diam: the transposition table's size in `MiB`")
+	fs.IntVar(&df.verify, "verify", 0, "Diam: check a proof found with the rules alone, leaving to plain minimax the positions within `N`-1 plies of the end (0: no check)")
+	alias(fs, "workers", "threads")
+	alias(fs, "time", "duration")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -45,17 +46,17 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) { set[canonical(fs, f.Name)] = true })
 	if dg, ok := gg.(*diam.Game); ok {
 		for _, name := range []string{"out", "reachable"} {
 			if set[name] {
 				return &usageError{fmt.Sprintf("--%s applies to Pogo only", name)}
 			}
 		}
-		df.workers, df.quiet = *workers, *quiet
+		df.threads, df.quiet, df.json = *threads, *quiet, *asJSON
 		return solveDiam(e, dg, df)
 	}
-	for _, name := range []string{"pos", "checkpoint", "every", "time", "table", "verify"} {
+	for _, name := range []string{"pos", "checkpoint", "every", "duration", "table", "verify"} {
 		if set[name] {
 			return &usageError{fmt.Sprintf("--%s applies to Diam only", name)}
 		}
@@ -76,7 +77,7 @@ func runSolve(e *env, args []string) error {
 	start := time.Now()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	t, err := solve.Solve(ctx, g.U(), *workers, bar.update)
+	t, err := solve.Solve(ctx, solve.Options{U: g.U(), Workers: *threads, Progress: bar.update})
 	bar.done()
 	if err != nil {
 		return err
@@ -86,14 +87,37 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "solved in %.1fs; table written to %s\n", elapsed.Seconds(), path)
-	printStats(e.stdout, g, t)
+	var r *solve.Reach
 	if *reach {
-		r := t.Reachable(g.NewStart())
+		rr := t.Reachable(g.NewStart())
+		r = &rr
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, pogoSolveOf(g, t, path, elapsed, r))
+	}
+	printStats(e.stdout, g, t)
+	if r != nil {
 		pct := func(n int64) float64 { return 100 * float64(n) / float64(r.Classes) }
 		fmt.Fprintf(e.stdout, "reachable from the start: %d positions up to symmetry and colour swap: %.2f%% wins, %.2f%% losses, %.2f%% draws for the side to move\n",
 			r.Classes, pct(r.Wins), pct(r.Losses), pct(r.Draws))
 	}
 	return nil
+}
+
+// pogoSolveOf is the JSON form of what printStats prints.
+func pogoSolveOf(g *pogo.Game, t *solve.Table, path string, elapsed time.Duration, r *solve.Reach) pogoSolveJSON {
+	st := t.Stats()
+	s := g.NewStart()
+	out := pogoSolveJSON{Spec: game.SpecOf(g).String(), Table: path, Elapsed: elapsed.Round(time.Millisecond).String(),
+		Positions: st.Positions, Classes: int64(t.Positions()), Wins: st.Wins, Losses: st.Losses, Draws: st.Draws, Unreachable: st.Unreachable,
+		LongestWin: st.LongestWin, LongestWinAt: st.LongestWinAt, Start: s.String(), Verdict: t.Verdict(s).String(), Moves: []pogoMoveJSON{}}
+	for _, m := range t.Moves(s) {
+		out.Moves = append(out.Moves, pogoMoveJSON{Move: s.FormatMove(m.Move), Verdict: m.Verdict.String()})
+	}
+	if r != nil {
+		out.Reachable = &pogoReachJSON{Classes: r.Classes, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws}
+	}
+	return out
 }
 
 // pogoGame checks that a game that is not Diam is Pogo.

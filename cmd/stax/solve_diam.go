@@ -16,7 +16,7 @@ import (
 	"stax/ai"
 	"stax/game"
 	"stax/games/diam"
-	dsolve "stax/games/diam/solve"
+	"stax/games/diam/prove"
 )
 
 // diamSolveFlags are the flags of stax solve that apply to Diam.
@@ -26,16 +26,17 @@ type diamSolveFlags struct {
 	every      time.Duration
 	limit      time.Duration
 	tableMiB   int64
-	workers    int
+	threads    int
 	quiet      bool
 	verify     int
+	json       bool
 }
 
 // solveDiam proves or disproves that the side to move wins, then that it
 // loses, checkpointing on the way, and prints what it reached.
 func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 	if f.every <= 0 || f.limit < 0 || f.tableMiB <= 0 {
-		return &usageError{"--every and --table must be positive and --time not negative"}
+		return &usageError{"--every and --table must be positive and --duration not negative"}
 	}
 	st := g.NewStart()
 	if f.pos != "" {
@@ -45,13 +46,17 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 		}
 	}
 	if st.Terminal() {
+		if f.json {
+			return writeJSON(e.stdout, diamSolveJSON{Spec: game.SpecOf(g).String(), Position: st.String(), ToMove: st.ToMove(),
+				Moves: []diamMoveJSON{}, Survey: []surveyJSON{}, Outcome: st.Outcome().String()})
+		}
 		fmt.Fprintf(e.stdout, "no moves: %s\n", st.Outcome().Describe(g))
 		return nil
 	}
 	bar := &solveLine{w: e.stderr, quiet: f.quiet, tty: isTerminal(e.stderr)}
-	s, err := dsolve.New(g, dsolve.Options{
+	s, err := prove.New(g, prove.Options{
 		TableBytes: f.tableMiB << 20,
-		Workers:    f.workers,
+		Workers:    f.threads,
 		Evaluate:   ai.Evaluator(g).Evaluate,
 		Progress:   bar.update,
 	})
@@ -71,14 +76,14 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 		defer cancel()
 	}
 	fmt.Fprintf(e.stderr, "proving %s in %s with a %d MiB table\n", st, game.SpecOf(g), s.TableBytes()>>20)
-	var win, loss dsolve.Answer
-	for _, goal := range []dsolve.Goal{dsolve.Win, dsolve.Loss} {
+	var win, loss prove.Answer
+	for _, goal := range []prove.Goal{prove.Win, prove.Loss} {
 		a, err := proveWithCheckpoints(ctx, e, s, st, goal, f)
 		bar.done()
 		if err != nil {
 			return err
 		}
-		if goal == dsolve.Win {
+		if goal == prove.Win {
 			win = a
 			if a.Proven || !a.Disproven {
 				break
@@ -87,11 +92,11 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 			loss = a
 		}
 	}
-	printDiamSolve(e.stdout, g, s, st, win, loss)
+	var verified *solveVerified
 	if f.verify > 0 && (win.Proven || loss.Proven) {
-		goal := dsolve.Win
+		goal := prove.Win
 		if loss.Proven {
-			goal = dsolve.Loss
+			goal = prove.Loss
 		}
 		vctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
@@ -100,15 +105,71 @@ func solveDiam(e *env, g *diam.Game, f diamSolveFlags) error {
 		if err != nil {
 			return err
 		}
+		verified = &solveVerified{stats: stats, elapsed: time.Since(start)}
+	}
+	if f.json {
+		return writeJSON(e.stdout, diamSolveOf(g, s, st, win, loss, verified))
+	}
+	printDiamSolve(e.stdout, g, s, st, win, loss)
+	if verified != nil {
 		fmt.Fprintf(e.stdout, "proof checked with the rules alone in %s: %d positions, as they stand (no symmetry), every move of the losing side followed; %d of them, within %d plies of the end, settled by plain minimax\n",
-			time.Since(start).Round(time.Millisecond), stats.Positions, stats.Minimax, f.verify-1)
+			verified.elapsed.Round(time.Millisecond), verified.stats.Positions, verified.stats.Minimax, f.verify-1)
 	}
 	return nil
 }
 
+// solveVerified is the check of a proof by --verify.
+type solveVerified struct {
+	stats   prove.VerifyStats
+	elapsed time.Duration
+}
+
+// diamSolveOf is the JSON form of what printDiamSolve prints.
+func diamSolveOf(g *diam.Game, s *prove.Solver, st *diam.State, win, loss prove.Answer, v *solveVerified) diamSolveJSON {
+	p := s.Progress()
+	out := diamSolveJSON{Spec: game.SpecOf(g).String(), Position: st.String(), ToMove: st.ToMove(), Win: answerOf(win), Loss: answerOf(loss),
+		Nodes: p.Nodes, Elapsed: p.Elapsed.Round(time.Millisecond).String(), Moves: []diamMoveJSON{}, Survey: []surveyJSON{}, Outcome: "*"}
+	for _, m := range s.Moves(st) {
+		out.Moves = append(out.Moves, diamMoveJSON{Move: st.FormatMove(m.Move), Wins: answerOf(m.Wins), Loses: answerOf(m.Loses)})
+	}
+	by := make([]surveyJSON, surveyDepth+1)
+	for d := range by {
+		by[d].Plies = d
+	}
+	for _, k := range s.Survey(st, surveyDepth) {
+		t := &by[len(k.Line)]
+		t.Classes++
+		switch {
+		case k.Win.Proven:
+			t.Won++
+		case k.Loss.Proven:
+			t.Lost++
+		case k.Win.Disproven:
+			t.NoWin++
+		}
+	}
+	out.Survey = by
+	if v != nil {
+		out.Verified = &v.stats.Positions
+	}
+	return out
+}
+
+// answerOf is the JSON form of a solver's answer.
+func answerOf(a prove.Answer) answerJSON {
+	out := answerJSON{Proven: a.Proven, Disproven: a.Disproven}
+	switch {
+	case a.Proven:
+		out.Plies = a.Plies
+	case !a.Disproven:
+		out.PN, out.DN = a.PN, a.DN
+	}
+	return out
+}
+
 // proveWithCheckpoints runs the solver on one goal until it is settled or
 // ctx is done, writing the checkpoint every f.every and at the end.
-func proveWithCheckpoints(ctx context.Context, e *env, s *dsolve.Solver, st *diam.State, goal dsolve.Goal, f diamSolveFlags) (dsolve.Answer, error) {
+func proveWithCheckpoints(ctx context.Context, e *env, s *prove.Solver, st *diam.State, goal prove.Goal, f diamSolveFlags) (prove.Answer, error) {
 	for {
 		part, cancel := context.WithTimeout(ctx, f.every)
 		a, err := s.Prove(part, st, goal)
@@ -128,7 +189,7 @@ func proveWithCheckpoints(ctx context.Context, e *env, s *dsolve.Solver, st *dia
 }
 
 // loadCheckpoint resumes from path if it exists.
-func loadCheckpoint(e *env, s *dsolve.Solver, path string) error {
+func loadCheckpoint(e *env, s *prove.Solver, path string) error {
 	fh, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(e.stderr, "no checkpoint at %s yet: starting afresh\n", path)
@@ -149,7 +210,7 @@ func loadCheckpoint(e *env, s *dsolve.Solver, path string) error {
 
 // saveCheckpoint writes the checkpoint to a temporary file and renames it
 // over path, so that a crash leaves the previous one intact.
-func saveCheckpoint(s *dsolve.Solver, path string) error {
+func saveCheckpoint(s *prove.Solver, path string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -166,7 +227,7 @@ func saveCheckpoint(s *dsolve.Solver, path string) error {
 }
 
 // printDiamSolve prints the answers for the position and its moves.
-func printDiamSolve(w io.Writer, g *diam.Game, s *dsolve.Solver, st *diam.State, win, loss dsolve.Answer) {
+func printDiamSolve(w io.Writer, g *diam.Game, s *prove.Solver, st *diam.State, win, loss prove.Answer) {
 	p := s.Progress()
 	fmt.Fprintf(w, "%s %s: %s\n", game.SpecOf(g), st, valueWords(win, loss, g.PlayerName(st.ToMove())))
 	fmt.Fprintf(w, "searched %d positions in %s (%.0f/s); %d proofs and %d disproofs stored; table %d of %d entries\n",
@@ -186,7 +247,7 @@ const surveyDepth = 6
 
 // printSurvey counts, by depth, the positions (one per symmetry class)
 // whose value is proven, and lists the shallowest proven lines.
-func printSurvey(w io.Writer, st *diam.State, known []dsolve.Known) {
+func printSurvey(w io.Writer, st *diam.State, known []prove.Known) {
 	type tally struct{ classes, wins, losses, noWin int }
 	var by [surveyDepth + 1]tally
 	var lines []string
@@ -228,7 +289,7 @@ func printSurvey(w io.Writer, st *diam.State, known []dsolve.Known) {
 }
 
 // valueWords describes what is known of a position from its two answers.
-func valueWords(win, loss dsolve.Answer, player string) string {
+func valueWords(win, loss prove.Answer, player string) string {
 	switch {
 	case win.Proven:
 		return fmt.Sprintf("%s to move wins (proven, in at most %s by the proof found)", player, plies(win.Plies))
@@ -243,7 +304,7 @@ func valueWords(win, loss dsolve.Answer, player string) string {
 }
 
 // moveWords describes what is known of a move.
-func moveWords(m dsolve.MoveAnswer) string {
+func moveWords(m prove.MoveAnswer) string {
 	switch {
 	case m.Wins.Proven:
 		return fmt.Sprintf("wins (proven, at most %s)", plies(m.Wins.Plies))
@@ -253,7 +314,7 @@ func moveWords(m dsolve.MoveAnswer) string {
 	var parts []string
 	for _, x := range []struct {
 		what string
-		a    dsolve.Answer
+		a    prove.Answer
 	}{{"win", m.Wins}, {"loss", m.Loses}} {
 		switch {
 		case x.a.Disproven:
@@ -267,7 +328,7 @@ func moveWords(m dsolve.MoveAnswer) string {
 
 // moveRank orders moves: proven wins (quickest first), open moves, proven
 // losses (slowest first).
-func moveRank(m dsolve.MoveAnswer) int {
+func moveRank(m prove.MoveAnswer) int {
 	switch {
 	case m.Wins.Proven:
 		return m.Wins.Plies
@@ -287,7 +348,7 @@ type solveLine struct {
 	drawn bool
 }
 
-func (b *solveLine) update(p dsolve.Progress) {
+func (b *solveLine) update(p prove.Progress) {
 	if b.quiet || (!b.tty && time.Since(b.last) < time.Minute) {
 		return
 	}

@@ -19,6 +19,8 @@ func TestSolveCommandErrors(t *testing.T) {
 		{[]string{"solve", "diam(players=4)"}, "two-player Diam"},
 		{[]string{"solve", "diam", "--out", "x"}, "--out applies to Pogo only"},
 		{[]string{"solve", "pogo", "--checkpoint", "x"}, "--checkpoint applies to Diam only"},
+		{[]string{"solve", "pogo", "--duration", "1m"}, "--duration applies to Diam only"},
+		{[]string{"solve", "pogo", "--time", "1m"}, "--duration applies to Diam only"},
 		{[]string{"solve", "diam", "--pos", "r/r 1"}, "want 8"},
 		{[]string{"solve", "diam", "--table", "0"}, "must be positive"},
 		{[]string{"solve", "pogo(u=maybe)"}, "u"},
@@ -39,7 +41,7 @@ func TestSolveCommandErrors(t *testing.T) {
 // with a checkpoint, and resumes from it.
 func TestSolveDiamCommand(t *testing.T) {
 	ckpt := filepath.Join(t.TempDir(), "diam.ckpt")
-	args := []string{"solve", "diam", "--pos", "gr/-/-/r/g/-/-/- 2", "--table", "4", "--checkpoint", ckpt, "--time", "1m", "--workers", "2"}
+	args := []string{"solve", "diam", "--pos", "gr/-/-/r/g/-/-/- 2", "--table", "4", "--checkpoint", ckpt, "--duration", "1m", "--threads", "2"}
 	out, errOut, err := runCmd(t, "", args...)
 	if err != nil {
 		t.Fatal(err)
@@ -137,8 +139,8 @@ func TestPerfectOnEmptyCache(t *testing.T) {
 	}
 	t.Run("match", func(t *testing.T) {
 		t.Setenv("STAX_CACHE_DIR", t.TempDir())
-		stdout, stderr, err := runCmd(t, "", "match", "--quiet", "--game", "pogo", "--engine", "p=stax:perfect", "--engine", "r=stax:random",
-			"--games", "4", "--movetime", "20", "--openings", "1")
+		stdout, stderr, err := runCmd(t, "", "match", "--quiet", "pogo", "--engine", "p=stax:perfect", "--engine", "r=stax:random",
+			"--games", "4", "--time", "20ms", "--openings", "1")
 		if err != nil {
 			t.Fatal(err)
 		}

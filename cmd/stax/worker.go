@@ -13,14 +13,12 @@ import (
 	"stax/server/worker"
 )
 
-const workerUsage = "--db postgres://... [--workers N] [--ai-delay D] [--ai-timeout D] [--log-level L]"
-
 // runWorker makes the computer moves of the servers sharing a database,
 // so that the search can run on machines of its own.
 func runWorker(e *env, args []string) error {
 	fs := newFlags(e, "worker")
 	db := fs.String("db", "", "the servers' database (a postgres:// URL; a SQLite file is usable by one process only)")
-	workers := fs.Int("workers", runtime.NumCPU(), "computer moves computed at once")
+	workers := fs.Int("workers", runtime.NumCPU(), "computer moves computed at once (default: one per CPU)")
 	aiDelay := fs.Duration("ai-delay", 300*time.Millisecond, "the least time a computer takes to answer another computer")
 	aiTimeout := fs.Duration("ai-timeout", 30*time.Second, "the longest a computer move may take before its seat forfeits")
 	level := fs.String("log-level", "info", "debug, info, warn or error")

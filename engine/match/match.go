@@ -136,8 +136,14 @@ type Config struct {
 	// Progress, when not nil, is called after each game (never
 	// concurrently).
 	Progress func(Status)
-	// Now returns the time for the Date tag (default time.Now).
+	// Now returns the time for the Date tag (default TimeSource.Now).
 	Now func() time.Time
+	// TimeSource is the clock that measures the moves against Timeout
+	// and the seats' clocks, and times the engines' handshakes (default
+	// engine.SystemClock; tests pass a fake one, so that a move is lost on
+	// time when they say and never because the machine is slow). The
+	// built-in levels' own budgets stay on the system's clock.
+	TimeSource engine.Clock
 }
 
 // TimeControl is the clock of every seat in a timed match.
@@ -256,12 +262,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	if cfg.TimeSource == nil {
+		cfg.TimeSource = engine.SystemClock
+	}
 	if err := preflight(cfg); err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	clock := cfg.TimeSource
+	start := clock.Now()
 	if cfg.Now == nil {
-		cfg.Now = time.Now
+		cfg.Now = clock.Now
 	}
 	names := make([]string, len(cfg.Engines))
 	for i, e := range cfg.Engines {
@@ -320,14 +330,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 					}
 				}
 				if cfg.Progress != nil {
-					cfg.Progress(Status{Done: len(rep.Games), Total: cfg.Games, Elapsed: time.Since(start), Last: &res, Table: rep.Table})
+					cfg.Progress(Status{Done: len(rep.Games), Total: cfg.Games, Elapsed: clock.Now().Sub(start), Last: &res, Table: rep.Table})
 				}
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	rep.Elapsed = time.Since(start)
+	rep.Elapsed = clock.Now().Sub(start)
 	if writeErr != nil {
 		return rep, fmt.Errorf("writing records: %v", writeErr)
 	}
@@ -383,7 +393,7 @@ func preflight(cfg Config) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, err := engine.Start(e.Command, handshakeTimeout)
+			c, err := engine.StartWithClock(e.Command, handshakeTimeout, cfg.TimeSource)
 			if err == nil {
 				err = c.Setup(game.SpecOf(cfg.Game).String(), nil, "startpos", nil, handshakeTimeout)
 				c.Close()
@@ -455,10 +465,10 @@ func (w *worker) play(ctx context.Context, j job) (res GameResult, ok bool) {
 		}
 		seat := h.State().ToMove()
 		e := seats[seat].engine
-		start := time.Now()
+		start := cfg.TimeSource.Now()
 		move, fault := w.move(ctx, seats[seat], h)
 		if w.clocks != nil && fault == nil {
-			w.clocks[seat] -= time.Since(start)
+			w.clocks[seat] -= cfg.TimeSource.Now().Sub(start)
 			if w.clocks[seat] < 0 {
 				fault = &engine.Fault{Kind: engine.TimedOut, Detail: fmt.Sprintf("%s's clock ran out", g.PlayerName(seat))}
 			} else {
@@ -586,13 +596,22 @@ func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History) (stri
 		params = strings.TrimSpace(params + w.clockParams())
 	}
 	if sp.player != nil {
-		mctx, cancel := context.WithTimeout(ctx, limit)
+		mctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		start := time.Now()
+		timeUp, stop := cfg.TimeSource.After(limit)
+		defer stop()
+		go func() {
+			select {
+			case <-timeUp:
+				cancel()
+			case <-mctx.Done():
+			}
+		}()
+		start := cfg.TimeSource.Now()
 		pos := search.PositionOf(h)
 		res, err := search.Ask(mctx, sp.player, pos, lim, nil)
 		switch {
-		case time.Since(start) > limit:
+		case cfg.TimeSource.Now().Sub(start) > limit:
 			return "", &engine.Fault{Kind: engine.TimedOut, Detail: fmt.Sprintf("no move within %v", limit)}
 		case errors.Is(err, game.ErrIllegalMove):
 			return "", &engine.Fault{Kind: engine.Garbled, Detail: err.Error()}
@@ -604,7 +623,7 @@ func (w *worker) move(ctx context.Context, sp seatPlayer, h *game.History) (stri
 	c := w.clients[sp.engine]
 	if c == nil {
 		var err error
-		c, err = engine.Start(cfg.Engines[sp.engine].Command, 10*time.Second)
+		c, err = engine.StartWithClock(cfg.Engines[sp.engine].Command, handshakeTimeout, cfg.TimeSource)
 		if err != nil {
 			return "", asFault(err, "failed to start")
 		}

@@ -3,7 +3,9 @@ package match
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
+	"net"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -194,11 +196,17 @@ func checkRecords(t *testing.T, rep *Report, text string) {
 
 // TestMisbehavingEngines plays a match in which four external engines
 // crash, hang, play an illegal move and print garbage: it completes, and
-// every fault is reported in the table and the records.
+// every fault is reported in the table and the records. The match runs on
+// a fake clock, one game at a time: the hanging engine says when it
+// hangs, and only then does the test move the clock past the move's
+// timeout, so no other engine ever runs out of time.
 func TestMisbehavingEngines(t *testing.T) {
 	g, _ := games.Load("pogo")
+	clock := enginetest.NewClock()
+	const timeout = 500 * time.Millisecond
+	hangs := advanceOnHang(t, clock, timeout)
 	bad := func(mode string, after int) Engine {
-		return Engine{Name: mode, Command: []string{progs.Bad, "-mode", mode, "-after", fmt.Sprint(after)}}
+		return Engine{Name: mode, Command: []string{progs.Bad, "-mode", mode, "-after", fmt.Sprint(after), "-signal", hangs}}
 	}
 	engines := []Engine{
 		{Name: "random", Level: "random"},
@@ -208,9 +216,9 @@ func TestMisbehavingEngines(t *testing.T) {
 	var out strings.Builder
 	var statuses int
 	cfg := Config{
-		Game: g, Engines: engines, Games: len(lineups(len(engines), 2)), Concurrency: 2,
-		MoveTime: 5 * time.Millisecond, Timeout: 500 * time.Millisecond, Openings: 2, Seed: 3,
-		NewPlayer: ai.NewSeeded, Records: &out, Progress: func(Status) { statuses++ },
+		Game: g, Engines: engines, Games: len(lineups(len(engines), 2)), Concurrency: 1,
+		MoveTime: 5 * time.Millisecond, Timeout: timeout, Openings: 2, Seed: 3,
+		NewPlayer: ai.NewSeeded, Records: &out, Progress: func(Status) { statuses++ }, TimeSource: clock,
 	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -274,6 +282,37 @@ func TestMisbehavingEngines(t *testing.T) {
 		}
 	}
 	t.Logf("\n%s", table.String())
+}
+
+// advanceOnHang listens for the signals of badengine -mode hang -signal
+// ADDR and returns ADDR: after each, once the client waits for the
+// engine's answer, it advances clock by d. The listener closes when the
+// test ends.
+func advanceOnHang(t *testing.T, clock *enginetest.Clock, d time.Duration) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+	})
+	go func() {
+		defer close(done)
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			io.Copy(io.Discard, conn)
+			conn.Close()
+			clock.WaitPending(t, 1)
+			clock.Advance(d)
+		}
+	}()
+	return ln.Addr().String()
 }
 
 // TestFourPlayers plays 4-player Diam, free-for-all and in teams, with
@@ -427,6 +466,8 @@ func TestFmtScore(t *testing.T) {
 
 // TestPreflight checks that an engine that cannot start, never finishes
 // its handshake or refuses the game stops the match before its first game.
+// The silent one's 10s are on a fake clock, moved once the handshake
+// waits.
 func TestPreflight(t *testing.T) {
 	g, _ := games.Load("pogo")
 	tests := []struct {
@@ -439,13 +480,14 @@ func TestPreflight(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.name == "silent" && testing.Short() {
-				t.Skip("waits for the 10 s handshake timeout")
+			clock := enginetest.NewClock()
+			if tc.name == "silent" {
+				go clock.AdvanceWhenPending(t, handshakeTimeout)
 			}
 			games := 0
 			cfg := Config{
 				Game: g, Engines: []Engine{{Name: "r", Level: "random"}, {Name: "x", Command: tc.cmd}},
-				Games: 2, NewPlayer: ai.NewSeeded, Progress: func(Status) { games++ },
+				Games: 2, NewPlayer: ai.NewSeeded, Progress: func(Status) { games++ }, TimeSource: clock,
 			}
 			rep, err := Run(context.Background(), cfg)
 			if err == nil || rep != nil || games != 0 {
@@ -516,17 +558,18 @@ func TestBuiltinFault(t *testing.T) {
 	}
 }
 
-// TestClock plays timed games with a fast clock: the strongest level,
-// whose own budget is 1.5 s a move, must manage a clock of 1 s plus 50 ms
-// a move without losing on time, and the external engine is told the
-// clocks.
+// TestClock plays timed games of the strongest level (given its clock, it
+// budgets its moves from it, as search's tests check) against an external
+// engine, which is told the clocks, on a fake clock that does not move:
+// nobody loses on time, and the records and the report give the time
+// control. TestClockRunsOut checks the flag's fall.
 func TestClock(t *testing.T) {
 	g, _ := games.Load("pogo")
 	var out strings.Builder
 	cfg := Config{
 		Game: g, Engines: []Engine{{Name: "strongest", Level: "strongest"}, {Name: "ext", Command: []string{progs.Bad, "-mode", "none"}}},
 		Games: 2, Openings: 2, Seed: 5, Clock: &TimeControl{Base: time.Second, Increment: 50 * time.Millisecond},
-		NewPlayer: ai.NewSeeded, Records: &out,
+		NewPlayer: ai.NewSeeded, Records: &out, TimeSource: enginetest.NewClock(),
 	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -544,6 +587,34 @@ func TestClock(t *testing.T) {
 	rep.Write(&report)
 	if !strings.Contains(report.String(), "clock 1+0.05") {
 		t.Errorf("the report does not give the clock:\n%s", report.String())
+	}
+}
+
+// TestClockRunsOut checks a seat's clock on a fake one: an external
+// engine answers its first two moves at once (no time passes) and hangs on
+// the third, when its clock holds the base and two increments; the test
+// moves the clock on by that much and the engine loses on time, in each
+// of the two games.
+func TestClockRunsOut(t *testing.T) {
+	g, _ := games.Load("pogo")
+	clock := enginetest.NewClock()
+	hangs := advanceOnHang(t, clock, 1100*time.Millisecond)
+	cfg := Config{
+		Game: g, Engines: []Engine{{Name: "random", Level: "random"}, {Name: "ext", Command: []string{progs.Bad, "-mode", "hang", "-after", "2", "-signal", hangs}}},
+		Games: 2, Seed: 5, Clock: &TimeControl{Base: time.Second, Increment: 50 * time.Millisecond},
+		NewPlayer: ai.NewSeeded, TimeSource: clock,
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Games) != 2 {
+		t.Fatalf("%d games; want 2", len(rep.Games))
+	}
+	for _, gr := range rep.Games {
+		if gr.FaultEngine != 1 || !strings.HasSuffix(gr.Fault, "no bestmove within 1.1s") || gr.Outcome.Reason != game.ByTime {
+			t.Errorf("game %d: fault %q by engine %d, reason %v; want ext to lose on time with 1.1s left", gr.Number, gr.Fault, gr.FaultEngine, gr.Outcome.Reason)
+		}
 	}
 }
 

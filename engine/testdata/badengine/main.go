@@ -2,7 +2,9 @@
 // random level, until its fault: from the go command numbered -after + 1
 // (counted from 1 in each process) it crashes, hangs, answers an illegal
 // move, prints garbage or floods its output with info lines. The engine
-// tests use it to check that matches survive misbehaving engines.
+// tests use it to check that matches survive misbehaving engines. With
+// -signal it tells a test, over TCP, when it starts to hang, so that the
+// test can then move its fake clock past the deadline.
 package main
 
 import (
@@ -11,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -36,6 +39,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func main() {
 	mode := flag.String("mode", "crash", "the fault: crash, hang, illegal, garbage, flood (info lines without end), silent (never finishes the handshake) or none")
 	after := flag.Int("after", 0, "the number of go commands answered properly first")
+	signal := flag.String("signal", "", "with -mode hang, the TCP address to which it writes a line when it starts to hang")
 	flag.Parse()
 
 	out := &lockedWriter{w: os.Stdout}
@@ -64,6 +68,12 @@ func main() {
 					fmt.Fprintln(os.Stderr, "badengine: simulated crash")
 					os.Exit(3)
 				case "hang":
+					if *signal != "" {
+						if conn, err := net.Dial("tcp", *signal); err == nil {
+							fmt.Fprintln(conn, "hang")
+							conn.Close()
+						}
+					}
 					for {
 						time.Sleep(time.Hour)
 					}

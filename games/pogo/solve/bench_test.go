@@ -14,7 +14,7 @@ func BenchmarkSolve(b *testing.B) {
 		b.Run(fmt.Sprintf("n=5/workers=%d", w), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := solveN(context.Background(), 5, true, w, nil); err != nil {
+				if _, err := solveN(context.Background(), 5, Options{U: true, Workers: w}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -39,7 +39,7 @@ func BenchmarkIndex(b *testing.B) {
 
 // BenchmarkMoves measures the verdicts of every move of a position.
 func BenchmarkMoves(b *testing.B) {
-	tb, err := solveN(context.Background(), 3, true, 1, nil)
+	tb, err := solveN(context.Background(), 3, Options{U: true, Workers: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

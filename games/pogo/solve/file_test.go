@@ -11,7 +11,7 @@ import (
 // TestFileRoundTrip writes a small game's table and reads it back, and
 // checks that damage of every kind is reported as corruption.
 func TestFileRoundTrip(t *testing.T) {
-	tb, err := solveN(context.Background(), 3, false, 1, nil)
+	tb, err := solveN(context.Background(), 3, Options{U: false, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // FuzzReadTable checks that ReadTable rejects damaged files with an error
 // and never panics, and that what it accepts writes back identically.
 func FuzzReadTable(f *testing.F) {
-	small, err := solveN(context.Background(), 1, true, 1, nil)
+	small, err := solveN(context.Background(), 1, Options{U: true, Workers: 1})
 	if err != nil {
 		f.Fatal(err)
 	}

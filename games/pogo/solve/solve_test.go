@@ -74,7 +74,7 @@ func TestAgainstNaive(t *testing.T) {
 	for n := 1; n <= maxN; n++ {
 		for _, u := range []bool{true, false} {
 			t.Run(fmt.Sprintf("n=%d,u=%v", n, u), func(t *testing.T) {
-				tb, err := solveN(context.Background(), n, u, 2, nil)
+				tb, err := solveN(context.Background(), n, Options{U: u, Workers: 2})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -139,7 +139,7 @@ func TestConsistent(t *testing.T) {
 	}
 	for _, u := range []bool{true, false} {
 		t.Run(fmt.Sprintf("n=%d,u=%v", n, u), func(t *testing.T) {
-			tb, err := solveN(context.Background(), n, u, 2, nil)
+			tb, err := solveN(context.Background(), n, Options{U: u, Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,12 +263,12 @@ func checkNegamax(t *testing.T, tb *Table, g *pogo.Game, positions int) {
 func TestSolveCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var phases []string
-	tb, err := Solve(ctx, true, 1, func(p Progress) {
+	tb, err := Solve(ctx, Options{U: true, Workers: 1, Progress: func(p Progress) {
 		phases = append(phases, p.Phase)
 		if p.Phase == "retrograde" {
 			cancel()
 		}
-	})
+	}})
 	if tb != nil || !errors.Is(err, context.Canceled) {
 		t.Errorf("Solve cancelled = %v, %v; want context.Canceled", tb, err)
 	}
@@ -278,7 +278,7 @@ func TestSolveCancelled(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
-	if _, err := Solve(ctx, false, 1, nil); !errors.Is(err, context.Canceled) {
+	if _, err := Solve(ctx, Options{U: false, Workers: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Solve with a cancelled context = %v; want context.Canceled", err)
 	}
 	if el := time.Since(start); el > 5*time.Second {
@@ -294,7 +294,7 @@ func TestFull(t *testing.T) {
 	}
 	for _, u := range []bool{true, false} {
 		t.Run(fmt.Sprintf("u=%v", u), func(t *testing.T) {
-			tb, err := Solve(context.Background(), u, 0, nil)
+			tb, err := Solve(context.Background(), Options{U: u})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -98,24 +98,32 @@ func indexerFor(n int) *indexer {
 	return indexers.x[n]
 }
 
-// Solve computes the table of the variant with or without the U-shaped
-// move, using the given number of workers (0: one per CPU), reporting its
-// progress to progress (which may be nil). It stops soon after ctx is
-// cancelled, returning ctx's error.
-func Solve(ctx context.Context, u bool, workers int, progress func(Progress)) (*Table, error) {
-	return solveN(ctx, Pieces, u, workers, progress)
+// Options are the choices of a solve.
+type Options struct {
+	// U selects the variant with the U-shaped move (pogo's u option).
+	U bool
+	// Workers is the number of goroutines solving; 0 means one per CPU.
+	Workers int
+	// Progress, when not nil, is told of the solve's progress.
+	Progress func(Progress)
+}
+
+// Solve computes the table of the variant opt.U. It stops soon after ctx
+// is cancelled, returning ctx's error.
+func Solve(ctx context.Context, opt Options) (*Table, error) {
+	return solveN(ctx, Pieces, opt)
 }
 
 // solveN solves the game with n pieces a side, a smaller game with the
 // same rules that the tests solve in full.
-func solveN(ctx context.Context, n int, u bool, workers int, progress func(Progress)) (*Table, error) {
+func solveN(ctx context.Context, n int, opt Options) (*Table, error) {
 	x := indexerFor(n)
-	ms := pogo.MoveTableOf(u)
-	val, err := retro(ctx, x, ms, workers, progress)
+	ms := pogo.MoveTableOf(opt.U)
+	val, err := retro(ctx, x, ms, opt.Workers, opt.Progress)
 	if err != nil {
 		return nil, err
 	}
-	return &Table{u: u, x: x, ms: ms, val: val}, nil
+	return &Table{u: opt.U, x: x, ms: ms, val: val}, nil
 }
 
 // U reports whether the table is of the variant with the U-shaped move.

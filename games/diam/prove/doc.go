@@ -1,4 +1,4 @@
-// Package solve is a weak solver for two-player Diam (drop=empty and
+// Package prove is a weak solver for two-player Diam (drop=empty and
 // drop=any): it proves, for a position, that the side to move wins or
 // that it loses against every defence, by depth-first proof-number search
 // (df-pn) over a bounded transposition table.
@@ -30,4 +30,4 @@
 // table and split the moves of the position being proven; the table can
 // be written to a checkpoint file and read back, so that a long proof can
 // stop and resume.
-package solve
+package prove
