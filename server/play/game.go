@@ -416,6 +416,11 @@ func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply 
 			// Another server stored a move at this ply first: catch up
 			// with it, and tell the sender, who sees the new state.
 			s.relay.refresh(l)
+			if l.h.Over() {
+				// The game ended meanwhile (a flag, a resignation): the
+				// store took one of the two.
+				return &moveError{code: CodeGameOver, msg: "the game ended before the move arrived: " + l.h.Outcome().Describe(l.g), move: text}
+			}
 			return &moveError{code: CodeStale, msg: "another move was played first; it was not played", move: text}
 		}
 		s.log.Error("store move", "game", l.id, "move", note, "err", err)
@@ -476,7 +481,7 @@ func (s *Live) conclude(ctx context.Context, l *room, end func(), resigned int, 
 	if l.clk != nil {
 		l.clk.Stop(now)
 	}
-	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, *l.end(), now); err != nil {
+	if err := s.store.Finish(context.WithoutCancel(ctx), l.id, l.h.Ply(), *l.end(), now); err != nil {
 		l.h.Undo()
 		l.resigned = -1
 		if l.clk != nil {

@@ -56,7 +56,7 @@ func (m *memStore) AppendMove(ctx context.Context, id string, ply int, move stri
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g := m.games[id]
-	if g == nil || len(g.Moves) != ply {
+	if g == nil || len(g.Moves) != ply || g.Status == store.Finished {
 		return store.ErrConflict
 	}
 	g.Moves = append(g.Moves, move)
@@ -79,11 +79,11 @@ func (m *memStore) Join(ctx context.Context, id string, seat int, tokenHash, nam
 	return nil
 }
 
-func (m *memStore) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
+func (m *memStore) Finish(ctx context.Context, id string, ply int, end store.End, at time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g := m.games[id]
-	if g == nil || g.Status == store.Finished {
+	if g == nil || g.Status == store.Finished || len(g.Moves) != ply {
 		return store.ErrConflict
 	}
 	g.Status, g.End, g.Updated = store.Finished, end, at

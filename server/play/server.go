@@ -283,7 +283,7 @@ func (s *Live) resume() error {
 		case l.h.Over():
 			// The moves end the game although it was stored unfinished
 			// (e.g. a rules change): record the ending.
-			if err := s.store.Finish(s.ctx, l.id, *l.end(), time.Now().UTC()); err != nil {
+			if err := s.store.Finish(s.ctx, l.id, l.h.Ply(), *l.end(), time.Now().UTC()); err != nil {
 				s.log.Error("finish resumed game", "game", l.id, "err", err)
 			}
 		case l.lastActive().Before(cutoff):

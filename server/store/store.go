@@ -201,7 +201,8 @@ type Games interface {
 	Get(ctx context.Context, id string) (*Game, error)
 	// AppendMove stores the move played at ply (0-based: the number of
 	// moves before it); end, when not nil, finishes the game in the same
-	// transaction. A move already stored at that ply is ErrConflict.
+	// transaction. A move already stored at that ply, or a move to a game
+	// that is finished (by any process), is ErrConflict.
 	AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *End) error
 	// Join gives an open seat to a player: it sets the seat's token hash,
 	// name and account (user, empty for a guest) and marks it joined (the
@@ -212,9 +213,13 @@ type Games interface {
 	// ply, with the players' agreement. A game that is finished or whose
 	// last move is not at ply is ErrConflict.
 	TakeBack(ctx context.Context, id string, ply int) error
-	// Finish ends a game for a reason the moves do not show (resignation,
-	// forfeit).
-	Finish(ctx context.Context, id string, end End, at time.Time) error
+	// Finish ends a game at ply (the number of its moves) for a reason
+	// the moves do not show (resignation, loss on time, agreement,
+	// abort, forfeit). A game that is finished, or whose moves are not
+	// ply in number (a move was stored meanwhile, by any process), is
+	// ErrConflict: of a move and an ending at the same ply, exactly one
+	// is stored.
+	Finish(ctx context.Context, id string, ply int, end End, at time.Time) error
 	// Unfinished returns every game still being played, with seats and
 	// moves.
 	Unfinished(ctx context.Context) ([]*Game, error)

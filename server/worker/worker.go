@@ -192,7 +192,7 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 	forfeit := func(detail string) {
 		h.Resign(seat, game.ByForfeit, detail)
 		end := store.End{Outcome: h.Outcome().String(), Resigned: seat}
-		err := w.cfg.Store.Finish(context.WithoutCancel(ctx), job.Game, end, time.Now().UTC().Truncate(time.Millisecond))
+		err := w.cfg.Store.Finish(context.WithoutCancel(ctx), job.Game, h.Ply(), end, time.Now().UTC().Truncate(time.Millisecond))
 		if err != nil && !errors.Is(err, store.ErrConflict) {
 			log.Error("record a computer's forfeit", "err", err)
 			return

@@ -201,24 +201,44 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 // next reread the game (a player connecting, a seat about to be flagged, a
 // conflicting move, their feed reconnecting).
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
-	const insert = `INSERT INTO moves (game_id, ply, move, at) VALUES ($1, $2, $3, $4)`
+	// A move is stored only in a game still being played: the insert
+	// holds the game's row with FOR SHARE, which Finish's FOR UPDATE
+	// waits for (and the other way round), so that of a move and an
+	// ending at the same ply exactly one is stored.
+	const insert = `INSERT INTO moves (game_id, ply, move, at)
+		SELECT $1, $2, $3, $4 FROM games WHERE id = $1 AND status = 'playing' FOR SHARE`
 	var err error
+	stored := true
 	if end == nil {
 		// A move writes only its row, as in the SQLite store; the game's
 		// ply and update time are written when it ends.
-		_, err = s.pool.Exec(ctx, insert, id, ply, move, at)
+		var tag pgconn.CommandTag
+		tag, err = s.pool.Exec(ctx, insert, id, ply, move, at)
+		stored = err != nil || tag.RowsAffected() == 1
 	} else {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, insert, id, ply, move, at); err != nil {
+			// The row first, for update: two endings at once wait for
+			// each other instead of deadlocking.
+			if _, err := tx.Exec(ctx, `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`, id); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
+			tag, err := tx.Exec(ctx, insert, id, ply, move, at)
+			if err != nil {
+				return err
+			}
+			if stored = tag.RowsAffected() == 1; !stored {
+				return nil
+			}
+			_, err = tx.Exec(ctx, `UPDATE games SET ply = $1, updated = $2, status = $3, outcome = $4, resigned = $5 WHERE id = $6`,
 				ply+1, at, store.Finished, end.Outcome, end.Resigned, id)
 			return err
 		})
 	}
 	if isConflict(err) {
 		return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
+	}
+	if err == nil && !stored {
+		return fmt.Errorf("game %s ply %d: %w: the game is over or does not exist", id, ply, store.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("game %s ply %d: %w", id, ply, err)
@@ -246,15 +266,29 @@ func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, 
 }
 
 // Finish implements store.Store.
-func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
+func (s *Store) Finish(ctx context.Context, id string, ply int, end store.End, at time.Time) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE games SET updated = $1, status = $2, outcome = $3, resigned = $4
-			WHERE id = $5 AND status <> $2`, at, store.Finished, end.Outcome, end.Resigned, id)
+		// The game's row for update waits for the moves being inserted
+		// (they hold it FOR SHARE); the count that follows, a statement
+		// of its own, sees them once committed.
+		var status string
+		err := tx.QueryRow(ctx, `SELECT status FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&status)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("game %s: %w: it does not exist", id, store.ErrConflict)
+		}
 		if err != nil {
 			return fmt.Errorf("game %s finish: %w", id, err)
 		}
-		if tag.RowsAffected() != 1 {
-			return fmt.Errorf("game %s: %w: it is finished or does not exist", id, store.ErrConflict)
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM moves WHERE game_id = $1`, id).Scan(&n); err != nil {
+			return fmt.Errorf("game %s finish: %w", id, err)
+		}
+		if status == store.Finished || n != ply {
+			return fmt.Errorf("game %s at ply %d: %w: it is finished or has moved on (%s, %d moves)", id, ply, store.ErrConflict, status, n)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET updated = $1, status = $2, outcome = $3, resigned = $4, ply = $5 WHERE id = $6`,
+			at, store.Finished, end.Outcome, end.Resigned, ply, id); err != nil {
+			return fmt.Errorf("game %s finish: %w", id, err)
 		}
 		return notify(ctx, tx, store.Event{Kind: store.EventFinish, Game: id})
 	})

@@ -136,7 +136,8 @@ func Open(path string, opt Options) (*Store, error) {
 		{&s.savepoint, "SAVEPOINT op"},
 		{&s.release, "RELEASE op"},
 		{&s.rollbackTo, "ROLLBACK TO op"},
-		{&s.insertMove, "INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)"},
+		// A move is stored only in a game still being played.
+		{&s.insertMove, "INSERT INTO moves (game_id, ply, move, at) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'playing')"},
 	} {
 		if *p.st, err = w.Prepare(p.sql); err != nil {
 			r.Close()
@@ -412,11 +413,15 @@ func (s *Store) Create(ctx context.Context, g *store.Game) error {
 func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
 	o := &op{ctx: ctx, err: make(chan error, 1), single: end == nil, ev: &store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move}}
 	o.fn = func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := tx.StmtContext(ctx, s.insertMove).ExecContext(ctx, id, ply, move, ms(at)); err != nil {
+		res, err := tx.StmtContext(ctx, s.insertMove).ExecContext(ctx, id, ply, move, ms(at), id)
+		if err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("game %s ply %d: %w: a move was already stored there, or the game does not exist", id, ply, store.ErrConflict)
 			}
 			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fmt.Errorf("game %s ply %d: %w: the game is over or does not exist", id, ply, store.ErrConflict)
 		}
 		if end == nil {
 			// A move touches only the moves table: one page in the usual
@@ -424,7 +429,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 			// game's ply and update time are written when it ends.
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE games SET ply = ?, updated = ?, status = ?, outcome = ?, resigned = ? WHERE id = ?`,
+		_, err = tx.ExecContext(ctx, `UPDATE games SET ply = ?, updated = ?, status = ?, outcome = ?, resigned = ? WHERE id = ?`,
 			ply+1, ms(at), store.Finished, end.Outcome, end.Resigned, id)
 		if err != nil {
 			return fmt.Errorf("game %s ply %d: %w", id, ply, err)
@@ -451,15 +456,16 @@ func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, 
 }
 
 // Finish implements store.Store.
-func (s *Store) Finish(ctx context.Context, id string, end store.End, at time.Time) error {
+func (s *Store) Finish(ctx context.Context, id string, ply int, end store.End, at time.Time) error {
 	return s.writeEvent(ctx, &store.Event{Kind: store.EventFinish, Game: id}, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE games SET updated = ?, status = ?, outcome = ?, resigned = ?
-			WHERE id = ? AND status != ?`, ms(at), store.Finished, end.Outcome, end.Resigned, id, store.Finished)
+		res, err := tx.ExecContext(ctx, `UPDATE games SET updated = ?, status = ?, outcome = ?, resigned = ?, ply = ?
+			WHERE id = ? AND status != ? AND (SELECT COUNT(*) FROM moves WHERE game_id = games.id) = ?`,
+			ms(at), store.Finished, end.Outcome, end.Resigned, ply, id, store.Finished, ply)
 		if err != nil {
 			return fmt.Errorf("game %s finish: %w", id, err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			return fmt.Errorf("game %s: %w: it is finished or does not exist", id, store.ErrConflict)
+			return fmt.Errorf("game %s at ply %d: %w: it is finished, has moved on, or does not exist", id, ply, store.ErrConflict)
 		}
 		return nil
 	})

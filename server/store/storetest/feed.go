@@ -28,7 +28,7 @@ func testWatch(t *testing.T, open func() store.Store) {
 	check(t, "move 1", writer.AppendMove(ctx, "g", 1, "2c3-b3", at(3), nil), nil)
 	check(t, "take back", writer.TakeBack(ctx, "g", 1), nil)
 	check(t, "move 1 again", writer.AppendMove(ctx, "g", 1, "2c3-c1", at(3), &store.End{Outcome: "0-1 rules", Resigned: -1}), nil)
-	check(t, "finish h", writer.Finish(ctx, "h", store.End{Outcome: "1-0 resignation", Resigned: 1}, at(4)), nil)
+	check(t, "finish h", writer.Finish(ctx, "h", 0, store.End{Outcome: "1-0 resignation", Resigned: 1}, at(4)), nil)
 	want := []store.Event{
 		{Kind: store.EventMove, Game: "g", Ply: 0, Move: "1a1-a2"},
 		{Kind: store.EventJoin, Game: "g", Ply: 1},
@@ -78,7 +78,8 @@ func testWatch(t *testing.T, open func() store.Store) {
 	// A watch ends with its context.
 	cancel()
 	time.Sleep(50 * time.Millisecond)
-	check(t, "move after the watch", writer.AppendMove(context.Background(), "h", 0, "m", at(5), nil), nil)
+	check(t, "create after the watch", writer.Create(context.Background(), NewGame("k")), nil)
+	check(t, "move after the watch", writer.AppendMove(context.Background(), "k", 0, "m", at(5), nil), nil)
 	select {
 	case ev := <-events:
 		t.Fatalf("event %+v after the watch ended", ev)

@@ -175,14 +175,17 @@ func testJoinFinish(t *testing.T, open func() store.Store) {
 		t.Fatalf("after join: seat %+v updated %v; want %+v, %v", g.Seats[1], g.Updated, want, at(1))
 	}
 	end := store.End{Outcome: "1-0 resignation; Black resigned", Resigned: 1}
-	check(t, "finish", s.Finish(ctx, "g2", end, at(3)), nil)
-	check(t, "finish again", s.Finish(ctx, "g2", store.End{Outcome: "0-1 resignation", Resigned: 0}, at(4)), store.ErrConflict)
-	check(t, "finish an unknown game", s.Finish(ctx, "nope", end, at(4)), store.ErrConflict)
+	check(t, "finish", s.Finish(ctx, "g2", 0, end, at(3)), nil)
+	check(t, "finish again", s.Finish(ctx, "g2", 0, store.End{Outcome: "0-1 resignation", Resigned: 0}, at(4)), store.ErrConflict)
+	check(t, "finish an unknown game", s.Finish(ctx, "nope", 0, end, at(4)), store.ErrConflict)
+	check(t, "move g1", s.AppendMove(ctx, "g1", 0, "m", at(5), nil), nil)
+	check(t, "finish at a ply the game has left", s.Finish(ctx, "g1", 0, end, at(6)), store.ErrConflict)
+	check(t, "finish at a ply not reached", s.Finish(ctx, "g1", 2, end, at(6)), store.ErrConflict)
 	g = mustGet(t, s, "g2")
 	if g.Status != store.Finished || g.End != end || !g.Updated.Equal(at(3)) {
 		t.Fatalf("after finish: %+v", g)
 	}
-	check(t, "move after finish", s.AppendMove(ctx, "g2", 0, "1a1-a2", at(5), nil), nil)
+	check(t, "move after finish", s.AppendMove(ctx, "g2", 0, "1a1-a2", at(5), nil), store.ErrConflict)
 }
 
 // testUnfinished checks what the server resumes on start: every game still
@@ -198,7 +201,7 @@ func testUnfinished(t *testing.T, open func() store.Store) {
 			check(t, "move", s.AppendMove(ctx, g.ID, p, fmt.Sprint("m", p), at(20), nil), nil)
 		}
 	}
-	check(t, "finish u2", s.Finish(ctx, "u2", store.End{Outcome: "1/2-1/2-1/2-1/2 repetition", Resigned: -1}, at(30)), nil)
+	check(t, "finish u2", s.Finish(ctx, "u2", 2, store.End{Outcome: "1/2-1/2-1/2-1/2 repetition", Resigned: -1}, at(30)), nil)
 	un, err := s.Unfinished(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +235,7 @@ func testIdle(t *testing.T, open func() store.Store) {
 	}
 	check(t, "move i1", s.AppendMove(ctx, "i1", 0, "m0", at(50), nil), nil)
 	check(t, "join i2", s.Join(ctx, "i2", 1, "th", "bob", "", at(40)), nil)
-	check(t, "finish i3", s.Finish(ctx, "i3", store.End{Outcome: "1-0 resignation", Resigned: 1}, at(4)), nil)
+	check(t, "finish i3", s.Finish(ctx, "i3", 0, store.End{Outcome: "1-0 resignation", Resigned: 1}, at(4)), nil)
 	for _, tt := range []struct {
 		before, limit int
 		want          string
@@ -266,7 +269,7 @@ func testRecent(t *testing.T, open func() store.Store) {
 	}
 	check(t, "move", s.AppendMove(ctx, "r0", 0, "m", at(50), nil), nil)
 	check(t, "join r1", s.Join(ctx, "r1", 1, "t", "bob", "", at(40)), nil)
-	check(t, "finish r2", s.Finish(ctx, "r2", store.End{Outcome: "1-0 resignation", Resigned: 1}, at(30)), nil)
+	check(t, "finish r2", s.Finish(ctx, "r2", 0, store.End{Outcome: "1-0 resignation", Resigned: 1}, at(30)), nil)
 	check(t, "finish r3", s.AppendMove(ctx, "r3", 0, "m", at(35), &store.End{Outcome: "0-1 rules", Resigned: -1}), nil)
 	ids := func(gs []*store.Game) []string {
 		var out []string
@@ -410,7 +413,7 @@ func testList(t *testing.T, open func() store.Store) {
 		check(t, "create", s.Create(ctx, g), nil)
 		check(t, "move", s.AppendMove(ctx, id, 0, "m", at(i), nil), nil)
 	}
-	check(t, "finish", s.Finish(ctx, want[3], store.End{Outcome: "1-0 resignation", Resigned: 1}, at(40)), nil)
+	check(t, "finish", s.Finish(ctx, want[3], 1, store.End{Outcome: "1-0 resignation", Resigned: 1}, at(40)), nil)
 	sort.Strings(want)
 	var got []string
 	after := ""
@@ -451,7 +454,7 @@ func testTakeBack(t *testing.T, open func() store.Store) {
 		t.Fatalf("after the takeback: ply %d moves %q times %v", g.Ply, g.Moves, g.MoveTimes)
 	}
 	check(t, "play again at the ply taken back", s.AppendMove(ctx, "g", 2, "d", at(9), nil), nil)
-	check(t, "finish", s.Finish(ctx, "g", store.End{Outcome: "1-0 resignation; Black resigned", Resigned: 1}, at(10)), nil)
+	check(t, "finish", s.Finish(ctx, "g", 3, store.End{Outcome: "1-0 resignation; Black resigned", Resigned: 1}, at(10)), nil)
 	check(t, "take back in a finished game", s.TakeBack(ctx, "g", 2), store.ErrConflict)
 	check(t, "take back in an unknown game", s.TakeBack(ctx, "nope", 0), store.ErrConflict)
 }
@@ -482,4 +485,41 @@ func onlyOne(t *testing.T, what string, n int, lose error, fn func(i int) error)
 	if wins != 1 {
 		t.Fatalf("%d of %d %s calls made at once succeeded; want exactly 1", wins, n, what)
 	}
+}
+
+// testMoveFinishRace races a move and an ending (a flag, a resignation)
+// at the same ply, from two stores when it can: exactly one of them is
+// stored, and the game reads back as the winner left it.
+func testMoveFinishRace(t *testing.T, open func() store.Store) {
+	a, b := open(), open()
+	ctx := context.Background()
+	end := store.End{Outcome: "0-1 time; White ran out of time", Resigned: 0}
+	moves, ends := 0, 0
+	for round := range 40 {
+		id := fmt.Sprint("race", round)
+		check(t, "create", a.Create(ctx, NewGame(id)), nil)
+		check(t, "first move", a.AppendMove(ctx, id, 0, "m0", at(1), nil), nil)
+		var moveErr, finishErr error
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); moveErr = a.AppendMove(ctx, id, 1, "m1", at(2), nil) }()
+		go func() { defer wg.Done(); finishErr = b.Finish(ctx, id, 1, end, at(2)) }()
+		wg.Wait()
+		g := mustGet(t, a, id)
+		switch {
+		case moveErr == nil && errors.Is(finishErr, store.ErrConflict):
+			moves++
+			if g.Status != store.Playing || len(g.Moves) != 2 {
+				t.Fatalf("round %d: the move won but the game is %s with %d moves", round, g.Status, len(g.Moves))
+			}
+		case finishErr == nil && errors.Is(moveErr, store.ErrConflict):
+			ends++
+			if g.Status != store.Finished || len(g.Moves) != 1 || g.End != end {
+				t.Fatalf("round %d: the ending won but the game is %s with %d moves, %+v", round, g.Status, len(g.Moves), g.End)
+			}
+		default:
+			t.Fatalf("round %d: move %v, finish %v; want exactly one to be stored and the other a conflict", round, moveErr, finishErr)
+		}
+	}
+	t.Logf("of 40 races, %d moves and %d endings won", moves, ends)
 }

@@ -65,6 +65,7 @@ func Games(t *testing.T, newDB Opener) {
 		{"ManyWriters", testManyWriters},
 		{"List", testList},
 		{"TakeBack", testTakeBack},
+		{"MoveFinishRace", testMoveFinishRace},
 	}.run(t, newDB)
 }
 
