@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"stax/server/account"
 	sclock "stax/server/clock"
 	"stax/server/ratings"
+	"stax/server/store/sqlite"
 	"stax/server/view"
 )
 
@@ -271,4 +273,69 @@ func TestFlagTwoInstances(t *testing.T) {
 			t.Fatalf("%s: %+v; want the game rated once", name, p.Ratings)
 		}
 	}
+}
+
+// TestDowntimeNotCharged stops the server mid-game for 7 s, gracefully and
+// by a crash: the player to move is charged none of a stop's time and at
+// most play.BeatGrace of a crash's, and the clocks survive both.
+func TestDowntimeNotCharged(t *testing.T) {
+	clock := newFakeClock()
+	db := newDB(t)
+	ts := startAccounts(t, db, clock)
+	ann, bob := ts.annAndBob()
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 0}, "rated": true, "seat": 0})
+	wa, wb := ann.game(id), bob.game(id)
+	wa.hello()
+	wb.hello()
+	firstMoves(wa, wb)
+	clock.Advance(5 * time.Second) // ann thinks 5 s, then the server stops
+	wa.c.CloseNow()
+	wb.c.CloseNow()
+	ts.stop()
+	clock.Advance(7 * time.Second)
+	ts = startAccounts(t, db, clock)
+	ann.ts, bob.ts = ts, ts
+	ts.srv.CheckClocks()
+	st := ann.clock(id)
+	if st.Status != "playing" {
+		t.Fatalf("after a 7 s stop: %s %+v", st.Status, st.Outcome)
+	}
+	// Her deadline moved by the 7 s: 60 s + the allowance after her turn
+	// began, plus the downtime.
+	if want := clock.Now().Add(-12*time.Second + 60*time.Second + sclock.LagCompensation + 7*time.Second); !st.Clock.Deadline.Equal(want) {
+		t.Fatalf("deadline after a stop %v; want %v", st.Clock.Deadline, want)
+	}
+
+	// A crash: the instance's last beat, a second before it died, says
+	// it was alive; it says nothing more.
+	clock.Advance(3 * time.Second)
+	crashed := clock.Now()
+	ts.stop()
+	st2, err := sqlite.Open(db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st2.ForgetBeats(context.Background(), crashed.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st2.Beat(context.Background(), "crashed", crashed.Add(-time.Second), false); err != nil {
+		t.Fatal(err)
+	}
+	st2.Close()
+	clock.Advance(7 * time.Second)
+	ts = startAccounts(t, db, clock)
+	ann.ts = ts
+	st = ann.clock(id)
+	// Of the 22 s of her turn, 7 s were served (5, then 2 before the
+	// last beat) and 15 s were not (the stop's 7, the crash's 8).
+	if want := clock.Now().Add(-22*time.Second + 60*time.Second + sclock.LagCompensation + 15*time.Second); st.Status != "playing" || !st.Clock.Deadline.Equal(want) {
+		t.Fatalf("after a crash: %s, deadline %v; want %v", st.Status, st.Clock.Deadline, want)
+	}
+	// The move she makes now is charged 7 s.
+	wa = ann.game(id)
+	wa.hello()
+	s2 := wa.waitPly(2)
+	wa.move(s2.Legal[0], 2)
+	wa.waitPly(3)
+	wantRemaining(t, ann.clock(id), (60*time.Second - 7*time.Second + sclock.LagCompensation).Milliseconds(), 60000)
 }

@@ -38,16 +38,12 @@ type Clock struct {
 	moved []bool
 	// paused lists the intervals during which no instance served the
 	// game (the server's downtime), which no seat is charged for.
-	paused []Interval
+	paused []store.Outage
 	// stopped is when the game ended for a reason its moves do not show
 	// (time, resignation, agreement, abort); zero otherwise.
 	stopped time.Time
 }
 
-// Interval is a span of time, from Start to End.
-type Interval struct {
-	Start, End time.Time
-}
 
 // New returns the clock of a game of players seats under a time control,
 // created at start.
@@ -75,10 +71,9 @@ func (k *Clock) Left(p int) time.Duration { return k.left[p] }
 // adjustments).
 func (k *Clock) SetLeft(p int, d time.Duration) { k.left[p] = d }
 
-// Pause records an interval during which no instance served the game: the
-// time of a turn that falls in it is not charged. Intervals are added in
-// time order.
-func (k *Clock) Pause(iv Interval) {
+// Pause records an outage, an interval during which no instance served
+// the game: the time of a turn that falls in it is not charged.
+func (k *Clock) Pause(iv store.Outage) {
 	if iv.End.After(iv.Start) {
 		k.paused = append(k.paused, iv)
 	}

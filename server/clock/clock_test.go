@@ -105,7 +105,7 @@ func TestPause(t *testing.T) {
 	k.Charge(0, t0)
 	k.Charge(1, t0)
 	// The server was down from 10 s to 17 s after the last move.
-	k.Pause(Interval{t0.Add(10 * time.Second), t0.Add(17 * time.Second)})
+	k.Pause(store.Outage{Start: t0.Add(10 * time.Second), End: t0.Add(17 * time.Second)})
 	if want := t0.Add(67*time.Second + LagCompensation); !k.Deadline(0).Equal(want) {
 		t.Fatalf("deadline %v; want %v, 7 s later", k.Deadline(0), want)
 	}

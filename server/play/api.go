@@ -148,7 +148,7 @@ func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusInternalServerError, "the game could not be saved")
 		return
 	}
-	l, err := newRoom(sg, g)
+	l, err := newRoom(sg, g, nil)
 	if err != nil {
 		s.open.done(sg.ID)
 		s.log.Error("create game", "game", sg.ID, "err", err)

@@ -332,7 +332,7 @@ func (s *Live) rematch(l *room) error {
 		s.log.Error("rematch", "game", l.id, "err", err)
 		return &moveError{code: CodeServer, msg: "the rematch could not be saved"}
 	default:
-		nl, err := newRoom(sg, l.g)
+		nl, err := newRoom(sg, l.g, nil)
 		if err != nil {
 			return &moveError{code: CodeServer, msg: "the rematch could not be started"}
 		}

@@ -82,7 +82,9 @@ type moveError struct {
 
 func (e *moveError) Error() string { return e.msg }
 
-func newRoom(sg *store.Game, g game.Game) (*room, error) {
+// newRoom builds the room of a stored game; outages are the intervals no
+// instance served the site, which its clock charges to nobody.
+func newRoom(sg *store.Game, g game.Game, outages []store.Outage) (*room, error) {
 	var start game.State
 	if sg.Start != "" {
 		s, err := g.ParseState(sg.Start)
@@ -111,6 +113,9 @@ func newRoom(sg *store.Game, g game.Game) (*room, error) {
 	l.rated = sg.Rated
 	if sg.Clock != nil {
 		l.clk = clock.New(*sg.Clock, g.Players(), sg.Created)
+		for _, o := range outages {
+			l.clk.Pause(o)
+		}
 	}
 	timed := len(sg.MoveTimes) == len(sg.Moves)
 	l.movesJSON = append(l.movesJSON, '[')

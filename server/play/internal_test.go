@@ -133,6 +133,15 @@ func (m *memStore) Recent(ctx context.Context, limit int, status string) ([]*sto
 	return out[:min(limit, len(out))], nil
 }
 
+func (m *memStore) Beat(ctx context.Context, instance string, at time.Time, gone bool) error {
+	return nil
+}
+func (m *memStore) Beats(ctx context.Context) ([]store.Beat, error)         { return nil, nil }
+func (m *memStore) ForgetBeats(ctx context.Context, before time.Time) error { return nil }
+func (m *memStore) AddOutage(ctx context.Context, o store.Outage) error     { return nil }
+func (m *memStore) Outages(ctx context.Context, after time.Time) ([]store.Outage, error) {
+	return nil, nil
+}
 func (m *memStore) Ping(ctx context.Context) error { return nil }
 func (m *memStore) Close() error                   { return nil }
 
@@ -158,7 +167,7 @@ func newFuzzGame(t testing.TB, spec string) (*Live, *room, *client) {
 	if err := s.store.Create(context.Background(), sg); err != nil {
 		t.Fatal(err)
 	}
-	l, err := newRoom(sg, g)
+	l, err := newRoom(sg, g, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +219,7 @@ func FuzzMessage(f *testing.F) {
 		if l.h.Over() != (sg.Status == store.Finished) {
 			t.Fatalf("live over %v; stored status %s", l.h.Over(), sg.Status)
 		}
-		again, err := newRoom(sg, l.g)
+		again, err := newRoom(sg, l.g, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -139,6 +139,11 @@ type Live struct {
 	aiWait      latency      // from a computer's move being due to a worker of this process taking it
 	playersMade atomic.Int64 // computer players made by the workers
 
+	// outages are the intervals no instance served the site (read at
+	// Start; while this instance runs there are none), which the games'
+	// clocks charge to nobody.
+	outages []store.Outage
+
 	// instance names this server among those sharing the store; peers
 	// are the others it has heard from (see relay.go).
 	instance string
@@ -209,12 +214,21 @@ func (s *Live) Feed() func(store.Event) { return s.relay.feed() }
 // and the workers. The caller has started following the store's feed
 // (Feed) before, so that no change falls between the two.
 func (s *Live) Start() error {
+	if err := s.findOutage(); err != nil {
+		s.cancel()
+		return err
+	}
 	if err := s.resume(); err != nil {
 		s.cancel()
 		return err
 	}
 	s.wg.Add(1)
 	go s.janitor()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		httpx.Every(s.ctx, BeatEvery, func(time.Time) { s.beat(false) })
+	}()
 	if s.cfg.Now == nil {
 		s.wg.Add(1)
 		go s.clockLoop()
@@ -238,6 +252,66 @@ func (s *Live) Close() {
 	cancel()
 	s.cancel()
 	s.wg.Wait()
+	// The last sign of life: the time from now to the next start is no
+	// player's.
+	s.beat(true)
+}
+
+// BeatEvery is how often an instance records its sign of life (see
+// store.Uptime), and BeatGrace how long one may go without it before the
+// next instance to start takes the site for stopped since its last one.
+// A crashed site thus charges at most BeatGrace of its downtime to the
+// players to move; a stopped one, none.
+const (
+	BeatEvery = time.Second
+	BeatGrace = 2 * BeatEvery
+)
+
+// beat records this instance's sign of life; gone says it is stopping.
+func (s *Live) beat(gone bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), BeatEvery)
+	defer cancel()
+	if err := s.store.Beat(ctx, s.instance, s.now(), gone); err != nil {
+		s.log.Warn("heartbeat", "err", err)
+	}
+}
+
+// findOutage records the site's downtime before this start, when no other
+// instance is serving: from the last sign of life of any instance to now.
+// It then reads the outages the games in play may have spanned, and says
+// that this instance is alive.
+func (s *Live) findOutage() error {
+	ctx := s.ctx
+	now := s.now()
+	beats, err := s.store.Beats(ctx)
+	if err != nil {
+		return fmt.Errorf("play: read the instances' heartbeats: %w", err)
+	}
+	alive := false
+	for _, b := range beats {
+		alive = alive || !b.Gone && now.Sub(b.At) < BeatGrace
+	}
+	if len(beats) > 0 && !alive && now.After(beats[0].At) {
+		o := store.Outage{Start: beats[0].At, End: now}
+		if err := s.store.AddOutage(ctx, o); err != nil {
+			// A database that refuses writes still serves what it
+			// holds (and /healthz says it is unwell).
+			s.log.Error("record the downtime", "from", o.Start, "err", err)
+		} else {
+			s.log.Info("downtime before this start, charged to no player", "from", o.Start, "for", o.End.Sub(o.Start))
+		}
+	}
+	// The outages a game in play may span: none older than the expiry of
+	// an abandoned game, and a day's margin.
+	if s.outages, err = s.store.Outages(ctx, now.Add(-s.cfg.Expiry-24*time.Hour)); err != nil {
+		return fmt.Errorf("play: read the downtime: %w", err)
+	}
+	s.beat(false)
+	// The beats of the instances long gone are of no more use.
+	if err := s.store.ForgetBeats(ctx, now.Add(-time.Hour)); err != nil {
+		s.log.Warn("forget old heartbeats", "err", err)
+	}
+	return nil
 }
 
 // Routes adds live play's routes to m.
@@ -332,7 +406,7 @@ func (s *Live) build(sg *store.Game) (*room, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRoom(sg, g)
+	return newRoom(sg, g, s.outages)
 }
 
 // get returns the game with the given id, loading it from the store if it
@@ -570,7 +644,7 @@ func (s *Live) startGame(ctx context.Context, spec, start string, players []*sto
 	if err := s.store.Create(ctx, sg); err != nil {
 		return nil, err
 	}
-	l, err := newRoom(sg, g)
+	l, err := newRoom(sg, g, nil)
 	if err != nil {
 		return nil, err
 	}

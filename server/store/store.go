@@ -276,14 +276,15 @@ type Jobs interface {
 	Jobs(ctx context.Context, id string) ([]Job, error)
 }
 
-// Store is what every server needs: the games, their feed and the
-// computer moves' jobs. The site's other domains keep their records in the
+// Store is what every server needs: the games, their feed, the computer
+// moves' jobs, and when the site was served (Uptime). The site's other domains keep their records in the
 // stores that implement their interfaces too (Users, Ratings, Seeks), and
 // a store without them serves games alone.
 type Store interface {
 	Games
 	Feed
 	Jobs
+	Uptime
 	// Ping checks that the store answers and accepts writes: it commits
 	// a write that changes nothing, so that a read-only or full database
 	// fails it.

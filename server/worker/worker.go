@@ -176,7 +176,15 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 		done()
 		return
 	}
-	h, clk, err := replay(sg, g)
+	var outages []store.Outage
+	if sg.Clock != nil {
+		// The downtime the game spanned is charged to nobody.
+		if outages, err = w.cfg.Store.Outages(ctx, sg.Created); err != nil {
+			log.Error("load a game's downtime for its computer move", "err", err)
+			return
+		}
+	}
+	h, clk, err := replay(sg, g, outages)
 	if err != nil {
 		log.Error("load a game for its computer move", "err", err)
 		done()
@@ -270,8 +278,9 @@ func noPlayers(g game.Game, level string) (search.Player, error) {
 }
 
 // replay rebuilds a stored game's history and clock (nil for none) from
-// its moves and their times, as the live game holds them.
-func replay(sg *store.Game, g game.Game) (*game.History, *clock.Clock, error) {
+// its moves and their times and the site's outages, as the live game
+// holds them.
+func replay(sg *store.Game, g game.Game, outages []store.Outage) (*game.History, *clock.Clock, error) {
 	var start game.State
 	if sg.Start != "" {
 		st, err := g.ParseState(sg.Start)
@@ -287,6 +296,9 @@ func replay(sg *store.Game, g game.Game) (*game.History, *clock.Clock, error) {
 	var clk *clock.Clock
 	if sg.Clock != nil {
 		clk = clock.New(*sg.Clock, g.Players(), sg.Created)
+		for _, o := range outages {
+			clk.Pause(o)
+		}
 	}
 	timed := len(sg.MoveTimes) == len(sg.Moves)
 	for i, m := range sg.Moves {

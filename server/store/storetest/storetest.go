@@ -1,7 +1,7 @@
 // Package storetest is the conformance kit every store implementation
 // passes: its tests call [Run] with a way to make an empty database. The kit
 // is in parts, one per interface of package store ([Games], [Feed], [Jobs],
-// [Users], [Ratings], [Seeks]), each in a file of its own; a new domain adds
+// [Uptime], [Users], [Ratings], [Seeks]), each in a file of its own; a new domain adds
 // its interface's part beside them and a line to Run.
 package storetest
 
@@ -29,6 +29,7 @@ func Run(t *testing.T, newDB Opener) {
 	Games(t, newDB)
 	Feed(t, newDB)
 	Jobs(t, newDB)
+	Uptime(t, newDB)
 	Users(t, newDB)
 	Ratings(t, newDB)
 	Seeks(t, newDB)
@@ -82,6 +83,13 @@ func Jobs(t *testing.T, newDB Opener) {
 		{"Jobs", testJobs},
 		{"JobLease", testJobLease},
 		{"ConcurrentClaims", testConcurrentClaims},
+	}.run(t, newDB)
+}
+
+// Uptime checks the store.Uptime part: heartbeats and outages.
+func Uptime(t *testing.T, newDB Opener) {
+	part{
+		{"Uptime", testUptime},
 	}.run(t, newDB)
 }
 
