@@ -44,7 +44,6 @@ type Clock struct {
 	stopped time.Time
 }
 
-
 // New returns the clock of a game of players seats under a time control,
 // created at start.
 func New(control store.Clock, players int, start time.Time) *Clock {
