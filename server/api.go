@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -37,7 +38,10 @@ func (s *Server) routes() {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	if err := s.cfg.Store.Ping(r.Context()); err != nil {
+	// A stalled database is an unwell one: the check answers in time.
+	ctx, cancel := context.WithTimeout(r.Context(), HealthDeadline)
+	defer cancel()
+	if err := s.cfg.Store.Ping(ctx); err != nil {
 		http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
 		return
 	}

@@ -61,6 +61,10 @@ const (
 	DefaultAnalyzeEvery    = analysis.DefaultAnalyzeEvery
 	DefaultAnalyzeBurst    = analysis.DefaultAnalyzeBurst
 	DefaultSessionTTL      = account.DefaultSessionTTL
+	// DefaultStoreDeadline bounds a call to the store.
+	DefaultStoreDeadline = 10 * time.Second
+	// HealthDeadline bounds GET /healthz's check of the database.
+	HealthDeadline = 2 * time.Second
 )
 
 // DefaultPasswordParams are the argon2id parameters of new password hashes.
@@ -79,6 +83,10 @@ type Stats = play.Stats
 type Config struct {
 	// Store keeps the games.
 	Store store.Store
+	// StoreDeadline bounds each call to the store (default
+	// DefaultStoreDeadline): a database that stalls fails the request or
+	// the move instead of holding it.
+	StoreDeadline time.Duration
 	// Games lists the games the server plays.
 	Games game.Registry
 	// Assets holds the UI's static files; nil serves a minimal page.
@@ -268,6 +276,19 @@ func New(cfg Config) (*Server, error) {
 	if users == nil {
 		seeks = nil
 	}
+	// Every call to the database has a deadline: a stalled database fails
+	// a request or a move in time rather than holding it.
+	httpx.SetDefault(&cfg.StoreDeadline, DefaultStoreDeadline)
+	games := store.WithDeadline(cfg.Store, cfg.StoreDeadline)
+	if users != nil {
+		users = store.UsersWithDeadline(users, cfg.StoreDeadline)
+	}
+	if rated != nil {
+		rated = store.RatingsWithDeadline(rated, cfg.StoreDeadline)
+	}
+	if seeks != nil {
+		seeks = store.SeeksWithDeadline(seeks, cfg.StoreDeadline)
+	}
 	instance := httpx.NewID()
 	s.catalog = catalog.New(catalog.Config{Games: cfg.Games, Levels: cfg.Levels, LevelReady: cfg.LevelReady, LevelElo: cfg.LevelElo,
 		MaxPlies: cfg.MaxPlies})
@@ -284,7 +305,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.accounts = account.New(account.Config{Users: users, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
 		Hashers: hashers, Proxies: proxies, Now: now, Log: cfg.Log})
-	live, err := play.New(play.Config{Store: cfg.Store, Users: users, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
+	live, err := play.New(play.Config{Store: games, Users: users, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
 		Sockets: s.sockets, Proxies: proxies, Instance: instance, Log: cfg.Log,
 		Catalog: s.catalog, Workers: cfg.Workers, AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout, NewPlayer: cfg.NewPlayer,
 		CreateEvery: cfg.CreateEvery, CreateBurst: cfg.CreateBurst, JoinEvery: cfg.JoinEvery, JoinBurst: cfg.JoinBurst,
@@ -294,11 +315,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.live = live
-	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Users: users, Feed: cfg.Store, Games: cfg.Games, Sessions: s.accounts,
+	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Users: users, Feed: games, Games: cfg.Games, Sessions: s.accounts,
 		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, MaxPlies: cfg.MaxPlies, Now: now, Log: cfg.Log})
 	// A deleted account's seats and seeks are forgotten.
 	s.accounts.ForgetIn(live, s.lobby)
-	s.analysis = analysis.New(analysis.Config{Analyst: cfg.Analyst, Games: cfg.Games, Stored: cfg.Store,
+	s.analysis = analysis.New(analysis.Config{Analyst: cfg.Analyst, Games: cfg.Games, Stored: games,
 		Workers: cfg.AnalysisWorkers, Time: cfg.AnalysisTime, ReviewTime: cfg.ReviewTime,
 		Every: cfg.AnalyzeEvery, Burst: cfg.AnalyzeBurst, MaxPlies: cfg.MaxPlies, Proxies: proxies,
 		Sockets: s.sockets, Log: cfg.Log})

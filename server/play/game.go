@@ -60,6 +60,8 @@ type room struct {
 	clk   *clock.Clock
 	// talk is the game's chat and the players' offers.
 	talk talk
+	// flagging is set while a flag of the game is being written.
+	flagging bool
 	// asked is set once the other instances were asked what they know
 	// of the room (see relay.ask): when it is loaded on demand, or when
 	// its first connection comes to a room resumed at start.
@@ -612,14 +614,44 @@ func (l *room) adopt(nl *room) {
 
 // checkClocks flags every game in memory whose player to move has run out
 // of time. The server runs it every clockTick.
-func (s *Live) checkClocks() {
+func (s *Live) checkClocks(wait bool) {
 	now := s.now()
+	var flags sync.WaitGroup
+	defer func() {
+		if wait {
+			flags.Wait()
+		}
+	}()
 	for _, l := range s.inMemory() {
-		l.mu.Lock()
-		if p, ok := l.flagged(now); ok {
-			s.flag(l, p)
+		// A game busy with a write (a move, a slow database) is looked at
+		// on the next tick, or by the move itself: no game's clock waits
+		// behind another's.
+		if !l.mu.TryLock() {
+			continue
+		}
+		p, out := l.flagged(now)
+		flagging := out && l.flagging
+		if out && !flagging {
+			l.flagging = true
 		}
 		l.mu.Unlock()
+		if !out || flagging {
+			continue
+		}
+		// The flag writes to the store: each on its own, so that one slow
+		// write does not hold the others.
+		s.wg.Add(1)
+		flags.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer flags.Done()
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.flagging = false
+			if q, out := l.flagged(s.now()); out && q == p {
+				s.flag(l, p)
+			}
+		}()
 	}
 }
 

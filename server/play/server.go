@@ -575,14 +575,18 @@ const clockTick = 100 * time.Millisecond
 // clockLoop flags games that ran out of time, until the server closes.
 func (s *Live) clockLoop() {
 	defer s.wg.Done()
-	httpx.Every(s.ctx, clockTick, func(time.Time) { s.CheckClocks() })
+	httpx.Every(s.ctx, clockTick, func(now time.Time) {
+		s.checkClocks(false)
+		s.relay.sweepPeers(s.now())
+	})
 }
 
 // CheckClocks flags the games whose player to move has run out of time
 // and forgets the other instances that have gone quiet. With Config.Now
-// set, Live does this only when called; otherwise every 100 ms.
+// set, Live does this only when called, and returns once the flags it
+// found are written; otherwise every 100 ms.
 func (s *Live) CheckClocks() {
-	s.checkClocks()
+	s.checkClocks(true)
 	s.relay.sweepPeers(s.now())
 }
 

@@ -1,0 +1,94 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"stax/server"
+	"stax/server/store"
+	"stax/server/store/sqlite"
+)
+
+// stallStore is a store whose moves into one game, and whose pings, hang
+// until their context ends, as behind a row lock or a frozen database.
+type stallStore struct {
+	*sqlite.Store
+	game  atomic.Value // the id of the game whose moves hang
+	pings atomic.Bool  // pings hang
+}
+
+func (s *stallStore) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
+	if g, _ := s.game.Load().(string); g == id {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return s.Store.AppendMove(ctx, id, ply, move, at, end)
+}
+
+func (s *stallStore) Ping(ctx context.Context) error {
+	if s.pings.Load() {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return s.Store.Ping(ctx)
+}
+
+// TestStalledStore checks that a stalled database holds nobody: a move
+// stuck in one game fails at the store's deadline, another game's flag
+// falls on time meanwhile, and /healthz answers within its own deadline.
+func TestStalledStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a 3 s store deadline; runs without -short")
+	}
+	clock := newFakeClock()
+	st, err := sqlite.Open(newDB(t), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stall := &stallStore{Store: st}
+	stall.game.Store("")
+	ts := startOn(t, stall, server.Config{Now: clock.Now, PasswordParams: cheapPasswords, StoreDeadline: 3 * time.Second})
+	ann, bob := ts.annAndBob()
+	slow := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 0}, "rated": true, "seat": 0})
+	timed := playersGame(t, ann, bob, map[string]any{"spec": "pisola", "clock": map[string]any{"initial": 60, "increment": 0}, "rated": true, "seat": 0})
+	wa, wb := ann.game(timed), bob.game(timed)
+	wa.hello()
+	wb.hello()
+	firstMoves(wa, wb)
+
+	// Ann's move in the first game hangs in the store...
+	stall.game.Store(slow)
+	ws := ann.game(slow)
+	ws.hello()
+	st0 := ws.waitPly(0)
+	start := time.Now()
+	ws.move(st0.Legal[0], 0)
+	// ...while the second game's clock runs out: it is flagged at once.
+	time.Sleep(100 * time.Millisecond) // the move is in the store
+	clock.Advance(61 * time.Second)
+	ts.srv.CheckClocks()
+	end := wa.waitState("the flag", func(s *stateOf) bool { return s.Status == "finished" })
+	if end.Outcome.Reason != "time" || time.Since(start) > 2*time.Second {
+		t.Fatalf("the other game's flag: %+v after %v; want a loss on time at once", end.Outcome, time.Since(start))
+	}
+	// The stuck move fails at the store's deadline, with a clear error.
+	ws.wantError("server", "could not save")
+	if d := time.Since(start); d < 3*time.Second || d > 6*time.Second {
+		t.Fatalf("the stuck move failed after %v; want the 3 s deadline", d)
+	}
+
+	// A frozen database: /healthz says so within its deadline.
+	stall.pings.Store(true)
+	start = time.Now()
+	res, err := http.Get(ts.url + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || time.Since(start) > server.HealthDeadline+time.Second {
+		t.Fatalf("/healthz on a frozen database: %d after %v; want 503 within %v", res.StatusCode, time.Since(start), server.HealthDeadline)
+	}
+}
