@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"stax/games"
+	"stax/server"
+	"stax/server/store"
 	"stax/server/worker"
 )
 
@@ -49,7 +51,8 @@ func runWorker(e *env, args []string) error {
 	players, closeAI := computerPlayers(log)
 	defer closeAI()
 	w := worker.New(worker.Config{
-		Store: st, Games: games.All(), NewPlayer: players.New, Log: log,
+		// Each call to the database has a deadline, as the server's do.
+		Store: store.WithDeadline(st, server.DefaultStoreDeadline), Games: games.All(), NewPlayer: players.New, Log: log,
 		AIDelay: *aiDelay, AITimeout: *aiTimeout,
 	})
 	if err := w.Watch(ctx); err != nil {
