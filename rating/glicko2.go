@@ -124,6 +124,22 @@ func Update(r Rating, results []Result, tau float64) (Rating, error) {
 	return Rating{Rating: Scale*mu + DefaultRating, Deviation: Scale * phi, Volatility: sigma}, nil
 }
 
+
+// Age returns the rating after periods rating periods without games
+// (possibly a fraction of one): the deviation grows as Glickman's step 6
+// prescribes for a period without games, φ' = √(φ² + t·σ²), up to a new
+// player's DefaultDeviation, and the rating and volatility stay. A
+// period count of 0 or less leaves the rating as it is.
+func Age(r Rating, periods float64) Rating {
+	if !(periods > 0) || !r.Valid() {
+		return r
+	}
+	phi := r.Deviation / Scale
+	d := math.Sqrt(phi*phi+periods*r.Volatility*r.Volatility) * Scale
+	r.Deviation = max(min(d, DefaultDeviation), r.Deviation)
+	return r
+}
+
 // newVolatility is step 5 of the paper: the root of f by the Illinois
 // variant of regula falsi.
 func newVolatility(phi, sigma, v, delta, tau float64) float64 {

@@ -100,3 +100,30 @@ func FuzzUpdate(f *testing.F) {
 		}
 	})
 }
+
+// TestAge checks the deviation's growth over periods without games: one
+// period is Update with no results, t periods grow as √(φ² + tσ²), and a
+// deviation never passes a new player's.
+func TestAge(t *testing.T) {
+	r := rating.Rating{Rating: 1800, Deviation: 60, Volatility: 0.06}
+	one, err := rating.Update(r, nil, rating.DefaultTau)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rating.Age(r, 1); math.Abs(got.Deviation-one.Deviation) > 1e-9 || got.Rating != r.Rating || got.Volatility != r.Volatility {
+		t.Fatalf("rating.Age(r, 1) = %v; want %v, an empty rating period", got, one)
+	}
+	for _, tc := range []struct {
+		periods float64
+		want    float64
+	}{
+		{0, 60},
+		{-3, 60},
+		{365, math.Sqrt(math.Pow(60/rating.Scale, 2)+365*0.06*0.06) * rating.Scale},
+		{1e6, rating.DefaultDeviation},
+	} {
+		if got := rating.Age(r, tc.periods).Deviation; math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("Age(%v periods).Deviation = %v; want %v", tc.periods, got, tc.want)
+		}
+	}
+}

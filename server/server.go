@@ -292,7 +292,7 @@ func New(cfg Config) (*Server, error) {
 	instance := httpx.NewID()
 	s.catalog = catalog.New(catalog.Config{Games: cfg.Games, Levels: cfg.Levels, LevelReady: cfg.LevelReady, LevelElo: cfg.LevelElo,
 		MaxPlies: cfg.MaxPlies})
-	s.ratings = ratings.New(ratings.Config{Ratings: rated, Users: users, Games: cfg.Games, Log: cfg.Log})
+	s.ratings = ratings.New(ratings.Config{Ratings: rated, Users: users, Games: cfg.Games, Now: now, Log: cfg.Log})
 	var rater play.Rater
 	if rated != nil && users != nil {
 		rater = s.ratings
@@ -363,13 +363,16 @@ func (s *Server) feed(live func(store.Event)) func(store.Event) {
 	}
 }
 
-// janitor has the domains forget their quiet rate-limit clients, every
-// SweepEvery.
+// janitor has the domains forget their quiet rate-limit clients and rates
+// the games left unrated, every SweepEvery.
 func (s *Server) janitor() {
 	defer s.wg.Done()
 	httpx.Every(s.ctx, s.cfg.SweepEvery, func(now time.Time) {
 		s.accounts.Sweep(now)
 		s.analysis.Sweep(now)
+		// A game whose instance stopped between its end and its rating
+		// is rated by whichever instance is alive.
+		s.ratings.RateMissed(s.ctx)
 	})
 }
 

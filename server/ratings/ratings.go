@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"stax/game"
@@ -61,6 +62,8 @@ type Config struct {
 	Users   store.Users
 	// Games lists the games the site plays.
 	Games game.Registry
+	// Now tells the time ratings age to (default time.Now).
+	Now func() time.Time
 	// Log receives the ratings' logs; nil discards them.
 	Log *slog.Logger
 }
@@ -70,7 +73,11 @@ type Ratings struct {
 	store store.Ratings // nil when the site keeps no accounts
 	users store.Users
 	games game.Registry
+	now   func() time.Time
 	log   *slog.Logger
+	// rating serialises this instance's ratings, so that the games it
+	// rates are rated in the order they ended.
+	rating sync.Mutex
 }
 
 // New returns the ratings domain.
@@ -78,7 +85,10 @@ func New(cfg Config) *Ratings {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Ratings{games: cfg.Games, log: cfg.Log}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Ratings{games: cfg.Games, log: cfg.Log, now: func() time.Time { return cfg.Now().UTC() }}
 	if cfg.Ratings != nil && cfg.Users != nil {
 		s.store, s.users = cfg.Ratings, cfg.Users
 	}
@@ -120,9 +130,38 @@ func PoolOf(g game.Game) string {
 	return ""
 }
 
-// Rating returns an account's rating in a pool; a player without rated
-// games there has the starting rating and Games 0.
+// RatingPeriod is the rating period of Glicko-2 for the time a player
+// goes without games: a day, as on Lichess. Each game is a rating period
+// of its own; between games, a player's deviation grows by one period per
+// day (fractions of a day count), so that a rating left alone becomes less
+// certain.
+const RatingPeriod = 24 * time.Hour
+
+// LeaderboardActive is how recently a player must have played a rated
+// game of a pool to be on its leaderboard.
+const LeaderboardActive = 30 * 24 * time.Hour
+
+// aged returns a stored rating as of at: its deviation grown by the rating
+// periods since it was last updated.
+func aged(r store.Rating, at time.Time) store.Rating {
+	if r.Updated.IsZero() || !at.After(r.Updated) {
+		return r
+	}
+	g := rating.Age(rating.Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility}, float64(at.Sub(r.Updated))/float64(RatingPeriod))
+	r.Deviation = g.Deviation
+	return r
+}
+
+// Rating returns an account's rating in a pool as of now, its deviation
+// grown by the time since its last game; a player without rated games
+// there has the starting rating and Games 0.
 func (s *Ratings) Rating(ctx context.Context, userID, pool string) (store.Rating, error) {
+	r, err := s.stored(ctx, userID, pool)
+	return aged(r, s.now()), err
+}
+
+// stored returns an account's rating in a pool as the store keeps it.
+func (s *Ratings) stored(ctx context.Context, userID, pool string) (store.Rating, error) {
 	rs, err := s.store.Ratings(ctx, userID)
 	if err != nil {
 		return store.Rating{}, err
@@ -144,6 +183,18 @@ func (s *Ratings) RateGame(ctx context.Context, id string, g game.Game, seats []
 	if s.store == nil {
 		return nil
 	}
+	// The games that ended before this one and are not rated yet (their
+	// instance stopped before it rated them) are rated first, in the
+	// order they ended: this one is among them, unless a page of them
+	// was not enough.
+	s.rateMissed(ctx)
+	s.rating.Lock()
+	defer s.rating.Unlock()
+	return s.rate(ctx, id, g, seats, o, at)
+}
+
+// rate rates one finished game as of its end. The caller holds s.rating.
+func (s *Ratings) rate(ctx context.Context, id string, g game.Game, seats []store.Seat, o game.Outcome, at time.Time) error {
 	pool := PoolOf(g)
 	if pool == "" || o.Reason == game.Aborted || len(seats) != 2 || seats[0].User == "" || seats[1].User == "" || seats[0].User == seats[1].User {
 		// Nothing to rate (an aborted game, a deleted account): mark the
@@ -162,8 +213,11 @@ func (s *Ratings) RateGame(ctx context.Context, id string, g game.Game, seats []
 		score = 0.5
 	}
 	for attempt := 0; ; attempt++ {
-		a, err1 := s.Rating(ctx, seats[0].User, pool)
-		b, err2 := s.Rating(ctx, seats[1].User, pool)
+		// The ratings of the moment the game ended: as stored (no later
+		// game is rated before it), aged to its end.
+		a, err1 := s.stored(ctx, seats[0].User, pool)
+		b, err2 := s.stored(ctx, seats[1].User, pool)
+		a, b = aged(a, at), aged(b, at)
 		if err := errors.Join(err1, err2); err != nil {
 			return err
 		}
@@ -198,12 +252,20 @@ func (s *Ratings) RateMissed(ctx context.Context) {
 	if s.store == nil {
 		return
 	}
-	rated, failed := 0, map[string]bool{}
+	if rated, failed := s.rateMissed(ctx); rated > 0 || failed > 0 {
+		s.log.Info("rated the games left unrated", "rated", rated, "failed", failed)
+	}
+}
+
+// rateMissed rates the finished rated games not rated yet, in the order
+// they ended, and counts those rated and those that failed.
+func (s *Ratings) rateMissed(ctx context.Context) (rated, failures int) {
+	failed := map[string]bool{}
 	for {
 		gs, err := s.store.Unrated(ctx, unratedPage+len(failed))
 		if err != nil {
 			s.log.Error("find the games left unrated", "err", err)
-			return
+			return rated, len(failed)
 		}
 		progress := false
 		for _, sg := range gs {
@@ -211,7 +273,10 @@ func (s *Ratings) RateMissed(ctx context.Context) {
 				continue
 			}
 			progress = true
-			if err := s.rateStored(ctx, sg); err != nil {
+			s.rating.Lock()
+			err := s.rateStored(ctx, sg)
+			s.rating.Unlock()
+			if err != nil {
 				failed[sg.ID] = true
 				s.log.Error("rate a game left unrated", "game", sg.ID, "err", err)
 				continue
@@ -219,15 +284,13 @@ func (s *Ratings) RateMissed(ctx context.Context) {
 			rated++
 		}
 		if !progress || len(gs) < unratedPage+len(failed) {
-			break
+			return rated, len(failed)
 		}
-	}
-	if rated > 0 || len(failed) > 0 {
-		s.log.Info("rated the games left unrated", "rated", rated, "failed", len(failed))
 	}
 }
 
-// rateStored rates a stored finished game, as of its end.
+// rateStored rates a stored finished game, as of its end. The caller
+// holds s.rating.
 func (s *Ratings) rateStored(ctx context.Context, sg *store.Game) error {
 	g, err := s.games.Load(sg.Spec)
 	if err != nil {
@@ -240,7 +303,7 @@ func (s *Ratings) rateStored(ctx context.Context, sg *store.Game) error {
 	if !o.Over() {
 		return fmt.Errorf("outcome %q: the game is marked finished but its outcome is not an end", sg.End.Outcome)
 	}
-	return s.RateGame(ctx, sg.ID, g, sg.Seats, o, sg.Updated)
+	return s.rate(ctx, sg.ID, g, sg.Seats, o, sg.Updated)
 }
 
 // ratePair returns the new ratings of two players after a game in which
@@ -316,8 +379,9 @@ func (s *Ratings) handleUser(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusInternalServerError, "the ratings could not be read")
 		return
 	}
+	now := s.now()
 	for _, rt := range rs {
-		pr := poolRating(rt)
+		pr := poolRating(aged(rt, now))
 		pr.Name = ""
 		h, err := s.store.RatingHistory(r.Context(), u.ID, rt.Pool)
 		if err != nil {
@@ -363,7 +427,8 @@ func (s *Ratings) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	rs, err := s.store.Leaderboard(r.Context(), pool, ProvisionalDeviation, limit)
+	now := s.now()
+	rs, err := s.store.Leaderboard(r.Context(), pool, ProvisionalDeviation, now.Add(-LeaderboardActive), limit)
 	if err != nil {
 		s.log.Error("leaderboard", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the leaderboard could not be read")
@@ -374,7 +439,11 @@ func (s *Ratings) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		Ratings []PoolRating `json:"ratings"`
 	}{pool, []PoolRating{}}
 	for _, rt := range rs {
-		out.Ratings = append(out.Ratings, poolRating(rt))
+		// A rating that has aged past provisional since its last game
+		// leaves the board until its player plays again.
+		if rt = aged(rt, now); rt.Deviation <= ProvisionalDeviation {
+			out.Ratings = append(out.Ratings, poolRating(rt))
+		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 }

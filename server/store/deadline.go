@@ -242,10 +242,10 @@ func (x deadlinedRatings) Ratings(ctx context.Context, userID string) ([]Rating,
 	return x.u.Ratings(ctx, userID)
 }
 
-func (x deadlinedRatings) Leaderboard(ctx context.Context, pool string, maxDeviation float64, limit int) ([]Rating, error) {
+func (x deadlinedRatings) Leaderboard(ctx context.Context, pool string, maxDeviation float64, activeSince time.Time, limit int) ([]Rating, error) {
 	ctx, cancel := context.WithTimeout(ctx, x.d)
 	defer cancel()
-	return x.u.Leaderboard(ctx, pool, maxDeviation, limit)
+	return x.u.Leaderboard(ctx, pool, maxDeviation, activeSince, limit)
 }
 
 func (x deadlinedRatings) RatingHistory(ctx context.Context, userID, pool string) ([]RatingPoint, error) {

@@ -101,8 +101,9 @@ type Ratings interface {
 	// rated games in, ordered by pool.
 	Ratings(ctx context.Context, userID string) ([]Rating, error)
 	// Leaderboard returns up to limit ratings of a pool, highest first,
-	// among those whose deviation is at most maxDeviation.
-	Leaderboard(ctx context.Context, pool string, maxDeviation float64, limit int) ([]Rating, error)
+	// among those whose deviation is at most maxDeviation and that were
+	// last updated (by a rated game) at activeSince or later.
+	Leaderboard(ctx context.Context, pool string, maxDeviation float64, activeSince time.Time, limit int) ([]Rating, error)
 	// RatingHistory returns an account's ratings after each rated game of
 	// a pool, oldest first.
 	RatingHistory(ctx context.Context, userID, pool string) ([]RatingPoint, error)

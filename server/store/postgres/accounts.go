@@ -174,8 +174,8 @@ func (s *Store) Ratings(ctx context.Context, userID string) ([]store.Rating, err
 }
 
 // Leaderboard implements store.Accounts.
-func (s *Store) Leaderboard(ctx context.Context, pool string, maxDeviation float64, limit int) ([]store.Rating, error) {
-	return s.ratings(ctx, `WHERE r.pool = $1 AND r.deviation <= $2 ORDER BY r.rating DESC, u.name_key LIMIT $3`, pool, maxDeviation, limit)
+func (s *Store) Leaderboard(ctx context.Context, pool string, maxDeviation float64, activeSince time.Time, limit int) ([]store.Rating, error) {
+	return s.ratings(ctx, `WHERE r.pool = $1 AND r.deviation <= $2 AND r.updated >= $3 ORDER BY r.rating DESC, u.name_key LIMIT $4`, pool, maxDeviation, activeSince, limit)
 }
 
 // RatingHistory implements store.Accounts.

@@ -180,8 +180,8 @@ func (s *Store) Ratings(ctx context.Context, userID string) ([]store.Rating, err
 }
 
 // Leaderboard implements store.Accounts.
-func (s *Store) Leaderboard(ctx context.Context, pool string, maxDeviation float64, limit int) ([]store.Rating, error) {
-	return s.ratings(ctx, `WHERE r.pool = ? AND r.deviation <= ? ORDER BY r.rating DESC, u.name_key LIMIT ?`, pool, maxDeviation, limit)
+func (s *Store) Leaderboard(ctx context.Context, pool string, maxDeviation float64, activeSince time.Time, limit int) ([]store.Rating, error) {
+	return s.ratings(ctx, `WHERE r.pool = ? AND r.deviation <= ? AND r.updated >= ? ORDER BY r.rating DESC, u.name_key LIMIT ?`, pool, maxDeviation, ms(activeSince), limit)
 }
 
 // RatingHistory implements store.Accounts.

@@ -32,7 +32,7 @@ func testRatings(t *testing.T, open func() store.Store) {
 	if got, err := a.Ratings(ctx, "nobody"); err != nil || len(got) != 0 {
 		t.Fatalf("Ratings(nobody) = %+v, %v; want none", got, err)
 	}
-	lb, err := a.Leaderboard(ctx, "pogo", 1000, 10)
+	lb, err := a.Leaderboard(ctx, "pogo", 1000, at(0), 10)
 	var names []string
 	for _, x := range lb {
 		names = append(names, x.Name)
@@ -40,9 +40,15 @@ func testRatings(t *testing.T, open func() store.Store) {
 	if err != nil || !reflect.DeepEqual(names, []string{"Na", "Nc", "Nb"}) {
 		t.Fatalf("Leaderboard(pogo) = %v, %v; want [Na Nc Nb]", names, err)
 	}
-	lb, err = a.Leaderboard(ctx, "pogo", 260, 1)
+	lb, err = a.Leaderboard(ctx, "pogo", 260, at(0), 1)
 	if err != nil || len(lb) != 1 || lb[0].Name != "Na" {
 		t.Fatalf("Leaderboard(pogo, deviation <= 260, 1) = %v, %v; want [Na]", lb, err)
+	}
+	// b was last rated at 1 s: a leaderboard of those active since 2 s
+	// leaves b out.
+	lb, err = a.Leaderboard(ctx, "pogo", 1000, at(2), 10)
+	if err != nil || len(lb) != 2 || lb[0].Name != "Na" || lb[1].Name != "Nc" {
+		t.Fatalf("Leaderboard(pogo, active since 2 s) = %v, %v; want [Na Nc]", lb, err)
 	}
 	h, err := a.RatingHistory(ctx, "a", "pogo")
 	if err != nil || len(h) != 2 || h[0].GameID != "g1" || h[0].Rating != 1662.3 || !h[0].At.Equal(at(1)) || h[1].GameID != "g2" || h[1].Deviation != 250 {

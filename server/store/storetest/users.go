@@ -159,7 +159,7 @@ func testDeleteUser(t *testing.T, open func() store.Store) {
 	if got.Seats[0].User != "" || got.Seats[0].Name != "(deleted)" || got.Seats[0].TokenHash != g.Seats[0].TokenHash {
 		t.Fatalf("seat after deleting its account: %+v; want it anonymous", got.Seats[0])
 	}
-	if rs, err := a.Leaderboard(ctx, "pogo", 1000, 10); err != nil || len(rs) != 0 {
+	if rs, err := a.Leaderboard(ctx, "pogo", 1000, at(0), 10); err != nil || len(rs) != 0 {
 		t.Fatalf("leaderboard after deleting the only player: %v, %v", rs, err)
 	}
 	// The name is free again.
