@@ -124,7 +124,6 @@ func Update(r Rating, results []Result, tau float64) (Rating, error) {
 	return Rating{Rating: Scale*mu + DefaultRating, Deviation: Scale * phi, Volatility: sigma}, nil
 }
 
-
 // Age returns the rating after periods rating periods without games
 // (possibly a fraction of one): the deviation grows as Glickman's step 6
 // prescribes for a period without games, φ' = √(φ² + t·σ²), up to a new
