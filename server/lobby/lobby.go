@@ -39,6 +39,12 @@ const (
 	presenceRenew = 20 * time.Second
 	// seekSweepEvery is how often an instance withdraws expired seeks.
 	seekSweepEvery = time.Second
+	// DefaultQuiet is how long a lobby connection may go without a word
+	// from its page (the page says "here" every 20 s) before the lobby
+	// takes the page for gone (left for another in the same tab, frozen
+	// in the back-forward cache) and closes it: its owner's seeks go
+	// with it, so that nobody is paired in a game they will not see.
+	DefaultQuiet = time.Minute
 	// maxInitial, maxIncrement and maxDays bound a time control.
 	maxInitial   = 3 * time.Hour
 	maxIncrement = 3 * time.Minute
@@ -146,6 +152,9 @@ type Config struct {
 	Instance string
 	// MaxPlies is the longest game the site plays (default 2000).
 	MaxPlies int
+	// Quiet is how long a lobby connection may go without a message from
+	// its page before it is closed (default DefaultQuiet).
+	Quiet time.Duration
 	// Now tells the time of seeks and presence (default time.Now).
 	Now func() time.Time
 	// Log receives the lobby's logs; nil discards them.
@@ -173,6 +182,7 @@ type Lobby struct {
 	// instance names this server in the store's lobby presence records.
 	instance string
 	maxPlies int
+	quiet    time.Duration
 
 	mu    sync.Mutex
 	conns map[string]map[*httpx.Outbox]struct{} // lobby websockets by account id
@@ -191,7 +201,8 @@ func New(cfg Config) *Lobby {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	httpx.SetDefault(&cfg.MaxPlies, 2000)
-	return &Lobby{maxPlies: cfg.MaxPlies, seeks: cfg.Seeks, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
+	httpx.SetDefault(&cfg.Quiet, DefaultQuiet)
+	return &Lobby{maxPlies: cfg.MaxPlies, quiet: cfg.Quiet, seeks: cfg.Seeks, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
 		starter: cfg.Starter, ratings: cfg.Ratings, sockets: cfg.Sockets, now: func() time.Time { return cfg.Now().UTC() },
 		log: cfg.Log, instance: cfg.Instance,
 		conns: map[string]map[*httpx.Outbox]struct{}{}, all: map[*httpx.Outbox]string{}}
@@ -668,9 +679,10 @@ func (lb *Lobby) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleLobbyWS serves the lobby's websocket: the list of seeks whenever
-// it changes, and news of one's own seeks and challenges. An account's
-// seeks are withdrawn when its last lobby connection, on any instance,
-// closes.
+// it changes, and news of one's own seeks and challenges. The page sends
+// {"type":"here"} every 20 s; a connection quiet for longer than Quiet is
+// closed. An account's seeks are withdrawn when its last lobby connection,
+// on any instance, closes.
 func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	release, ok := lb.sockets.Take(w, r)
 	if !ok {
@@ -715,8 +727,12 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 
 	done := conn.Pump(c)
 	for {
-		// The lobby takes no messages; reading notices the close.
-		if _, _, err := conn.Read(context.Background()); err != nil {
+		// The page says it is here; one that falls quiet is gone (a read
+		// that times out closes the connection).
+		rctx, cancel := context.WithTimeout(context.Background(), lb.quiet)
+		_, _, err := conn.Read(rctx)
+		cancel()
+		if err != nil {
 			break
 		}
 	}
