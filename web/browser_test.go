@@ -1032,6 +1032,14 @@ const boardChecks = `(async () => {
   for (let i = 0; i < 6; i++) ring.cells.push({ name: String(i + 1), stack: i % 3 === 0 ? "op" : "p", marks: i % 3 === 0 ? ["highlighted"] : undefined, levels: i % 3 === 0 ? [2] : undefined });
   const rsvg = check("ring of six", { board: ring, moves: [], last: ["2"] });
   if (rsvg.querySelectorAll("[data-testid=highlight-line]").length !== 1) fails.push("ring of six: the highlighted pair is not joined");
+  // A topology render.js does not know is said, not drawn as a grid.
+  const hex = { topology: "hex", size: 3, height: 0, toMove: 0, pieces: purple, reserves: [], counts: [], cells: [{ name: "a1", stack: "p" }] };
+  const usvg = render({ board: hex, moves: [], last: [] }, { pos: "hex" });
+  document.querySelector("main").append(usvg);
+  if (usvg.dataset.topology !== "unknown") fails.push("hex: drawn as " + usvg.dataset.topology);
+  if (usvg.querySelector("[data-sq]")) fails.push("hex: cells drawn");
+  const said = usvg.querySelector("[data-testid=unknown-topology]");
+  if (!said || !said.textContent.includes("hex") || usvg.getAttribute("aria-label") !== said.textContent) fails.push("hex: the drawing does not say it cannot draw the board");
   return fails;
 })()`
 
