@@ -582,6 +582,14 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("transport", func(t *testing.T) {
+		ctx := b.tab(t, 20*time.Second)
+		do(t, ctx, "opening the rules", chromedp.Navigate(b.base+"/rules/pogo"), chromedp.WaitVisible(tid("rules-pogo")))
+		for _, f := range awaitEval[[]string](t, ctx, transportChecks) {
+			t.Error(f)
+		}
+	})
+
 	t.Run("rough-edges", func(t *testing.T) { roughEdges(t, b) })
 	t.Run("languages", func(t *testing.T) { languages(t, b) })
 	t.Run("dark-mode", func(t *testing.T) { darkMode(t, b) })
@@ -1032,6 +1040,53 @@ const boardChecks = `(async () => {
   for (let i = 0; i < 6; i++) ring.cells.push({ name: String(i + 1), stack: i % 3 === 0 ? "op" : "p", marks: i % 3 === 0 ? ["highlighted"] : undefined, levels: i % 3 === 0 ? [2] : undefined });
   const rsvg = check("ring of six", { board: ring, moves: [], last: ["2"] });
   if (rsvg.querySelectorAll("[data-testid=highlight-line]").length !== 1) fails.push("ring of six: the highlighted pair is not joined");
+  // A topology render.js does not know is said, not drawn as a grid.
+  const hex = { topology: "hex", size: 3, height: 0, toMove: 0, pieces: purple, reserves: [], counts: [], cells: [{ name: "a1", stack: "p" }] };
+  const usvg = render({ board: hex, moves: [], last: [] }, { pos: "hex" });
+  document.querySelector("main").append(usvg);
+  if (usvg.dataset.topology !== "unknown") fails.push("hex: drawn as " + usvg.dataset.topology);
+  if (usvg.querySelector("[data-sq]")) fails.push("hex: cells drawn");
+  const said = usvg.querySelector("[data-testid=unknown-topology]");
+  if (!said || !said.textContent.includes("hex") || usvg.getAttribute("aria-label") !== said.textContent) fails.push("hex: the drawing does not say it cannot draw the board");
+  return fails;
+})()`
+
+// transportChecks checks transport.js in the page: the delays between
+// attempts to reconnect, the queue of messages sent before the socket
+// opens (the oldest dropped first), and a reconnection after the socket
+// drops. It returns what went wrong.
+const transportChecks = `(async () => {
+  const { Socket, backoff } = await import("/transport.js");
+  const fails = [];
+  for (const [n, want] of [[0, 300], [1, 600], [4, 4800], [5, 5000], [12, 5000]]) {
+    if (backoff(n) !== want) fails.push("backoff(" + n + ") = " + backoff(n) + ", want " + want);
+  }
+  const lazy = new Socket({ path: "/ws/lobby", lazy: true, queue: 2 });
+  if (lazy.ws) fails.push("a lazy socket connected before its first message");
+  for (const i of [1, 2, 3]) lazy.send({ type: "note", i });
+  if (JSON.stringify(lazy.pending.map((m) => m.i)) !== "[2,3]") fails.push("queue of 2 holds " + JSON.stringify(lazy.pending));
+  lazy.close();
+  if (lazy.send({ type: "note" })) fails.push("a closed socket accepted a message");
+  const none = new Socket({ path: "/ws/lobby", lazy: true });
+  if (none.send({ type: "note" })) fails.push("a socket without a queue accepted a message before it opened");
+  none.close();
+  const seen = [];
+  const waitFor = (what) => new Promise((resolve, reject) => {
+    const start = Date.now();
+    const poll = () => (seen.includes(what) ? resolve() : Date.now() - start > 10000 ? reject(new Error("no " + what + " in " + seen)) : setTimeout(poll, 20));
+    poll();
+  });
+  const live = new Socket({ path: "/ws/lobby" }, { status: (s) => seen.push(s) });
+  try {
+    await waitFor("connected");
+    seen.length = 0;
+    live.ws.close(); // as if the network dropped it
+    await waitFor("reconnecting");
+    await waitFor("connected");
+  } catch (err) {
+    fails.push("reconnecting: " + err.message);
+  }
+  live.close();
   return fails;
 })()`
 

@@ -156,6 +156,14 @@ func languages(t *testing.T, b *browser) {
 			t.Errorf("the resign button reads %q", r)
 		}
 		shot(t, ctx, "french")
+		// French plurals: 0 and 1 are singular, by Intl.PluralRules.
+		plurals := awaitEval[[]string](t, ctx, `(async () => {
+		  const { t } = await import("/i18n.js");
+		  return [0, 1, 2, 1.5].map((n) => t("moves.count", { n }));
+		})()`)
+		if want := []string{"0 coup", "1 coup", "2 coups", "1.5 coup"}; strings.Join(plurals, "|") != strings.Join(want, "|") {
+			t.Errorf("French counts read %q, want %q", plurals, want)
+		}
 	})
 
 	t.Run("spanish-by-accept-language", func(t *testing.T) {
@@ -239,6 +247,73 @@ func TestNoHardCodedEnglish(t *testing.T) {
 						t.Errorf("%s:%d shows %s to people without a key of i18n/en.js", name, i+1, lit)
 					}
 				}
+			}
+		}
+	}
+}
+
+// rawError matches what shows an error in the words it came with rather
+// than the catalogue's: reading an error's message (the server's English
+// words, or a JavaScript exception's) and turning an error into text.
+var rawError = []*regexp.Regexp{
+	regexp.MustCompile(`\.message\b`),
+	regexp.MustCompile(`String\(\s*(?:err|error|ex)\b`),
+	regexp.MustCompile(`\$\{\s*(?:e|err|error|ex)\s*\}`),
+}
+
+// literalRE matches the quoted string literals of a line of JavaScript
+// (template literals are kept: their ${…} parts are code).
+var literalRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
+
+// rawErrors returns the rawError patterns a line of code matches outside
+// its string literals and comments.
+func rawErrors(line string) []string {
+	code := literalRE.ReplaceAllString(line, `""`)
+	if i := strings.Index(code, "//"); i >= 0 {
+		code = code[:i]
+	}
+	var out []string
+	for _, re := range rawError {
+		if m := re.FindString(code); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestNoRawErrors checks that every error a visitor reads comes from a code
+// and the catalogue (errorWords in i18n.js), never from an error's own
+// message: the server's messages are English and written for programs,
+// and an exception's are the browser's.
+func TestNoRawErrors(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		raw  bool
+	}{
+		{`status.textContent = err.message;`, true},
+		{`box.append(h("p", {}, String(err)));`, true},
+		{`values[o.key] = String(e.checked);`, false},
+		{`err.textContent = e.message;`, true},
+		{"showError(`${err}`);", true},
+		{`controls.error.textContent = errorWords(m, { bad_message: "analysis.badPosition" });`, false},
+		{`h("input", { "aria-label": t("extras.message") })`, false},
+		{`// the server's words stay in err.message`, false},
+	} {
+		if got := len(rawErrors(tc.line)) > 0; got != tc.raw {
+			t.Errorf("rawErrors(%q) = %v, want raw %v", tc.line, rawErrors(tc.line), tc.raw)
+		}
+	}
+	for _, name := range modules(t) {
+		if strings.HasPrefix(name, "i18n/") {
+			continue
+		}
+		src, err := fs.ReadFile(web.FS(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			for _, m := range rawErrors(line) {
+				t.Errorf("%s:%d shows an error in its own words (%s): use errorWords and a key of i18n/en.js", name, i+1, m)
 			}
 		}
 	}

@@ -9,26 +9,34 @@
 //	/games         the recent games
 //	/rules/<game>  the rules of a game, with diagrams
 //
-// Boards are drawn from the server's board views (docs/server.md, "View"),
+// Boards are drawn from the server's board views (docs/api.md, "View"),
 // which give a board's topology (a grid or a ring), its stacks, marks and
 // reserves and the legal moves as shifts, placings and passes: no module
 // outside games/ knows a game. The modules are:
 //
 //	app.js          the router
-//	api.js          the HTTP API, board views and the game websocket of docs/server.md
+//	api.js          the HTTP API, board views, and the game's and the analysis
+//	                board's websockets of docs/api.md
+//	transport.js    the one websocket: reconnection with backoff, a queue
+//	storage.js      the one use of localStorage, which may be refused
+//	svg.js          the one SVG element builder (dom.js builds HTML)
 //	render.js       SVG boards from board views, by topology, for play and for the rules
 //	picker.js       clicks to moves, from the legal moves of the board view
+//	board-view.js, controls.js  the board and move controls of the game page
+//	                and the analysis board
+//	i18n.js         the words of i18n/<lang>.js, plurals, and errorWords: every
+//	                error shown comes from a code and the catalogue
 //	games/index.js  the one list of game modules; games/<name>.js holds a game's
 //	                notation hint, rules page and, where needed, its picker or option links
-//	pages/          the pages: home.js, recent.js, rules.js (with rules-kit.js for the
-//	                games' rules pages) and game/ — page.js put together from
-//	                board-view.js, controls.js and connection.js
+//	pages/          the pages, one module or directory each (game/: page.js with
+//	                connection.js and extras.js); a page imports no other page,
+//	                what pages share is outside pages/ (TestNoPageImportsAPage)
 //
 // docs/adding-a-game.md says how a new game reaches the interface.
 //
 // The server stays the judge of every move: the interface only offers what
-// the server lists as legal, and shows the server's error for a typed move
-// it refuses.
+// the server lists as legal, and says in the catalogue's words why it
+// refused a typed move.
 //
 // The browser tests (browser_test.go) drive headless Chromium through the
 // real server, in-process. They skip when Chromium is not installed, unless

@@ -14,9 +14,10 @@ import (
 
 func TestFS(t *testing.T) {
 	want := []string{"index.html", "app.js", "style.css", "render.js", "picker.js", "api.js", "dom.js", "favicon.svg",
+		"transport.js", "storage.js", "svg.js", "board-view.js", "controls.js", "rules-kit.js", "outcome.js", "players.js", "recent-list.js",
 		"games/index.js", "games/pogo.js", "games/pisola.js", "games/diam.js",
-		"pages/home.js", "pages/rules.js", "pages/rules-kit.js", "pages/recent.js",
-		"pages/game/page.js", "pages/game/board-view.js", "pages/game/controls.js", "pages/game/connection.js"}
+		"pages/home.js", "pages/rules.js", "pages/recent.js",
+		"pages/game/page.js", "pages/game/connection.js"}
 	if err := fstest.TestFS(web.FS(), want...); err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +73,98 @@ func TestImports(t *testing.T) {
 	for _, want := range []string{`<script type="module" src="/app.js">`, `href="/style.css"`, `name="viewport"`} {
 		if !strings.Contains(string(index), want) {
 			t.Errorf("index.html lacks %s", want)
+		}
+	}
+}
+
+// pageOf returns the page a module belongs to: "pages/x" for pages/x.js
+// and for every module under pages/x/, "" for a module outside pages/.
+func pageOf(name string) string {
+	rest, ok := strings.CutPrefix(name, "pages/")
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(rest, "/"); i >= 0 {
+		return "pages/" + rest[:i]
+	}
+	return "pages/" + strings.TrimSuffix(rest, ".js")
+}
+
+// imports returns the modules a module imports, as paths of the file
+// system.
+func imports(t *testing.T, name string) []string {
+	t.Helper()
+	src, err := fs.ReadFile(web.FS(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range importRE.FindAllStringSubmatch(string(src), -1) {
+		spec := m[1]
+		if spec == "" {
+			spec = m[2]
+		}
+		out = append(out, path.Join(path.Dir(name), spec))
+	}
+	return out
+}
+
+// TestNoPageImportsAPage checks that a page (pages/x.js, or the modules of
+// pages/x/) imports no other page and that no module but the router
+// (app.js) imports a page: code two pages share lives in a shared module
+// outside pages/.
+func TestNoPageImportsAPage(t *testing.T) {
+	for _, name := range modules(t) {
+		from := pageOf(name)
+		for _, target := range imports(t, name) {
+			to := pageOf(target)
+			if to == "" || to == from || name == "app.js" {
+				continue
+			}
+			t.Errorf("%s imports %s, a module of the page %s: move what they share out of pages/", name, target, to)
+		}
+	}
+	for _, tc := range []struct{ name, page string }{
+		{"pages/home.js", "pages/home"}, {"pages/game/page.js", "pages/game"}, {"pages/game/extras.js", "pages/game"}, {"render.js", ""},
+	} {
+		if got := pageOf(tc.name); got != tc.page {
+			t.Errorf("pageOf(%q) = %q, want %q", tc.name, got, tc.page)
+		}
+	}
+}
+
+// TestOneModuleEach checks that each browser interface the client wraps is
+// used by one module only: websockets by transport.js (reconnection,
+// backoff and queue in one place), localStorage by storage.js (its
+// try/catch in one place) and SVG elements by svg.js.
+func TestOneModuleEach(t *testing.T) {
+	for _, tc := range []struct {
+		use    *regexp.Regexp
+		module string
+	}{
+		{regexp.MustCompile(`new WebSocket\b`), "transport.js"},
+		{regexp.MustCompile(`\blocalStorage\b`), "storage.js"},
+		{regexp.MustCompile(`createElementNS\b`), "svg.js"},
+	} {
+		found := false
+		for _, name := range modules(t) {
+			src, err := fs.ReadFile(web.FS(), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(string(src), "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "//") || !tc.use.MatchString(line) {
+					continue
+				}
+				if name == tc.module {
+					found = true
+					continue
+				}
+				t.Errorf("%s:%d uses %s: use %s instead", name, i+1, tc.use, tc.module)
+			}
+		}
+		if !found {
+			t.Errorf("%s does not use %s", tc.module, tc.use)
 		}
 	}
 }

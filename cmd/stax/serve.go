@@ -36,7 +36,7 @@ func runServe(e *env, args []string) error {
 	assets := fs.String("assets", "", "serve the UI's static files from this directory instead of the embedded ones")
 	workers := fs.Int("workers", runtime.NumCPU(), "computer moves computed at once in this process (default: one per CPU); 0 leaves them to stax worker processes sharing the database")
 	aiDelay := fs.Duration("ai-delay", 300*time.Millisecond, "the least time an AI takes to answer a move")
-	sync := fs.String("sync", "normal", "SQLite's synchronous mode: normal or full (see docs/server.md)")
+	sync := fs.String("sync", "normal", "SQLite's synchronous mode: normal or full (see docs/operating.md)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	pprof := fs.Bool("pprof", false, "serve Go's profiles at /debug/pprof/ (for performance work; keep the server on loopback)")
 	maxConns := fs.Int("max-conns", server.DefaultMaxConns, "the most open websockets (lowered to fit the open file limit)")

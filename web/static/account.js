@@ -1,8 +1,9 @@
 // account.js talks to the server about accounts, the lobby and ratings
-// (docs/server.md), and remembers who is signed in.
+// (docs/api.md), and remembers who is signed in.
 
 import { request } from "./api.js";
 import { t } from "./i18n.js";
+import { Socket } from "./transport.js";
 
 // pools returns the rating pools, [{pool, spec, title}], as the server
 // defines them.
@@ -77,43 +78,23 @@ export const myGames = () => request("GET", "/api/me/games").then((d) => d.games
 
 // LobbySocket follows the lobby: on is {seeks(list), started(msg),
 // challenge(msg), declined(msg), status(text)}. It reconnects after it
-// drops; while it is open, the player's seeks stand.
+// drops (transport.js); while it is open, the player's seeks stand.
 export class LobbySocket {
   constructor(on) {
-    this.on = on;
-    this.closed = false;
-    this.retry = 0;
-    this.open();
-  }
-
-  open() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/lobby`);
-    this.ws = ws;
-    ws.onopen = () => {
-      this.retry = 0;
-      this.on.status && this.on.status("connected");
-    };
-    ws.onmessage = (ev) => {
-      let m;
-      try {
-        m = JSON.parse(ev.data);
-      } catch {
-        return;
-      }
-      const f = this.on[m.type];
-      if (f) f(m.type === "seeks" ? m.seeks || [] : m);
-    };
-    ws.onclose = () => {
-      if (this.closed) return;
-      this.on.status && this.on.status("reconnecting");
-      setTimeout(() => !this.closed && this.open(), Math.min(5000, 300 * 2 ** this.retry++));
-    };
+    this.socket = new Socket(
+      { path: "/ws/lobby" },
+      {
+        receive: (m) => {
+          const f = on[m.type];
+          if (f) f(m.type === "seeks" ? m.seeks || [] : m);
+        },
+        status: (s) => on.status && on.status(s),
+      },
+    );
   }
 
   close() {
-    this.closed = true;
-    if (this.ws) this.ws.close(1000);
+    this.socket.close();
   }
 }
 

@@ -1,15 +1,27 @@
-// api.js talks to the stax server: the JSON API over HTTP and a game's
-// websocket (docs/server.md).
+// api.js talks to the stax server: the JSON API over HTTP, a game's
+// websocket and the analysis board's (docs/api.md), both on transport.js.
+
+import { load, loadJSON, save, saveJSON } from "./storage.js";
+import { Socket } from "./transport.js";
 
 // request sends a JSON request and returns the decoded answer, or throws an
-// Error carrying the server's message.
+// Error with the answer's HTTP status and the server's error code, if any
+// (code "network" when no answer came). The server's words are the
+// Error's message, for the console; pages show errorWords (i18n.js).
 export async function request(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (cause) {
+    const err = new Error("no answer from the server", { cause });
+    err.code = "network";
+    throw err;
+  }
   let data = null;
   const text = await res.text();
   try {
@@ -58,131 +70,91 @@ export const recentGames = (limit = 20, status = "") =>
 // recordURL is where a game's record is downloaded.
 export const recordURL = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 
-// Tokens and invites are kept per game in localStorage.
+// Tokens and invites are kept per game on this device (storage.js).
 const tokenKey = (id) => "stax.token." + id;
 const invitesKey = (id) => "stax.invites." + id;
 
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 // token returns the stored token of a game, or "".
-export function token(id) {
-  const s = storage();
-  return (s && s.getItem(tokenKey(id))) || "";
-}
+export const token = (id) => load(tokenKey(id));
 
 // saveToken stores the token of a game.
 export function saveToken(id, tok) {
-  const s = storage();
-  if (s && tok) s.setItem(tokenKey(id), tok);
+  if (tok) save(tokenKey(id), tok);
 }
 
 // invites returns the invitations the creator of a game made, [{seat, link}].
 export function invites(id) {
-  const s = storage();
-  try {
-    return JSON.parse((s && s.getItem(invitesKey(id))) || "[]");
-  } catch {
-    return [];
-  }
+  const list = loadJSON(invitesKey(id), []);
+  return Array.isArray(list) ? list : [];
 }
 
 // saveInvites stores the invitations of a game.
 export function saveInvites(id, list) {
-  const s = storage();
-  if (s && list && list.length) s.setItem(invitesKey(id), JSON.stringify(list));
+  if (list && list.length) saveJSON(invitesKey(id), list);
 }
 
-// Connection is a game's websocket that reconnects after it drops. on is
-// {hello(seats), state(state), error(err), status(text)}.
+// Connection is a game's websocket (a Socket of transport.js, which
+// reconnects after it drops). on is {hello(seats, msg), state(state),
+// error(err), status(text), other(msg)}.
 export class Connection {
   constructor(id, tok, on) {
-    this.id = id;
-    this.token = tok;
     this.on = on;
-    this.closed = false;
-    this.retry = 0;
     this.state = null; // the last full state, with the updates applied
-    this.ws = null;
-    this.open();
+    let path = `/ws/games/${encodeURIComponent(id)}`;
+    if (tok) path += "?token=" + encodeURIComponent(tok);
+    this.socket = new Socket({ path }, { receive: (msg) => this.receive(msg), status: (s) => on.status && on.status(s) });
   }
 
-  open() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    let url = `${proto}//${location.host}/ws/games/${encodeURIComponent(this.id)}`;
-    if (this.token) url += "?token=" + encodeURIComponent(this.token);
-    const ws = new WebSocket(url);
-    this.ws = ws;
-    ws.onopen = () => {
-      this.retry = 0;
-      this.on.status && this.on.status("connected");
-    };
-    ws.onmessage = (ev) => {
-      let msg;
-      try {
-        msg = JSON.parse(ev.data);
-      } catch {
-        return;
-      }
-      switch (msg.type) {
-        case "hello":
-          this.on.hello && this.on.hello(msg.seats || [], msg);
-          break;
-        case "state":
-          this.state = msg.state;
-          this.on.state && this.on.state(msg.state);
-          break;
-        case "update": {
-          // An update is the state without the moves and positions so far
-          // (docs/server.md): extend ours with the move just played.
-          const s = this.state;
-          const u = msg.state;
-          if (!s || (u.ply !== s.ply && u.ply !== s.ply + 1)) {
-            // Out of step: reconnect, which brings the full state.
-            ws.close();
-            break;
-          }
-          const next = { ...s, ...u };
-          if (u.ply === s.ply + 1) {
-            next.moves = s.moves.concat([u.lastMove]);
-            next.positions = s.positions.concat([u.position]);
-          }
-          this.state = next;
-          this.on.state && this.on.state(next);
+  receive(msg) {
+    const on = this.on;
+    switch (msg.type) {
+      case "hello":
+        on.hello && on.hello(msg.seats || [], msg);
+        break;
+      case "state":
+        this.state = msg.state;
+        on.state && on.state(msg.state);
+        break;
+      case "update": {
+        // An update is the state without the moves and positions so far
+        // (docs/api.md): extend ours with the move just played.
+        const s = this.state;
+        const u = msg.state;
+        if (!s || (u.ply !== s.ply && u.ply !== s.ply + 1)) {
+          // Out of step: reconnect, which brings the full state.
+          this.socket.reconnect();
           break;
         }
-        case "error":
-          this.on.error && this.on.error(msg);
-          break;
-        default:
-          // Clocks, chat, offers, watchers and rematches (pages/game/extras.js).
-          this.on.other && this.on.other(msg);
+        const next = { ...s, ...u };
+        if (u.ply === s.ply + 1) {
+          next.moves = s.moves.concat([u.lastMove]);
+          next.positions = s.positions.concat([u.position]);
+        }
+        this.state = next;
+        on.state && on.state(next);
+        break;
       }
-    };
-    ws.onclose = () => {
-      if (this.closed) return;
-      this.on.status && this.on.status("reconnecting");
-      const delay = Math.min(5000, 300 * 2 ** this.retry++);
-      setTimeout(() => !this.closed && this.open(), delay);
-    };
+      case "error":
+        // The error answers the last message sent (the server's errors do
+        // not say which): its page can tell a chat error from a move's.
+        on.error && on.error({ ...msg, about: this.socket.lastSent });
+        break;
+      default:
+        // Clocks, chat, offers, watchers and rematches (pages/game/extras.js).
+        on.other && on.other(msg);
+    }
   }
 
-  // send sends one message; it reports whether the socket was open.
+  // send sends one message; it reports whether the socket was open (a
+  // game's messages are never queued: a move must not arrive late
+  // unnoticed).
   send(msg) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(msg));
-    return true;
+    return this.socket.send(msg);
   }
 
   // close closes the socket for good.
   close() {
-    this.closed = true;
-    if (this.ws) this.ws.close(1000);
+    this.socket.close();
   }
 }
 
@@ -190,7 +162,7 @@ export class Connection {
 // are dropped beyond a few hundred.
 const views = new Map();
 
-// view returns the View (docs/server.md) of a position of variant spec
+// view returns the View (docs/api.md) of a position of variant spec
 // (its start when position is empty), or of the position that move leads
 // to from it.
 export function view(spec, position = "", move = "") {
@@ -221,48 +193,27 @@ export const setupPosition = (req) => request("POST", "/api/setup", req);
 export const review = (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`);
 
 // AnalysisSocket streams live analyses (/ws/analyze): onMessage gets
-// every message; start(req) starts an analysis of a position, stop()
-// stops it.
+// every message, and {type: "done"} when the socket closes; start(req)
+// starts an analysis of a position, stop() stops it. The socket opens at
+// the first start and does not reconnect by itself: the next start opens
+// it again.
 export class AnalysisSocket {
   constructor(onMessage) {
-    this.onMessage = onMessage;
-    this.ws = null;
-    this.queued = null;
+    this.socket = new Socket(
+      { path: "/ws/analyze", reconnect: false, lazy: true, queue: 1 },
+      { receive: onMessage, status: (s) => s === "closed" && onMessage({ type: "done" }) },
+    );
   }
 
   start(req) {
-    this.send({ type: "start", ...req });
+    this.socket.send({ type: "start", ...req });
   }
 
   stop() {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "stop" }));
-  }
-
-  send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(msg));
-      return;
-    }
-    this.queued = msg;
-    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    this.ws = new WebSocket(`${proto}//${location.host}/ws/analyze`);
-    this.ws.onopen = () => {
-      if (this.queued) this.ws.send(JSON.stringify(this.queued));
-      this.queued = null;
-    };
-    this.ws.onmessage = (ev) => {
-      try {
-        this.onMessage(JSON.parse(ev.data));
-      } catch {
-        // A message that is not JSON is ignored.
-      }
-    };
-    this.ws.onclose = () => this.onMessage({ type: "done" });
+    if (this.socket.isOpen) this.socket.send({ type: "stop" });
   }
 
   close() {
-    if (this.ws) this.ws.close();
-    this.ws = null;
+    this.socket.close();
   }
 }

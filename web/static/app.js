@@ -15,6 +15,7 @@
 
 import { installPatterns } from "./render.js";
 import { clear, h } from "./dom.js";
+import { svg } from "./svg.js";
 import { GAMES } from "./games/index.js";
 import { homePage } from "./pages/home.js";
 import { gamePage } from "./pages/game/page.js";
@@ -62,7 +63,8 @@ function route() {
   try {
     leave = page(main) || null;
   } catch (err) {
-    main.append(h("p", { class: "error", role: "alert" }, String(err.message || err)));
+    console.error(err);
+    main.append(h("p", { class: "error", role: "alert" }, t("error.page")));
   }
   window.scrollTo(0, 0);
 }
@@ -194,21 +196,13 @@ function drawNav() {
 // sounds are on and crossed out when they are off, in SVG so that it does
 // not depend on the fonts of the visitor's machine.
 function speakerIcon(on) {
-  const NS = "http://www.w3.org/2000/svg";
-  const el = (name, attrs) => {
-    const e = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    return e;
-  };
-  const svg = el("svg", { viewBox: "0 0 24 24", width: "18", height: "18", "aria-hidden": "true" });
   const line = { fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" };
-  svg.append(el("path", { d: "M3 9h4l5-4v14l-5-4H3z", fill: "currentColor" }));
-  if (on) {
-    svg.append(el("path", { d: "M15.5 8.5a5 5 0 0 1 0 7", ...line }), el("path", { d: "M18.5 5.5a9 9 0 0 1 0 13", ...line }));
-  } else {
-    svg.append(el("path", { d: "M16 9l6 6M22 9l-6 6", ...line }));
-  }
-  return svg;
+  return svg(
+    "svg",
+    { viewBox: "0 0 24 24", width: "18", height: "18", "aria-hidden": "true" },
+    svg("path", { d: "M3 9h4l5-4v14l-5-4H3z", fill: "currentColor" }),
+    on ? [svg("path", { d: "M15.5 8.5a5 5 0 0 1 0 7", ...line }), svg("path", { d: "M18.5 5.5a9 9 0 0 1 0 13", ...line })] : svg("path", { d: "M16 9l6 6M22 9l-6 6", ...line }),
+  );
 }
 
 applyTheme();

@@ -5,6 +5,7 @@
 // switch in the header (remembered on this device), else the one the server
 // took from the browser's Accept-Language for <html lang>, else English.
 
+import { load, save } from "./storage.js";
 import en from "./i18n/en.js";
 import fr from "./i18n/fr.js";
 import es from "./i18n/es.js";
@@ -22,13 +23,7 @@ export const CATALOGS = { en, fr, es };
 const KEY = "stax.lang";
 
 // chosen returns the language remembered on this device, or "".
-function chosen() {
-  try {
-    return localStorage.getItem(KEY) || "";
-  } catch {
-    return "";
-  }
-}
+const chosen = () => load(KEY);
 
 // language returns the code of the interface's language.
 export function language() {
@@ -36,27 +31,39 @@ export function language() {
   return known(chosen()) || known(document.documentElement.lang) || "en";
 }
 
-// setLanguage remembers the visitor's choice.
+// setLanguage remembers the visitor's choice (without storage, until the
+// page is reloaded).
 export function setLanguage(code) {
-  try {
-    localStorage.setItem(KEY, code);
-  } catch {
-    // Without storage the choice lasts until the page is reloaded.
-  }
+  save(KEY, code);
   document.documentElement.lang = code;
 }
 
 // fill replaces {name} in text with params.name.
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
 
+// plurals caches an Intl.PluralRules per language.
+const plurals = {};
+
+// pluralKey returns the key of the words of key for the number n in
+// language lang: key.<category> when the catalogue has that plural form
+// (Intl.PluralRules: "one" is 1 in English, 0 and 1 in French; "two",
+// "few" and "many" where a language has them), else key.
+export function pluralKey(key, n, lang) {
+  if (typeof n !== "number" || !Number.isFinite(n)) return key;
+  const rules = (plurals[lang] ??= new Intl.PluralRules(lang));
+  const k = key + "." + rules.select(n);
+  return k in CATALOGS[lang] ? k : key;
+}
+
 // t returns the words of key in the interface's language, with {name}
-// replaced by params.name; a key with a plural form takes params.n and
-// uses key.one when n is 1. Unknown keys fall back to English, then to the
-// key itself.
+// replaced by params.name; a key with plural forms takes params.n and
+// chooses the form by the language's plural rules (pluralKey). Unknown keys
+// fall back to English, then to the key itself.
 export function t(key, params) {
-  const cat = CATALOGS[language()];
-  const k = params && params.n === 1 && (key + ".one") in en ? key + ".one" : key;
-  const text = cat[k] ?? en[k] ?? k;
+  const lang = language();
+  const cat = CATALOGS[lang];
+  const n = params ? params.n : undefined;
+  const text = key in cat ? cat[pluralKey(key, n, lang)] : (en[pluralKey(key, n, "en")] ?? key);
   return fill(text, params);
 }
 
@@ -107,15 +114,25 @@ export function colourWords(name) {
   return CATALOGS[language()][key] ?? en[key] ?? name;
 }
 
-// errorWords writes an error from the server for people: in English the
-// server's own words; in another language the words of its code (the
-// websocket's codes, docs/server.md) with the move it was about, else the
-// words of its HTTP status, else the server's words.
-export function errorWords(err) {
-  if (language() === "en") return err.message || err.code || "";
-  const cat = CATALOGS[language()];
-  if (err.code && "error." + err.code in cat) return t("error." + err.code, { move: err.move || "" });
-  const byStatus = `error.http.${err.status}`;
-  if (err.status && byStatus in cat) return t(byStatus);
-  return err.message || err.code || "";
+// errorWords writes an error for people, always from the catalogue, never
+// in the server's own words (which stay English and are meant for the
+// console). In order: the key own gives for the error's code, where the
+// page knows better what went wrong (e.g. {bad_message:
+// "extras.chatRefused"}); the words of the code (error.<code>: the
+// websocket's codes and those of docs/api.md), with the move it was about;
+// the key own gives for its HTTP status (e.g. {404: "lobby.noSuchPlayer"});
+// the words of the status (error.http.<status>); the general words
+// (error.unknown). err is an Error of api.js, a websocket error message, or
+// any exception.
+export function errorWords(err, own = {}) {
+  const e = err || {};
+  const params = { move: e.move || "" };
+  if (e.code && own[e.code]) return t(own[e.code], params);
+  if (e.code && "error." + e.code in en) return t("error." + e.code, params);
+  if (e.status && own[e.status]) return t(own[e.status], params);
+  if (e.status && `error.http.${e.status}` in en) return t(`error.http.${e.status}`);
+  if (e.status >= 500) return t("error.http.500");
+  if (e.status >= 400) return t("error.http.400");
+  if (!e.code && !e.status) console.warn("stax:", err);
+  return t("error.unknown");
 }

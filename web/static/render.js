@@ -1,5 +1,5 @@
 // render.js draws boards as SVG from the server's board views
-// (docs/server.md, "View"): the same code draws the boards in play, in
+// (docs/api.md, "View"): the same code draws the boards in play, in
 // replays and the diagrams of the rules pages. It knows topologies — a grid
 // of squares, a ring of cells — and colours, never a game.
 //
@@ -9,21 +9,7 @@
 // and data-level as well on rings) and data-testid values for tests.
 
 import { colourWords, t } from "./i18n.js";
-
-const NS = "http://www.w3.org/2000/svg";
-
-// el creates an SVG element with attributes and children.
-export function el(name, attrs = {}, ...children) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== undefined && v !== null && v !== false) e.setAttribute(k, String(v));
-  }
-  for (const c of children) {
-    if (c === null || c === undefined) continue;
-    e.append(typeof c === "string" ? document.createTextNode(c) : c);
-  }
-  return e;
-}
+import { svg as el } from "./svg.js";
 
 // COLOURS gives each colour name of the pieces its fill, an outline that
 // contrasts with it (so both show on light and dark ground), the ink of a
@@ -62,11 +48,40 @@ export const pieceOwner = (board, letter) => (board.pieces.find((p) => p.letter 
 //   flip: draw a grid from the second player's side,
 //   interactive: make cells and pieces focusable buttons,
 //   label: an accessible name for the drawing.
+// A board of a topology this module does not know is not guessed at: the
+// drawing says so (renderUnknown), and the page's other controls (the
+// typed move, the list of legal moves) still work.
 export function render(view, marks = {}) {
   const board = view.board;
   const m = { ...marks, last: marks.last || view.last || [] };
   if (board.topology === "ring") return renderRing(board, m);
-  return renderGrid(board, m);
+  if (board.topology === "grid") return renderGrid(board, m);
+  return renderUnknown(board, m);
+}
+
+// renderUnknown draws, in place of a board whose topology this module
+// cannot draw, a frame that says so.
+function renderUnknown(board, marks) {
+  const words = t("board.unknownTopology", { topology: String(board.topology) });
+  const svg = el("svg", {
+    viewBox: "0 0 400 120",
+    class: "board unknown",
+    role: "img",
+    "aria-label": words,
+    "data-testid": "board",
+    "data-pos": marks.pos,
+    "data-topology": "unknown",
+  });
+  svg.append(el("rect", { x: 2, y: 2, width: 396, height: 116, rx: 8, class: "unknown-frame", fill: "none", stroke: "currentColor" }));
+  // SVG text does not wrap: the words go in a foreignObject, as HTML.
+  const fo = el("foreignObject", { x: 12, y: 8, width: 376, height: 104 });
+  const p = document.createElement("p");
+  p.className = "unknown-topology";
+  p.setAttribute("data-testid", "unknown-topology");
+  p.textContent = words;
+  fo.append(p);
+  svg.append(fo);
+  return svg;
 }
 
 const SQ = 100; // the side of a grid square, in SVG units

@@ -3,6 +3,8 @@
 // visitor turns them on with the switch in the header; the choice is
 // remembered on this device.
 
+import { load, save } from "./storage.js";
+
 const KEY = "stax.sound";
 
 // TONES gives each sound its notes: frequency in Hz, start and length in
@@ -25,22 +27,12 @@ export const played = { move: 0, turn: 0, low: 0 };
 let context = null;
 
 // soundOn reports whether the visitor turned the sounds on.
-export function soundOn() {
-  try {
-    return localStorage.getItem(KEY) === "on";
-  } catch {
-    return false;
-  }
-}
+export const soundOn = () => load(KEY) === "on";
 
 // setSound turns the sounds on or off and remembers it. Turning them on
 // happens on a click, which lets the browser start the audio.
 export function setSound(on) {
-  try {
-    localStorage.setItem(KEY, on ? "on" : "off");
-  } catch {
-    // Without storage the choice is not remembered.
-  }
+  save(KEY, on ? "on" : "off"); // without storage, not remembered
   if (on) audio();
 }
 

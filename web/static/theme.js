@@ -2,17 +2,13 @@
 // the header, remembered on this device, else the system's
 // (prefers-color-scheme), followed as it changes.
 
+import { load, save } from "./storage.js";
+
 const KEY = "stax.theme";
 const dark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
 
 // chosen returns the theme chosen on this device, or "".
-function chosen() {
-  try {
-    return localStorage.getItem(KEY) || "";
-  } catch {
-    return "";
-  }
-}
+const chosen = () => load(KEY);
 
 // theme returns the theme in use: "light" or "dark".
 export function theme() {
@@ -26,11 +22,9 @@ export function applyTheme() {
 
 // toggleTheme switches to the other theme and remembers the choice.
 export function toggleTheme() {
-  try {
-    localStorage.setItem(KEY, theme() === "dark" ? "light" : "dark");
-  } catch {
+  if (!save(KEY, theme() === "dark" ? "light" : "dark")) {
     // Without storage the choice lasts until the page is reloaded.
-    document.documentElement.setAttribute("data-theme", theme() === "dark" ? "light" : "dark");
+    document.documentElement.setAttribute("data-theme", document.documentElement.getAttribute("data-theme") === "dark" ? "light" : "dark");
     return;
   }
   applyTheme();

@@ -1,6 +1,6 @@
 // games/diam.js: what the interface says about Diam, in each language.
 
-import { figure, li, list, p, section } from "../pages/rules-kit.js";
+import { figure, li, list, p, section } from "../rules-kit.js";
 
 export default {
   name: "diam",

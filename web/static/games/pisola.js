@@ -1,6 +1,6 @@
 // games/pisola.js: what the interface says about Pisola, in each language.
 
-import { figure, p, section } from "../pages/rules-kit.js";
+import { figure, p, section } from "../rules-kit.js";
 
 const LOCKED = "b,-,-,bwbw,-,b/wbbb,-,-,-,-,w/-,-,-,wbwb*,wb,-/w,-,wb,b,ww,-/w,b,-,-,-,-/-,bw,-,bww,-,bbwwbw* w";
 

@@ -1,6 +1,6 @@
 // games/pogo.js: what the interface says about Pogo, in each language.
 
-import { figure, p, section } from "../pages/rules-kit.js";
+import { figure, p, section } from "../rules-kit.js";
 
 export default {
   name: "pogo",

@@ -14,10 +14,11 @@ import { AnalysisSocket, analyze, getGame, listGames, review, setupPosition, var
 import { clear, h } from "../dom.js";
 import { GAMES, gameModule } from "../games/index.js";
 import { Picker } from "../picker.js";
-import { el, render } from "../render.js";
-import { BoardView } from "./game/board-view.js";
-import { Controls } from "./game/controls.js";
-import { playerWords, t } from "../i18n.js";
+import { render } from "../render.js";
+import { svg as el } from "../svg.js";
+import { BoardView } from "../board-view.js";
+import { Controls } from "../controls.js";
+import { errorWords, playerWords, t } from "../i18n.js";
 
 // verdictText writes a score ("win 7", "loss 4", "draw", "-35") in words.
 export function verdictText(score) {
@@ -128,7 +129,7 @@ export function analysisPage(root) {
       a.result = { ...a.result, ...m, view: a.result.view };
       draw();
     } else if (m.type === "error") {
-      controls.error.textContent = m.message;
+      controls.error.textContent = errorWords(m, { bad_message: "analysis.badPosition" });
     } else if (m.type === "done") {
       a.streaming = false;
       drawStream();
@@ -201,7 +202,7 @@ export function analysisPage(root) {
       drawStream();
     } catch (err) {
       if (!a.alive || seq !== a.seq) return;
-      status.textContent = err.message;
+      status.textContent = errorWords(err, { 400: "analysis.badPosition", 403: "analysis.notOver" });
     }
   }
 
@@ -310,7 +311,7 @@ export function analysisPage(root) {
       drawReview();
       drawMoves();
     } catch (err) {
-      if (a.alive) reviewBox.querySelector("[data-testid=review-status]").textContent = err.message;
+      if (a.alive) reviewBox.querySelector("[data-testid=review-status]").textContent = errorWords(err, { 403: "analysis.notOver" });
     }
   }
 
@@ -358,7 +359,7 @@ export function analysisPage(root) {
         a.cursor = Math.max(0, Math.min(a.line.length, a.cursor));
         if (st.status !== "playing") loadReview();
       } catch (err) {
-        status.textContent = err.message;
+        status.textContent = errorWords(err, { 404: "game.missing" });
         return;
       }
     }
@@ -432,7 +433,8 @@ function graph(rv, players, onPick) {
 }
 
 // setupBox is the position setup: a game, a position string checked live
-// by the server's own parser (its messages are shown as they are), and
+// by the server's own parser (a position it refuses is said so in the
+// catalogue's words, the parser's own being English only), and
 // the board of that position, whose stacks and side to move can be
 // changed by hand (the server composes the position: POST /api/setup);
 // onUse(spec, position) analyses it.
@@ -502,7 +504,7 @@ function setupBox(onUse) {
       },
       (e) => {
         if (my !== seq) return;
-        err.textContent = e.message;
+        err.textContent = errorWords(e, { 400: "analysis.badPosition" });
         use.disabled = true;
         pos.setAttribute("aria-invalid", "true");
         showView(null);
@@ -525,7 +527,7 @@ function setupBox(onUse) {
       },
       (e) => {
         if (my !== seq) return;
-        err.textContent = e.message;
+        err.textContent = errorWords(e, { 400: "analysis.badPosition" });
       },
     );
   };

@@ -5,8 +5,9 @@ import { createGame, listGames, saveInvites, saveToken, variant } from "../api.j
 import { clear, h, navigate } from "../dom.js";
 import { gameModule } from "../games/index.js";
 import { render } from "../render.js";
-import { recentList } from "./recent.js";
-import { colourWords, errorWords, optionWords, playerWords, t } from "../i18n.js";
+import { recentList } from "../recent-list.js";
+import { savedName, saveName, seatLabel } from "../players.js";
+import { errorWords, optionWords, playerWords, t } from "../i18n.js";
 
 // Options shown under "More options" rather than at once.
 const ADVANCED = new Set(["rep", "maxplies"]);
@@ -185,7 +186,7 @@ export function homePage(root) {
       if (!alive || n !== reqNo) return;
       current = null;
       startBtn.disabled = true;
-      showError(err.message);
+      showError(errorWords(err, { 400: "home.variantRefused" }));
     }
   };
 
@@ -258,7 +259,7 @@ export function homePage(root) {
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
       navigate("/game/" + res.id);
     } catch (err) {
-      showError(t("home.cannotStart", { error: errorWords(err) }));
+      showError(t("home.cannotStart", { error: errorWords(err, { 503: "home.levelPreparing" }) }));
       startBtn.disabled = false;
     }
   });
@@ -279,31 +280,4 @@ export function homePage(root) {
   return () => {
     alive = false;
   };
-}
-
-// savedName returns the name last given on this device, or "".
-export function savedName() {
-  try {
-    return localStorage.getItem("stax.name") || "";
-  } catch {
-    return "";
-  }
-}
-
-// saveName remembers the player's name on this device.
-export function saveName(name) {
-  try {
-    if (name) localStorage.setItem("stax.name", name);
-  } catch {
-    // Storage may be unavailable (private browsing); the name is optional.
-  }
-}
-
-// seatLabel names a seat, adding the colours of its pieces when its name
-// does not give them, e.g. "Player 1 (red, yellow)".
-export function seatLabel(board, seat, pname) {
-  if (!board) return pname;
-  const cols = board.pieces.filter((p) => p.player === seat).map((p) => colourWords(p.name));
-  if (!cols.length || cols.some((c) => pname.toLowerCase().includes(c))) return pname;
-  return `${pname} (${cols.join(", ")})`;
 }

@@ -53,7 +53,7 @@ export function lobbyPage(root, who) {
       if (to.value.trim()) await challenge({ ...body, to: to.value.trim() });
       else await postSeek(body);
     } catch (e) {
-      err.textContent = errorWords(e);
+      err.textContent = errorWords(e, { 404: "lobby.noSuchPlayer", 429: "lobby.tooManySeeks", 400: "lobby.seekRefused" });
     }
   });
 
@@ -63,7 +63,7 @@ export function lobbyPage(root, who) {
       const res = await f();
       if (res && res.game) navigate("/game/" + res.game);
     } catch (e) {
-      err.textContent = errorWords(e);
+      err.textContent = errorWords(e, { 404: "lobby.seekGone" });
     }
   };
   function drawSeeks(seeks) {

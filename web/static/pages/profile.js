@@ -4,16 +4,8 @@
 
 import { leaderboard, myGames, pools, poolTitle, profile, ratingText } from "../account.js";
 import { h } from "../dom.js";
+import { svg } from "../svg.js";
 import { errorWords, formatNumber, language, t, timeAgo } from "../i18n.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs, ...children) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
-  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
 
 // plot draws a rating history as an SVG line with the ±deviation band.
 export function plot(history) {

@@ -4,7 +4,7 @@
 import { listGames } from "../api.js";
 import { h } from "../dom.js";
 import { GAMES, gameModule } from "../games/index.js";
-import { code, p } from "./rules-kit.js";
+import { code, p } from "../rules-kit.js";
 import { gameText, optionWords, t } from "../i18n.js";
 
 // rulesPage draws the rules of the named game into root.

@@ -4,7 +4,7 @@
 
 import { Connection, getGame, joinGame, saveToken, token } from "../../api.js";
 import { h } from "../../dom.js";
-import { saveName, savedName } from "../home.js";
+import { saveName, savedName } from "../../players.js";
 import { errorWords, t } from "../../i18n.js";
 
 // GameLink follows game id. on is {hello(seats), state(state),
@@ -90,7 +90,7 @@ export function joinBox(box, id, link) {
       link.deliver(res.state);
       link.connect();
     } catch (err) {
-      joinErr.textContent = t("game.cannotJoin", { error: errorWords(err) });
+      joinErr.textContent = t("game.cannotJoin", { error: errorWords(err, { 409: "game.seatTaken", 403: "game.wrongInvite" }) });
       joinBtn.disabled = false;
     }
   });

@@ -58,8 +58,8 @@ export class GameExtras {
     this.drawOffers();
   }
 
-  // message handles the websocket messages the game page does not.
-  message(m) {
+  // receive handles the websocket messages the game page does not.
+  receive(m) {
     switch (m.type) {
       case "chat":
         this.addLine(m);
@@ -84,13 +84,13 @@ export class GameExtras {
     }
   }
 
-  // error shows a chat error; it reports whether the error was the chat's.
+  // error shows the error of a chat message (the error answers the last
+  // message sent, err.about: see Connection in api.js); it reports whether
+  // the error was the chat's.
   error(err) {
-    if (err.code === "rate_limited" || /chat/.test(err.message || "")) {
-      this.chatErr.textContent = errorWords(err);
-      return true;
-    }
-    return false;
+    if (err.about !== "chat" && err.code !== "rate_limited") return false;
+    this.chatErr.textContent = errorWords(err, { bad_message: "extras.chatRefused", not_your_seat: "extras.signInToChat" });
+    return true;
   }
 
   addLine(l) {

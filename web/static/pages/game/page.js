@@ -2,17 +2,17 @@
 // invitation and replaying. It puts together the board view
 // (board-view.js), the move controls (controls.js) and the connection to
 // the server (connection.js); everything is drawn from the server's State
-// messages (docs/server.md) and moves go back over the websocket.
+// messages (docs/api.md) and moves go back over the websocket.
 
 import { createGame, invites, listGames, recordURL, saveInvites, saveToken, variant } from "../../api.js";
 import { clear, h, navigate } from "../../dom.js";
-import { describeOutcome } from "../outcome.js";
+import { describeOutcome } from "../../outcome.js";
 import { gameModule } from "../../games/index.js";
 import { Picker } from "../../picker.js";
 import { chip } from "../../render.js";
-import { savedName, seatLabel } from "../home.js";
-import { BoardView } from "./board-view.js";
-import { Controls } from "./controls.js";
+import { savedName, seatLabel } from "../../players.js";
+import { BoardView } from "../../board-view.js";
+import { Controls } from "../../controls.js";
 import { GameLink, joinBox } from "./connection.js";
 import { GameExtras } from "./extras.js";
 import { errorWords, playerWords, t } from "../../i18n.js";
@@ -72,7 +72,7 @@ export function gamePage(root, id) {
   const resignBtn = h("button", { type: "button", class: "danger", "data-testid": "resign" }, t("game.resign"));
   const download = h("a", { class: "button secondary", href: recordURL(id), download: `stax-${id}.txt`, "data-testid": "download" }, t("game.download"));
   const flipBtn = h("button", { type: "button", class: "secondary", "data-testid": "flip" }, t("game.flip"));
-  // A game is analysed once it is over (docs/server.md, "Analysis").
+  // A game is analysed once it is over (docs/api.md, "Analysis").
   const analyseLink = h("a", { class: "button secondary", href: "/analysis?game=" + encodeURIComponent(id), "data-link": "", hidden: true, "data-testid": "analyse" }, t("game.analyse"));
   const rematchBtn = h("button", { type: "button", class: "primary", hidden: true, "data-testid": "rematch" }, t("game.again"));
   const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, analyseLink, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, t("game.newGame")));
@@ -413,7 +413,7 @@ export function gamePage(root, id) {
       extras.setHeld(seats);
       draw();
     },
-    other: (m) => extras.message(m),
+    other: (m) => extras.receive(m),
     state: (st) => {
       const moved = v.st && st.ply > v.st.ply;
       const plyChanged = !v.st || v.st.ply !== st.ply;
@@ -436,7 +436,8 @@ export function gamePage(root, id) {
     error: (err) => {
       if (extras.error(err)) return;
       v.pending = false;
-      controls.error.textContent = err.code === "bad_token" ? t("game.badToken") : errorWords(err);
+      const offer = ["draw", "takeback", "abort", "rematch"].includes(err.about);
+      controls.error.textContent = err.code === "bad_token" ? t("game.badToken") : errorWords(err, offer ? { bad_message: "extras.offerRefused" } : {});
       draw();
     },
     status: (s) => {

@@ -1,11 +1,11 @@
-// board-view.js draws a game's board on its page: the live position from
-// the state's view, and any earlier position of a replay from views the
-// server gives for it (GET /api/view). Clicks and Enter on cells and
+// board-view.js draws the board of a game page and of the analysis board:
+// the live position from the state's view, and any earlier position of a
+// replay from views the server gives for it (GET /api/view). Clicks and Enter on cells and
 // pieces go to onPick(cell, depth).
 
-import { view } from "../../api.js";
-import { clear, h } from "../../dom.js";
-import { render } from "../../render.js";
+import { view } from "./api.js";
+import { clear, h } from "./dom.js";
+import { render } from "./render.js";
 
 export class BoardView {
   // constructor takes onPick(cell, depth), called for a click on a cell

@@ -1,6 +1,6 @@
 // outcome.js writes how a game ended in the interface's language.
 
-import { language, t } from "../i18n.js";
+import { language, t } from "./i18n.js";
 
 // describeOutcome returns the line for people of an Outcome
 // (docs/server.md): the server's own words in English, and in other

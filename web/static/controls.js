@@ -1,12 +1,12 @@
-// controls.js holds the move controls of a game page: the buttons that
-// complete a move picked on the board (counts, placing, pass, cancel), the
-// reserves, the numbers beside the board, the typed move box and the list
-// of every legal move. All of it is drawn from the board view and the
+// controls.js holds the move controls of a game page and of the analysis
+// board: the buttons that complete a move picked on the board (counts,
+// placing, pass, cancel), the reserves, the numbers beside the board, the
+// typed move box and the list of every legal move. All of it is drawn from the board view and the
 // picker; none of it knows a game.
 
-import { clear, h } from "../../dom.js";
-import { chip } from "../../render.js";
-import { gameText, playerWords, t } from "../../i18n.js";
+import { clear, h } from "./dom.js";
+import { chip } from "./render.js";
+import { gameText, playerWords, t } from "./i18n.js";
 
 // positionDetails offers the position string behind a control, with a
 // button that copies it.

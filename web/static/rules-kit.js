@@ -2,9 +2,10 @@
 // (games/*.js) write: paragraphs, headings and diagrams drawn from the
 // server's board views by the same code that draws the boards in play.
 
-import { view } from "../api.js";
-import { h } from "../dom.js";
-import { render } from "../render.js";
+import { view } from "./api.js";
+import { h } from "./dom.js";
+import { render } from "./render.js";
+import { t } from "./i18n.js";
 
 // figure draws the diagram of position pos of variant spec with a caption;
 // marks are those of render (selected, targets, depth, …).
@@ -12,7 +13,7 @@ export function figure(spec, pos, caption, marks = {}) {
   const box = h("div", { class: "diagram-board" });
   view(spec, pos)
     .then((v) => box.append(render({ ...v, last: [] }, { ...marks, pos, label: caption })))
-    .catch((err) => box.append(h("p", { class: "error" }, String(err.message || err))));
+    .catch(() => box.append(h("p", { class: "error" }, t("rules.diagramFailed"))));
   return h("figure", { class: "diagram", "data-testid": "diagram" }, box, h("figcaption", {}, caption), h("code", { class: "pos" }, pos));
 }
 
