@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +18,8 @@ import (
 	"stax/server/lobby"
 	"stax/server/store"
 	"stax/server/store/sqlite"
+
+	"github.com/coder/websocket"
 )
 
 // fakeSessions signs a request in as the account its X-User header names.
@@ -72,6 +75,12 @@ func (f fakeRatings) Rating(ctx context.Context, userID, pool string) (store.Rat
 // newLobby serves a lobby alone, on a real SQLite store, with fakes of
 // the accounts, live play and ratings around it.
 func newLobby(t *testing.T) (*httptest.Server, *fakeStarter, fakeSessions) {
+	return newLobbyQuiet(t, 0)
+}
+
+// newLobbyQuiet is newLobby with a lobby that closes connections quiet
+// for quiet (0 for the default).
+func newLobbyQuiet(t *testing.T, quiet time.Duration) (*httptest.Server, *fakeStarter, fakeSessions) {
 	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "lobby.db"), sqlite.Options{})
 	if err != nil {
@@ -88,7 +97,8 @@ func newLobby(t *testing.T) (*httptest.Server, *fakeStarter, fakeSessions) {
 	}
 	starter := &fakeStarter{}
 	lb := lobby.New(lobby.Config{Seeks: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
-		Starter: starter, Ratings: fakeRatings{1612}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)})
+		Starter: starter, Ratings: fakeRatings{1612}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil),
+		Quiet: quiet})
 	m := http.NewServeMux()
 	lb.Routes(m)
 	ts := httptest.NewServer(m)
@@ -193,5 +203,50 @@ func TestSeekErrors(t *testing.T) {
 	}
 	if len(starter.started) != 0 {
 		t.Fatalf("%d games started; want none", len(starter.started))
+	}
+}
+
+// TestQuietPageLeaves checks that a seek lives only while its owner's page
+// is there: a page that says it is here keeps it, and one that falls quiet
+// (left for another page, frozen) loses its lobby connection and its seek.
+func TestQuietPageLeaves(t *testing.T) {
+	ts, _, _ := newLobbyQuiet(t, 300*time.Millisecond)
+	ctx := context.Background()
+	h := http.Header{"X-User": {"ann"}}
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/lobby", &websocket.DialOptions{HTTPHeader: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	var sk lobby.Seek
+	call(t, ts, "ann", "POST", "/api/seeks", lobby.SeekRequest{Spec: "pogo"}, http.StatusCreated, &sk)
+	seeks := func() int {
+		var list struct{ Seeks []lobby.Seek }
+		call(t, ts, "", "GET", "/api/seeks", nil, http.StatusOK, &list)
+		return len(list.Seeks)
+	}
+	// The page reads the lobby's messages and says it is here, for a
+	// while longer than Quiet.
+	go func() {
+		for {
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	for range 6 {
+		if err := c.Write(ctx, websocket.MessageText, []byte(`{"type":"here"}`)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := seeks(); n != 1 {
+		t.Fatalf("%d seeks while the page is here; want ann's", n)
+	}
+	// Then it falls quiet: the seek goes.
+	for deadline := time.Now().Add(3 * time.Second); seeks() != 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the seek of a quiet page stayed; want it withdrawn")
+		}
 	}
 }

@@ -81,6 +81,26 @@ export const myGames = () => request("GET", "/api/me/games").then((d) => d.games
 // drops (transport.js); while it is open, the player's seeks stand.
 export class LobbySocket {
   constructor(on) {
+    this.on = on;
+    this.start();
+    // The page says it is here every 20 s: the lobby withdraws the seeks
+    // of a page that falls quiet, so that nobody is paired in a game they
+    // will not see. A page left for another, or put in the back-forward
+    // cache, leaves the lobby at once; shown again, it comes back.
+    this.beat = setInterval(() => this.socket && this.socket.send({ type: "here" }), 20000);
+    this.hide = () => {
+      if (this.socket) this.socket.close();
+      this.socket = null;
+    };
+    this.show = (ev) => {
+      if (ev.persisted && !this.socket) this.start();
+    };
+    addEventListener("pagehide", this.hide);
+    addEventListener("pageshow", this.show);
+  }
+
+  start() {
+    const on = this.on;
     this.socket = new Socket(
       { path: "/ws/lobby" },
       {
@@ -94,7 +114,10 @@ export class LobbySocket {
   }
 
   close() {
-    this.socket.close();
+    clearInterval(this.beat);
+    removeEventListener("pagehide", this.hide);
+    removeEventListener("pageshow", this.show);
+    this.hide();
   }
 }
 
