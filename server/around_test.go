@@ -142,6 +142,20 @@ func TestChat(t *testing.T) {
 	}
 }
 
+// noOffers reads w's offers messages until one says no offer stands.
+func noOffers(w *wsClient, when string) {
+	w.t.Helper()
+	for range 5 {
+		if m := w.next("offers"); len(m.Offers) == 0 {
+			return
+		}
+	}
+	w.t.Fatalf("%s: %s still sees offers; want none", when, w.name)
+}
+
+// TestDrawByAgreement checks draw offers: declined by the other player,
+// withdrawn by their maker, outliving their maker's own move, accepted,
+// rated and kept over a restart.
 func TestDrawByAgreement(t *testing.T) {
 	clock := newFakeClock()
 	db := newDB(t)
@@ -152,14 +166,22 @@ func TestDrawByAgreement(t *testing.T) {
 	if m := wb.next("offers"); len(m.Offers["draw"]) != 1 || m.Offers["draw"][0] != 0 {
 		t.Fatalf("bob was offered %+v; want a draw from seat 0", m.Offers)
 	}
-	// A move withdraws the offer.
-	st := wa.waitPly(0)
-	wa.move(st.Legal[0], 0)
-	if m := wb.next("offers"); len(m.Offers) != 0 {
-		t.Fatalf("offers after a move: %+v; want none", m.Offers)
-	}
+	// Bob declines it; ann offers again and withdraws it herself.
+	wb.send(map[string]any{"type": "decline", "offer": "draw"})
+	noOffers(wa, "after bob declined")
+	wb.send(map[string]any{"type": "decline", "offer": "draw"})
+	wb.wantError("bad_message", "no offer to you")
 	wa.send(map[string]any{"type": "draw"})
 	wb.next("offers")
+	wa.send(map[string]any{"type": "withdraw", "offer": "draw"})
+	noOffers(wb, "after ann withdrew")
+	// An offer made on one's own turn outlives one's move: bob accepts it
+	// on his.
+	wa.send(map[string]any{"type": "draw"})
+	wb.next("offers")
+	st := wa.waitPly(0)
+	wa.move(st.Legal[0], 0)
+	wb.waitPly(1)
 	wb.send(map[string]any{"type": "draw"})
 	end := wa.waitState("the draw", func(s *stateOf) bool { return s.Status == "finished" })
 	if end.Outcome.Result != "1/2-1/2" || end.Outcome.Reason != "agreement" {

@@ -160,6 +160,59 @@ func (l *room) sendOffers() {
 
 // clearOffers withdraws the offers that a move makes stale. The caller
 // holds l.mu.
+// afterMove keeps the offers that outlive a move by seat mover: its own
+// draw offer, which its opponent may still accept on their turn. The
+// others go: a takeback was for the position before, and moving declines
+// the opponent's draw offer. The caller holds l.mu.
+func (l *room) afterMove(mover int) {
+	kept := holds(l.talk.offers[offerDraw], mover)
+	if len(l.talk.offers[offerTakeback]) == 0 && len(l.talk.offers[offerDraw]) == 0 {
+		return
+	}
+	if kept && len(l.talk.offers[offerDraw]) == 1 && len(l.talk.offers[offerTakeback]) == 0 {
+		return
+	}
+	delete(l.talk.offers, offerTakeback)
+	delete(l.talk.offers, offerDraw)
+	if kept && !l.h.Over() {
+		l.addOffer(offerDraw, mover)
+	}
+	l.sendOffers()
+}
+
+// withdraw takes back a connection's own offer of a kind (withdraw is
+// true), or turns down the other players' (a decline). The caller holds
+// l.mu.
+func (s *Live) withdraw(l *room, c *client, kind string, own bool) error {
+	switch {
+	case len(c.seats) == 0:
+		return &moveError{code: CodeNotYourSeat, msg: "spectators make no offers"}
+	case kind != offerDraw && kind != offerTakeback && kind != offerRematch:
+		return &moveError{code: CodeBadMessage, msg: fmt.Sprintf(`offer %q: want "offer": "draw", "takeback" or "rematch"`, kind)}
+	}
+	var left []int
+	for _, p := range l.talk.offers[kind] {
+		if holds(c.seats, p) != own {
+			left = append(left, p)
+		}
+	}
+	if len(left) == len(l.talk.offers[kind]) {
+		what := "no offer of yours"
+		if !own {
+			what = "no offer to you"
+		}
+		return &moveError{code: CodeBadMessage, msg: fmt.Sprintf("there is %s of a %s to take back", what, kind)}
+	}
+	if len(left) == 0 {
+		delete(l.talk.offers, kind)
+	} else {
+		l.talk.offers[kind] = left
+	}
+	l.sendOffers()
+	s.relay.tellState(l, false)
+	return nil
+}
+
 func (l *room) clearOffers() {
 	if len(l.talk.offers[offerDraw]) == 0 && len(l.talk.offers[offerTakeback]) == 0 {
 		return

@@ -442,7 +442,7 @@ func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply 
 		l.clk.Charge(toMove, now)
 	}
 	s.ended(l, now)
-	l.clearOffers()
+	l.afterMove(toMove)
 	l.changed()
 	l.broadcast()
 	s.scheduleAI(l)

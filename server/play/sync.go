@@ -113,10 +113,11 @@ func (s relay) follow(ev store.Event) {
 		case ev.Ply == l.h.Ply() && !l.h.Over() && l.clk == nil:
 			// The usual case: the next move, played here as it comes. (A
 			// game with a clock is reread, for the move's exact time.)
+			mover := l.h.State().ToMove()
 			if _, err := l.applyText(ev.Move); err == nil {
 				now := time.Now().UTC().Truncate(time.Millisecond)
 				l.updated, l.lastAt = now, now
-				l.clearOffers()
+				l.afterMove(mover)
 				l.broadcast()
 				if l.h.Over() {
 					s.open.done(l.id)

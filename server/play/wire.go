@@ -107,6 +107,8 @@ type Message struct {
 	Ply     *int            `json:"ply,omitempty"`
 	Seat    *int            `json:"seat,omitempty"`
 	Text    string          `json:"text,omitempty"`
+	// Offer is the kind of offer a withdraw or decline message is about.
+	Offer string `json:"offer,omitempty"`
 }
 
 // The error codes of websocket error messages.

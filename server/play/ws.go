@@ -195,8 +195,10 @@ func (s handlers) handleMessage(l *room, c *client, text bool, data []byte) {
 		merr = s.offer(l, c, m.Type)
 	case "abort":
 		merr = s.abort(l, c)
+	case "withdraw", "decline":
+		merr = s.withdraw(l, c, m.Offer, m.Type == "withdraw")
 	default:
-		merr = &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move, resign, chat, draw, takeback, rematch or abort", m.Type)}
+		merr = &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move, resign, chat, draw, takeback, rematch, withdraw, decline or abort", m.Type)}
 	}
 	var me *moveError
 	if errors.As(merr, &me) {
