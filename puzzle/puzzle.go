@@ -199,10 +199,14 @@ func Read(r io.Reader) ([]Puzzle, error) {
 	return out, nil
 }
 
-// Write writes Header and then the puzzles, one a line.
-func Write(w io.Writer, ps []Puzzle) error {
+// Write writes Header, each note as a comment line ("# " and the note),
+// and then the puzzles, one a line.
+func Write(w io.Writer, ps []Puzzle, notes ...string) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, Header)
+	for _, n := range notes {
+		fmt.Fprintln(bw, "# "+strings.ReplaceAll(n, "\n", " "))
+	}
 	for _, p := range ps {
 		fmt.Fprintln(bw, p.String())
 	}
