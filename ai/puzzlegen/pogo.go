@@ -34,7 +34,7 @@ func Pogo(ctx context.Context, g *pogo.Game, tb *solve.Table, opts Options) ([]p
 // the draw, 18% wins in 1, 30% in 2, 24% in 3, 8% in 4 and 2% in 5. Wins
 // whose every move is the only winning one grow rarer with their length:
 // a thousand games of the default levels give about 130 wins in 1, 60 in
-// 2, 20 in 3, 3 in 4, and a win in 5 in some 3,000 games.
+// 2, 20 in 3, 3 in 4, and a win in 5 turns up about once in 800 games.
 func PogoTargets(n int) map[puzzle.Theme]int {
 	shares := map[puzzle.Theme]int{puzzle.SaveTheDraw: 18, puzzle.WinIn(1): 18, puzzle.WinIn(2): 30,
 		puzzle.WinIn(3): 24, puzzle.WinIn(4): 8, puzzle.WinIn(5): 2}
