@@ -1,11 +1,13 @@
 package puzzle_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"stax/ai"
 	"stax/ai/aitest"
 	"stax/game"
 	"stax/games"
@@ -14,6 +16,7 @@ import (
 	"stax/games/pogo"
 	"stax/games/pogo/solve"
 	"stax/puzzle"
+	"stax/search"
 )
 
 // The tests of this file prove every built-in puzzle again with what
@@ -22,7 +25,8 @@ import (
 // solved table, Diam's with plain minimax over the rules alone
 // (dsolve.Minimax, what the Diam solver's verify path settles the
 // positions near the end with; every Diam puzzle ends within 5 plies, so
-// the whole proof is minimax).
+// the whole proof is minimax). Pisola has no proof: its best-move puzzles
+// are searched again, as the docs state them.
 
 // builtin returns the built-in puzzles of the game named name.
 func builtin(t *testing.T, name string) []puzzle.Puzzle {
@@ -241,6 +245,49 @@ func proveDiam(g *diam.Game, p puzzle.Puzzle) error {
 		return fail("the line does not end in the solver's diam: %s", st)
 	}
 	return nil
+}
+
+// pisolaDepth and pisolaMargin are what docs/puzzles.md states of every
+// Pisola puzzle: its move is better than every other by at least
+// pisolaMargin points in a search of every move to pisolaDepth plies.
+const (
+	pisolaDepth  = 7
+	pisolaMargin = 200
+)
+
+// TestPisolaPuzzlesSearched searches every built-in Pisola puzzle again
+// (five of them with -short) and checks the stated margin.
+func TestPisolaPuzzlesSearched(t *testing.T) {
+	ps := builtin(t, "pisola")
+	if len(ps) == 0 {
+		t.Fatal("no Pisola puzzles")
+	}
+	if testing.Short() {
+		ps = ps[:min(5, len(ps))]
+	}
+	for _, p := range ps {
+		gg, err := games.Load(p.Spec)
+		if err != nil {
+			t.Fatalf("puzzle %s: %v", p.ID, err)
+		}
+		st, err := gg.ParseState(p.Position)
+		if err != nil {
+			t.Fatalf("puzzle %s: %v", p.ID, err)
+		}
+		if p.Themes[0] != puzzle.BestMove || len(p.Solution) != 1 || p.Trap != "" {
+			t.Errorf("puzzle %s: %s; want one best move", p.ID, p)
+			continue
+		}
+		a, err := ai.Config{}.Analyze(context.Background(), search.Position{State: st}, search.AnalyzeOptions{Depth: pisolaDepth})
+		if err != nil {
+			t.Fatalf("puzzle %s: %v", p.ID, err)
+		}
+		best, second := a.Moves[0], a.Moves[1]
+		if got := st.FormatMove(best.Move); got != p.Solution[0] || best.Score.Int()-second.Score.Int() < pisolaMargin {
+			t.Errorf("puzzle %s (%s): the search to depth %d prefers %s (%s) to %s (%s); want %s by %d points",
+				p.ID, p.Position, pisolaDepth, got, best.Score, st.FormatMove(second.Move), second.Score, p.Solution[0], pisolaMargin)
+		}
+	}
 }
 
 // TestProversCatch checks that the provers reject wrong puzzles: a

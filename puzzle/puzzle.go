@@ -63,6 +63,9 @@ const (
 	// DontFallForIt: the natural move (the one a one-ply look at the
 	// evaluation prefers) loses; Puzzle.Trap names it.
 	DontFallForIt Theme = "dont-fall-for-it"
+	// BestMove: one move is better than every other by a wide margin of
+	// a deep search, with no proof that it wins (Pisola's puzzles).
+	BestMove Theme = "best-move"
 )
 
 // WinIn returns the theme of a forced win in n moves of the solver, e.g.

@@ -33,7 +33,7 @@ func Diam(ctx context.Context, g *diam.Game, opts Options) ([]puzzle.Puzzle, err
 	if len(opts.Levels) == 0 {
 		opts.Levels = []string{"beginner", "greedy", "easy", "medium"}
 	}
-	return generate(ctx, g, &diamFinder{g: g, s: s}, opts)
+	return generate(ctx, g, &diamFinder{g: g, s: s, ctx: ctx}, opts)
 }
 
 // newDiamSolver returns the solver that finds the positions won by force.
@@ -53,18 +53,19 @@ func DiamTargets(n int) map[puzzle.Theme]int {
 }
 
 type diamFinder struct {
-	g *diam.Game
-	s *dsolve.Solver
+	g   *diam.Game
+	s   *dsolve.Solver
+	ctx context.Context // stops the solver
 }
 
-func (f *diamFinder) find(gs game.State) (puzzle.Puzzle, bool) {
+func (f *diamFinder) find(_, gs game.State) (puzzle.Puzzle, bool) {
 	st := gs.(*diam.State).Copy()
 	if _, _, _, over := st.Diam(); over || len(st.Legal(nil)) < 3 {
 		return puzzle.Puzzle{}, false
 	}
 	// The solver finds the positions won by force; a bounded search then
 	// finds the shortest win and checks that its line is unique.
-	if a, err := f.s.Prove(context.Background(), st, dsolve.Win); err != nil || !a.Proven {
+	if a, err := f.s.Prove(f.ctx, st, dsolve.Win); err != nil || !a.Proven {
 		return puzzle.Puzzle{}, false
 	}
 	plies := 0

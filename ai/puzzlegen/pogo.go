@@ -72,7 +72,7 @@ type pogoFinder struct {
 	ev search.Evaluator
 }
 
-func (f *pogoFinder) find(gs game.State) (puzzle.Puzzle, bool) {
+func (f *pogoFinder) find(_, gs game.State) (puzzle.Puzzle, bool) {
 	st := gs.(*pogo.State)
 	moves := f.tb.Moves(st)
 	if len(moves) < 3 {

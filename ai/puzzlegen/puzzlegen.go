@@ -1,7 +1,7 @@
 // Package puzzlegen makes puzzles (package puzzle) from the positions of
 // self-played games and of games given by the caller: Pogo's from the
-// solved table, two-player Diam's from a bounded search of forced diams
-// with the Diam solver as a second opinion.
+// solved table, two-player Diam's found by the Diam solver, Pisola's best
+// moves by search.
 //
 // A Pogo puzzle's side to move wins by force (win-in-N, N of its moves) and
 // every one of its moves in the solution is its only winning move, or it
@@ -21,11 +21,16 @@
 // 29 of 30 positions of a sample), so that claim would leave almost no
 // puzzles; as in chess's mate-in-N puzzles, the fastest win is the answer.
 //
+// A Pisola puzzle (best-move) is a position just after a mistake of the
+// opponent's in which one move is better than every other by a wide
+// margin of a deep search; there is no proof that it wins.
+//
 // Generation is reproducible: the same options and seed give the same
-// puzzles. The puzzles are proven again, independently of this package's
-// searches, by its tests: Pogo's with the solved table, Diam's by plain
-// minimax with the rules alone (solve.Minimax, the Diam solver's verify
-// path).
+// puzzles. The sets the site serves are proven again, independently of
+// this package's searches, by the tests of package puzzle: Pogo's with the
+// solved table, Diam's by plain minimax with the rules alone
+// (solve.Minimax, the Diam solver's verify path); Pisola's are searched
+// again.
 package puzzlegen
 
 import (
@@ -65,7 +70,9 @@ type Options struct {
 
 // finder looks at one position and returns the puzzle it makes, if any.
 type finder interface {
-	find(st game.State) (puzzle.Puzzle, bool)
+	// find is given the position before st in its game too (nil at the
+	// start of a game).
+	find(prev, st game.State) (puzzle.Puzzle, bool)
 	// key returns a key equal for the positions that are the same
 	// puzzle: images of each other under the board's symmetries and the
 	// exchange of the players' colours.
@@ -86,8 +93,10 @@ func generate(ctx context.Context, g game.Game, f finder, opts Options) ([]puzzl
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x7a221e))
 	c := &collector{f: f, targets: opts.Targets, have: map[puzzle.Theme]int{}, seen: map[string]bool{}}
 	for _, states := range opts.Games {
+		var prev game.State
 		for _, st := range states {
-			c.look(st)
+			c.look(prev, st)
+			prev = st
 		}
 	}
 	for n := 1; n <= maxGames && !c.full(); n++ {
@@ -150,7 +159,7 @@ func (c *collector) full() bool {
 	return true
 }
 
-func (c *collector) look(st game.State) {
+func (c *collector) look(prev, st game.State) {
 	if st.Terminal() {
 		return
 	}
@@ -158,7 +167,7 @@ func (c *collector) look(st game.State) {
 	if c.seen[k] {
 		return
 	}
-	p, ok := c.f.find(st)
+	p, ok := c.f.find(prev, st)
 	if !ok {
 		return
 	}
@@ -172,11 +181,14 @@ func (c *collector) look(st game.State) {
 }
 
 // selfPlay plays one game of g between players from its start, calling
-// visit with each position before its move is asked for.
-func selfPlay(ctx context.Context, g game.Game, players [2]search.Player, visit func(game.State)) error {
+// visit with the position before the last move (nil at first) and each
+// position before its move is asked for.
+func selfPlay(ctx context.Context, g game.Game, players [2]search.Player, visit func(prev, st game.State)) error {
 	h := game.NewHistory(g, g.Start())
+	var prev game.State
 	for !h.Over() {
-		visit(h.State())
+		visit(prev, h.State())
+		prev = h.State().Clone()
 		res, err := search.Ask(ctx, players[h.State().ToMove()], search.PositionOf(h), search.Limits{}, nil)
 		if err != nil {
 			return fmt.Errorf("puzzlegen: self-play: %w", err)

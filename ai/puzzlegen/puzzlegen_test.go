@@ -9,6 +9,7 @@ import (
 	"stax/game"
 	"stax/games"
 	"stax/games/diam"
+	"stax/games/pisola"
 	"stax/games/pogo"
 	"stax/puzzle"
 )
@@ -131,5 +132,26 @@ func TestDiamGenerate(t *testing.T) {
 	g4, _ := games.Load("diam(players=4)")
 	if _, err := Diam(context.Background(), g4.(*diam.Game), Options{Targets: DiamTargets(1)}); err == nil {
 		t.Error("Diam of four-player Diam: no error")
+	}
+}
+
+func TestPisolaGenerate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("self-plays Pisola games and searches their positions (seconds)")
+	}
+	gg, err := games.Load("pisola")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := PisolaTargets(2)
+	opts := Options{Targets: targets, MaxGames: 20, Seed: 2}
+	a, err := Pisola(context.Background(), gg.(*pisola.Game), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSet(t, a, targets)
+	b, err := Pisola(context.Background(), gg.(*pisola.Game), opts)
+	if err != nil || !reflect.DeepEqual(a, b) {
+		t.Errorf("a second run with the same seed gave %v, %v; want the first run's %v", b, err, a)
 	}
 }

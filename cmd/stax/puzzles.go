@@ -18,6 +18,7 @@ import (
 	"stax/game/record"
 	"stax/games"
 	"stax/games/diam"
+	"stax/games/pisola"
 	"stax/games/pogo"
 	"stax/puzzle"
 )
@@ -34,7 +35,7 @@ func runPuzzles(e *env, args []string) error {
 		return &usageError{"want a subcommand: generate"}
 	}
 	fs := newFlags(e, "puzzles")
-	count := fs.Int("count", 0, "puzzles to make (default: 2000 for Pogo, 150 for a Diam variant)")
+	count := fs.Int("count", 0, "puzzles to make (default: 2000 for Pogo, 150 for a Diam variant, 50 for Pisola)")
 	seed := fs.Uint64("seed", 0, "seed of the self-played games, to make the same puzzles again (default: a random seed, printed)")
 	maxGames := fs.Int("max-games", 100_000, "stop after this many self-played games even if short of puzzles")
 	out := fs.String("out", "", "write the puzzles to FILE (default: standard output)")
@@ -45,7 +46,7 @@ func runPuzzles(e *env, args []string) error {
 		return err
 	}
 	if len(rest) != 1 {
-		return &usageError{"want one game spec: pogo, pogo(u=false), diam or diam(drop=any)"}
+		return &usageError{"want one game spec, e.g. pogo, diam, diam(drop=any) or pisola"}
 	}
 	if *count < 0 || *maxGames <= 0 {
 		return &usageError{"--count must not be negative and --max-games must be positive"}
@@ -102,8 +103,14 @@ func runPuzzles(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+	case *pisola.Game:
+		opts.Targets = puzzlegen.PisolaTargets(defaultCount(*count, 50))
+		ps, err = puzzlegen.Pisola(ctx, g, opts)
+		if err != nil {
+			return err
+		}
 	default:
-		return &usageError{fmt.Sprintf("puzzles are made for Pogo and two-player Diam, not %s", gg.Info().Title)}
+		return &usageError{fmt.Sprintf("puzzles are made for Pogo, Pisola and two-player Diam, not %s", gg.Info().Title)}
 	}
 	// The command line that makes the same file again.
 	again := fmt.Sprintf("stax puzzles generate %s --seed %d", game.SpecOf(gg), *seed)

@@ -18,7 +18,6 @@ func TestPuzzlesCommandErrors(t *testing.T) {
 		{[]string{"puzzles"}, "want a subcommand: generate"},
 		{[]string{"puzzles", "make"}, "want a subcommand: generate"},
 		{[]string{"puzzles", "generate"}, "want one game spec"},
-		{[]string{"puzzles", "generate", "pisola"}, "not Pisola"},
 		{[]string{"puzzles", "generate", "diam(players=4)"}, "two-player"},
 		{[]string{"puzzles", "generate", "chess"}, "chess"},
 		{[]string{"puzzles", "generate", "diam", "--count", "-1"}, "must not be negative"},
