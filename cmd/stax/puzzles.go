@@ -27,13 +27,6 @@ const puzzlesUsage = "generate <spec> [--count N] [--seed N] [--max-games N] [--
 
 // runPuzzles runs stax puzzles: only its generate subcommand for now.
 func runPuzzles(e *env, args []string) error {
-	if len(args) == 0 || args[0] != "generate" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			newFlags(e, "puzzles").Usage()
-			return nil
-		}
-		return &usageError{"want a subcommand: generate"}
-	}
 	fs := newFlags(e, "puzzles")
 	count := fs.Int("count", 0, "puzzles to make (default: 2000 for Pogo, 150 for a Diam variant, 50 for Pisola)")
 	seed := fs.Uint64("seed", 0, "seed of the self-played games, to make the same puzzles again (default: a random seed, printed)")
@@ -41,6 +34,13 @@ func runPuzzles(e *env, args []string) error {
 	out := fs.String("out", "", "write the puzzles to FILE (default: standard output)")
 	quiet := fs.Bool("quiet", false, "no progress")
 	records := fs.String("records", "", "also look at the positions of the games of this variant in FILE, game records (docs/records.md), before self-play")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fs.Usage()
+		return nil
+	}
+	if len(args) == 0 || args[0] != "generate" {
+		return &usageError{"want a subcommand: generate"}
+	}
 	rest, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		return err
