@@ -167,15 +167,36 @@ func provePogo(tb *solve.Table, g *pogo.Game, p puzzle.Puzzle) error {
 }
 
 // TestDiamPuzzlesProven proves every built-in Diam puzzle by minimax with
-// the rules alone.
+// the rules alone, and has the solver's verify path check its win.
 func TestDiamPuzzlesProven(t *testing.T) {
 	for _, p := range builtin(t, "diam") {
 		gg, err := games.Load(p.Spec)
 		if err != nil {
 			t.Fatalf("puzzle %s: %v", p.ID, err)
 		}
-		if err := proveDiam(gg.(*diam.Game), p); err != nil {
+		g := gg.(*diam.Game)
+		if err := proveDiam(g, p); err != nil {
 			t.Error(err)
+			continue
+		}
+		// The solver's verify path, as stax solve diam --verify 1 runs
+		// it, checks the win as well: the solver's table only chooses
+		// the winner's moves, every move of the loser is followed with
+		// the rules. Each puzzle gets a fresh solver: a table filled by
+		// other questions can hold disproofs that are wrong here (a
+		// repetition seen on another line, as package solve warns), and
+		// one such disproof was met.
+		s, err := dsolve.New(g, dsolve.Options{TableBytes: 1 << 20, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := g.Parse(p.Position)
+		if a, err := s.Prove(context.Background(), st, dsolve.Win); err != nil || !a.Proven {
+			t.Errorf("puzzle %s: the solver does not prove the win: %+v, %v", p.ID, a, err)
+			continue
+		}
+		if _, err := s.Verify(context.Background(), st, dsolve.Win, 0); err != nil {
+			t.Errorf("puzzle %s: %v", p.ID, err)
 		}
 	}
 }
