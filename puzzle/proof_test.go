@@ -12,7 +12,7 @@ import (
 	"stax/game"
 	"stax/games"
 	"stax/games/diam"
-	dsolve "stax/games/diam/prove"
+	"stax/games/diam/prove"
 	"stax/games/pogo"
 	"stax/games/pogo/solve"
 	"stax/puzzle"
@@ -23,7 +23,7 @@ import (
 // settles each game exactly, independently of the searches that made the
 // puzzles (package ai/puzzlegen, which they do not import): Pogo's with the
 // solved table, Diam's with plain minimax over the rules alone
-// (dsolve.Minimax, what the Diam solver's verify path settles the
+// (prove.Minimax, what the Diam solver's verify path settles the
 // positions near the end with; every Diam puzzle ends within 5 plies, so
 // the whole proof is minimax). Pisola has no proof: its best-move puzzles
 // are searched again, as the docs state them.
@@ -186,16 +186,16 @@ func TestDiamPuzzlesProven(t *testing.T) {
 		// other questions can hold disproofs that are wrong here (a
 		// repetition seen on another line, as package solve warns), and
 		// one such disproof was met.
-		s, err := dsolve.New(g, dsolve.Options{TableBytes: 1 << 20, Workers: 1})
+		s, err := prove.New(g, prove.Options{TableBytes: 1 << 20, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		st, _ := g.Parse(p.Position)
-		if a, err := s.Prove(context.Background(), st, dsolve.Win); err != nil || !a.Proven {
+		if a, err := s.Prove(context.Background(), st, prove.Win); err != nil || !a.Proven {
 			t.Errorf("puzzle %s: the solver does not prove the win: %+v, %v", p.ID, a, err)
 			continue
 		}
-		if _, err := s.Verify(context.Background(), st, dsolve.Win, 0); err != nil {
+		if _, err := s.Verify(context.Background(), st, prove.Win, 0); err != nil {
 			t.Errorf("puzzle %s: %v", p.ID, err)
 		}
 	}
@@ -223,10 +223,10 @@ func proveDiam(g *diam.Game, p puzzle.Puzzle) error {
 	}
 	solver := st.ToMove()
 	plies := 2*n - 1
-	if dsolve.Minimax(st, plies) != 1 {
+	if prove.Minimax(st, plies) != 1 {
 		return fail("minimax finds no forced diam within %d plies", plies)
 	}
-	if plies > 1 && dsolve.Minimax(st, plies-2) == 1 {
+	if plies > 1 && prove.Minimax(st, plies-2) == 1 {
 		return fail("minimax finds a forced diam within %d plies already", plies-2)
 	}
 	// wins reports whether the solver's move m, with left plies to go
@@ -237,7 +237,7 @@ func proveDiam(g *diam.Game, p puzzle.Puzzle) error {
 		if c, _, _, over := st.Diam(); over {
 			return g.Owner(c) == solver
 		}
-		return left > 1 && dsolve.Minimax(st, left-1) == -1
+		return left > 1 && prove.Minimax(st, left-1) == -1
 	}
 	for i, text := range p.Solution {
 		left := plies - i
@@ -258,7 +258,7 @@ func proveDiam(g *diam.Game, p puzzle.Puzzle) error {
 		if _, _, _, over := st.Diam(); over {
 			return fail("move %d: %s ends the game", i+1, text)
 		}
-		if left > 3 && dsolve.Minimax(st, left-3) == 1 {
+		if left > 3 && prove.Minimax(st, left-3) == 1 {
 			return fail("move %d: after %s the diam comes sooner than the line's", i+1, text)
 		}
 	}

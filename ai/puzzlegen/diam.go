@@ -8,7 +8,7 @@ import (
 	"stax/ai"
 	"stax/game"
 	"stax/games/diam"
-	dsolve "stax/games/diam/prove"
+	"stax/games/diam/prove"
 	"stax/puzzle"
 )
 
@@ -37,8 +37,8 @@ func Diam(ctx context.Context, g *diam.Game, opts Options) ([]puzzle.Puzzle, err
 }
 
 // newDiamSolver returns the solver that finds the positions won by force.
-func newDiamSolver(g *diam.Game) (*dsolve.Solver, error) {
-	s, err := dsolve.New(g, dsolve.Options{TableBytes: 16 << 20, Workers: 1, NodeLimit: diamSolverNodes,
+func newDiamSolver(g *diam.Game) (*prove.Solver, error) {
+	s, err := prove.New(g, prove.Options{TableBytes: 16 << 20, Workers: 1, NodeLimit: diamSolverNodes,
 		Evaluate: ai.Evaluator(g).Evaluate})
 	if err != nil {
 		return nil, fmt.Errorf("puzzlegen: %w", err)
@@ -54,7 +54,7 @@ func DiamTargets(n int) map[puzzle.Theme]int {
 
 type diamFinder struct {
 	g   *diam.Game
-	s   *dsolve.Solver
+	s   *prove.Solver
 	ctx context.Context // stops the solver
 }
 
@@ -65,7 +65,7 @@ func (f *diamFinder) find(_, gs game.State) (puzzle.Puzzle, bool) {
 	}
 	// The solver finds the positions won by force; a bounded search then
 	// finds the shortest win and checks that its line is unique.
-	if a, err := f.s.Prove(f.ctx, st, dsolve.Win); err != nil || !a.Proven {
+	if a, err := f.s.Prove(f.ctx, st, prove.Win); err != nil || !a.Proven {
 		return puzzle.Puzzle{}, false
 	}
 	plies := 0

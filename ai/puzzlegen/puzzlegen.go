@@ -29,7 +29,7 @@
 // puzzles. The sets the site serves are proven again, independently of
 // this package's searches, by the tests of package puzzle: Pogo's with the
 // solved table, Diam's by plain minimax with the rules alone
-// (solve.Minimax, the Diam solver's verify path); Pisola's are searched
+// (prove.Minimax, the Diam solver's verify path); Pisola's are searched
 // again.
 package puzzlegen
 

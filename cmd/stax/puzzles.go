@@ -23,29 +23,23 @@ import (
 	"stax/puzzle"
 )
 
-const puzzlesUsage = "generate <spec> [--count N] [--seed N] [--max-games N] [--records FILE] [--out FILE] [--quiet]"
-
 // runPuzzles runs stax puzzles: only its generate subcommand for now.
 func runPuzzles(e *env, args []string) error {
 	fs := newFlags(e, "puzzles")
-	count := fs.Int("count", 0, "puzzles to make (default: 2000 for Pogo, 150 for a Diam variant, 50 for Pisola)")
-	seed := fs.Uint64("seed", 0, "seed of the self-played games, to make the same puzzles again (default: a random seed, printed)")
-	maxGames := fs.Int("max-games", 100_000, "stop after this many self-played games even if short of puzzles")
-	out := fs.String("out", "", "write the puzzles to FILE (default: standard output)")
+	count := fs.Int("count", 0, "make `N` puzzles (default: 2000 for Pogo, 150 for a Diam variant, 50 for Pisola)")
+	seed := fs.Uint64("seed", 0, "seed the self-played games with `N`, to make the same puzzles again (default: a random seed, printed)")
+	maxGames := fs.Int("max-games", 100_000, "stop after `N` self-played games even if short of puzzles")
+	out := fs.String("out", "", "write the puzzles to `FILE` (default: standard output)")
 	quiet := fs.Bool("quiet", false, "no progress")
-	records := fs.String("records", "", "also look at the positions of the games of this variant in FILE, game records (docs/records.md), before self-play")
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-		fs.Usage()
-		return nil
-	}
-	if len(args) == 0 || args[0] != "generate" {
-		return &usageError{"want a subcommand: generate"}
-	}
-	rest, err := parseInterspersed(fs, args[1:])
+	records := fs.String("records", "", "also look at the positions of the games of this variant in `FILE`, game records (docs/records.md), before self-play")
+	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 1 {
+	if len(rest) == 0 || rest[0] != "generate" {
+		return &usageError{"want a subcommand: generate"}
+	}
+	if len(rest) != 2 {
 		return &usageError{"want one game spec, e.g. pogo, diam, diam(drop=any) or pisola"}
 	}
 	if *count < 0 || *maxGames <= 0 {
@@ -60,7 +54,7 @@ func runPuzzles(e *env, args []string) error {
 		}
 		*seed = binary.LittleEndian.Uint64(b[:])
 	}
-	gg, err := games.Load(rest[0])
+	gg, err := games.Load(rest[1])
 	if err != nil {
 		return err
 	}
