@@ -15,8 +15,10 @@ import (
 // pattern must not depend, directly or through other packages, on those
 // matched by any of the forbidden patterns. Below cmd/, only ai/ and the
 // list in games/ name concrete games, and only cmd/ wires the computer
-// players into the server and the engine (README's layout table). A
-// pattern "x/..." matches x and the packages below it.
+// players into the server and the engine (README's layout table). The
+// puzzle format (puzzle/) knows only the game API, so that the server may
+// serve puzzles; they are generated in ai/puzzlegen. A pattern "x/..."
+// matches x and the packages below it.
 var layers = []struct {
 	pkgs      string
 	forbidden []string
@@ -30,6 +32,7 @@ var layers = []struct {
 	{"stax/engine/...", []string{"stax/games/...", "stax/ai/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
 	{"stax/server/...", []string{"stax/games/...", "stax/ai/...", "stax/engine/...", "stax/web/...", "stax/cmd/..."}},
 	{"stax/web/...", []string{"stax/games/...", "stax/ai/...", "stax/engine/...", "stax/cmd/..."}},
+	{"stax/puzzle/...", []string{"stax/games/...", "stax/search/...", "stax/ai/...", "stax/engine/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
 	// The site's domains: each imports only the domains it builds on
 	// (the lobby reads the rating pools, live play the rules of names),
 	// talks to the others through small interfaces, and nothing below the
