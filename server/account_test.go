@@ -276,8 +276,8 @@ func TestDeleteAccount(t *testing.T) {
 	if !strings.Contains(strings.Join(names, ","), "(deleted player)") || !strings.Contains(strings.Join(names, ","), "bob") {
 		t.Fatalf("seats after deleting ann: %v; want bob and (deleted player)", names)
 	}
-	// The name is free again.
-	ts.player("ann").signup("new password")
+	// The name is retired: nobody passes for ann, whom bob played.
+	ts.player("ann").fails("POST", "/api/signup", account.Credentials{Name: "Ann", Password: "new password"}, http.StatusConflict, "taken")
 }
 
 // playersGame has a seek posted by a and accepted by b, and returns the

@@ -62,8 +62,8 @@ var ErrNoAccounts = errors.New("this server keeps no accounts; guests can still 
 // concurrent use; a method that writes returns once the write is
 // committed.
 type Users interface {
-	// CreateUser stores a new account; a name taken already (in any case)
-	// or an id that exists is ErrConflict.
+	// CreateUser stores a new account; a name taken already (in any case),
+	// the name of a deleted account, or an id that exists is ErrConflict.
 	CreateUser(ctx context.Context, u *User) error
 	// UserByName returns the account with that name, compared without
 	// regard to case, or ErrNotFound.
@@ -73,9 +73,10 @@ type Users interface {
 	// SetPassword replaces an account's password hash; an unknown id is
 	// ErrNotFound.
 	SetPassword(ctx context.Context, userID, hash string) error
-	// DeleteUser deletes an account with its sessions and ratings. Its
-	// games stay: its seats lose their account and take the name
-	// anonymous. An unknown id is ErrNotFound.
+	// DeleteUser deletes an account with its sessions and ratings, and
+	// retires its name: nobody may take it again. Its games stay: its
+	// seats lose their account and take the name anonymous. An unknown id
+	// is ErrNotFound.
 	DeleteUser(ctx context.Context, userID, anonymous string) error
 	// CreateSession stores a session.
 	CreateSession(ctx context.Context, s *Session) error

@@ -13,13 +13,17 @@ import (
 
 // CreateUser implements store.Accounts.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO users (id, name, name_key, password_hash, created) VALUES ($1, $2, $3, $4, $5)`,
+	tag, err := s.pool.Exec(ctx, `INSERT INTO users (id, name, name_key, password_hash, created)
+		SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM retired_names WHERE name_key = $3)`,
 		u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, u.Created)
 	if isConflict(err) {
 		return fmt.Errorf("user %q: %w: the name is taken", u.Name, store.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("create user %q: %w", u.Name, err)
+	}
+	if tag.RowsAffected() != 1 {
+		return fmt.Errorf("user %q: %w: the name belonged to a deleted account", u.Name, store.ErrConflict)
 	}
 	return nil
 }
@@ -69,6 +73,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID, anonymous string) error 
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("user %s: delete: %w", userID, err)
 			}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO retired_names (name_key) SELECT name_key FROM users WHERE id = $1 ON CONFLICT DO NOTHING`, userID); err != nil {
+			return fmt.Errorf("user %s: retire the name: %w", userID, err)
 		}
 		tag, err := tx.Exec(ctx, `DELETE FROM users WHERE id = $1`, userID)
 		if err != nil {

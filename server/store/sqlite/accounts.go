@@ -13,13 +13,17 @@ import (
 // CreateUser implements store.Accounts.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, name, name_key, password_hash, created) VALUES (?, ?, ?, ?, ?)`,
-			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, ms(u.Created))
+		res, err := tx.ExecContext(ctx, `INSERT INTO users (id, name, name_key, password_hash, created)
+			SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM retired_names WHERE name_key = ?)`,
+			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, ms(u.Created), store.NameKey(u.Name))
 		if isConstraint(err) {
 			return fmt.Errorf("user %q: %w: the name is taken", u.Name, store.ErrConflict)
 		}
 		if err != nil {
 			return fmt.Errorf("create user %q: %w", u.Name, err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fmt.Errorf("user %q: %w: the name belonged to a deleted account", u.Name, store.ErrConflict)
 		}
 		return nil
 	})
@@ -73,6 +77,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID, anonymous string) error 
 			if _, err := tx.ExecContext(ctx, q, userID); err != nil {
 				return fmt.Errorf("user %s: delete: %w", userID, err)
 			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO retired_names (name_key) SELECT name_key FROM users WHERE id = ? ON CONFLICT DO NOTHING`, userID); err != nil {
+			return fmt.Errorf("user %s: retire the name: %w", userID, err)
 		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, userID)
 		if err != nil {

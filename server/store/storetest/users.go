@@ -162,6 +162,7 @@ func testDeleteUser(t *testing.T, open func() store.Store) {
 	if rs, err := a.Leaderboard(ctx, "pogo", 1000, at(0), 10); err != nil || len(rs) != 0 {
 		t.Fatalf("leaderboard after deleting the only player: %v, %v", rs, err)
 	}
-	// The name is free again.
-	check(t, "create user again", a.CreateUser(ctx, &store.User{ID: "u2", Name: "Ann", PasswordHash: "h", Created: base}), nil)
+	// The name is retired, in any case; others are free.
+	check(t, "take the deleted account's name", a.CreateUser(ctx, &store.User{ID: "u2", Name: "Ann", PasswordHash: "h", Created: base}), store.ErrConflict)
+	check(t, "take another name", a.CreateUser(ctx, &store.User{ID: "u2", Name: "Anna", PasswordHash: "h", Created: base}), nil)
 }
