@@ -13,6 +13,8 @@ import (
 	"stax/server/ratings"
 	"stax/server/store/sqlite"
 	"stax/server/view"
+
+	"github.com/coder/websocket"
 )
 
 // clockOf is the part of a State's clock the tests read.
@@ -338,4 +340,55 @@ func TestDowntimeNotCharged(t *testing.T) {
 	wa.move(s2.Legal[0], 2)
 	wa.waitPly(3)
 	wantRemaining(t, ann.clock(id), (60*time.Second - 7*time.Second + sclock.LagCompensation).Milliseconds(), 60000)
+}
+
+// TestClaimWhenOpponentLeaves: in a live game, a player whose opponent has
+// left may claim the win (or a draw) once the opponent has been gone for
+// the claim time, and not before; one who comes back in time keeps the
+// game going.
+func TestClaimWhenOpponentLeaves(t *testing.T) {
+	clock := newFakeClock()
+	ts := startAccounts(t, newDB(t), clock)
+	ann, bob := ts.annAndBob()
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 180, "increment": 2}, "rated": true, "seat": 0})
+	wa, wb := ann.game(id), bob.game(id)
+	wa.hello()
+	wb.hello()
+	st := firstMoves(wa, wb)
+	if st.ClaimAfter != 30000 {
+		t.Fatalf("claimAfter %d ms in a 3+2 game; want 30 s", st.ClaimAfter)
+	}
+	wa.send(map[string]any{"type": "claim", "offer": "win"})
+	wa.wantError("bad_message", "still here")
+
+	// Bob leaves, and comes back before the claim time.
+	wb.c.Close(websocket.StatusNormalClosure, "")
+	left := wa.waitState("bob gone", func(s *stateOf) bool { return s.Seats[1].Left != nil })
+	if !left.Seats[1].Left.Equal(clock.Now()) {
+		t.Fatalf("bob left at %v; want %v", left.Seats[1].Left, clock.Now())
+	}
+	clock.Advance(20 * time.Second)
+	wa.send(map[string]any{"type": "claim", "offer": "win"})
+	wa.wantError("bad_message", "claimed in 10 s")
+	wb = bob.game(id)
+	wb.hello()
+	wa.waitState("bob back", func(s *stateOf) bool { return s.Seats[1].Left == nil })
+	clock.Advance(20 * time.Second)
+	wa.send(map[string]any{"type": "claim", "offer": "win"})
+	wa.wantError("bad_message", "still here")
+
+	// He leaves for good: 30 s later ann claims the win, and it counts.
+	wb.c.Close(websocket.StatusNormalClosure, "")
+	wa.waitState("bob gone again", func(s *stateOf) bool { return s.Seats[1].Left != nil })
+	clock.Advance(30 * time.Second)
+	wa.send(map[string]any{"type": "claim", "offer": "win"})
+	end := wa.waitState("the claim", func(s *stateOf) bool { return s.Status == "finished" })
+	if end.Outcome.Result != "1-0" || end.Outcome.Reason != "forfeit" || !strings.Contains(end.Outcome.Detail, "bob left the game") || !end.Rated {
+		t.Fatalf("after the claim: %+v rated %v; want ann's rated win, bob having left", end.Outcome, end.Rated)
+	}
+	var p ratings.Profile
+	ann.call("GET", "/api/users/ann", nil, http.StatusOK, &p)
+	if len(p.Ratings) != 1 || p.Ratings[0].Rating <= 1500 {
+		t.Fatalf("ann's ratings %+v; want the won game", p.Ratings)
+	}
 }

@@ -150,18 +150,19 @@ func (ts *testServer) create(req play.CreateRequest) play.CreateResponse {
 
 // stateOf is the part of a State the tests read.
 type stateOf struct {
-	ID        string        `json:"id"`
-	Position  string        `json:"position"`
-	Positions []string      `json:"positions"`
-	Moves     []string      `json:"moves"`
-	LastMove  string        `json:"lastMove"`
-	Ply       int           `json:"ply"`
-	ToMove    int           `json:"toMove"`
-	Legal     []string      `json:"legal"`
-	Status    string        `json:"status"`
-	Outcome   *view.Outcome `json:"outcome"`
-	Seats     []play.Seat   `json:"seats"`
-	Rated     bool          `json:"rated"`
+	ID         string        `json:"id"`
+	Position   string        `json:"position"`
+	Positions  []string      `json:"positions"`
+	Moves      []string      `json:"moves"`
+	LastMove   string        `json:"lastMove"`
+	Ply        int           `json:"ply"`
+	ToMove     int           `json:"toMove"`
+	Legal      []string      `json:"legal"`
+	Status     string        `json:"status"`
+	Outcome    *view.Outcome `json:"outcome"`
+	Seats      []play.Seat   `json:"seats"`
+	Rated      bool          `json:"rated"`
+	ClaimAfter int64         `json:"claimAfter"`
 }
 
 type msg struct {

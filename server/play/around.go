@@ -8,6 +8,7 @@ import (
 
 	"stax/game"
 	"stax/server/chat"
+	"stax/server/clock"
 	"stax/server/httpx"
 	"stax/server/store"
 )
@@ -479,4 +480,64 @@ type RematchMsg struct {
 	Type  string `json:"type"`
 	Game  string `json:"game"`
 	Token string `json:"token,omitempty"`
+}
+
+// claimAfter returns how long a player must be gone from a live game
+// before their opponent may claim it: a sixth of the initial time, between
+// 15 seconds and a minute (1+0: 15 s; 3+2: 30 s; 10+0: a minute).
+func claimAfter(k *clock.Clock) time.Duration {
+	return min(max(k.Control().Initial/6, 15*time.Second), time.Minute)
+}
+
+// claimable reports whether a player who leaves the game can have it
+// claimed: a live (Fischer) game of two people, under way. The caller
+// holds l.mu.
+func (l *room) claimable() bool {
+	if l.clk == nil || l.clk.Correspondence() || l.h.Over() || len(l.seats) != 2 {
+		return false
+	}
+	return l.seats[0].Kind == "human" && l.seats[1].Kind == "human"
+}
+
+// leftSince returns when seat i's player left a claimable game, nil while
+// they are there. The caller holds l.mu.
+func (l *room) leftSince(i int) *time.Time {
+	if !l.claimable() || l.seats[i].gone.IsZero() || l.connected(i) {
+		return nil
+	}
+	t := l.seats[i].gone
+	return &t
+}
+
+// claim ends a live game whose opponent left it ClaimAfter ago or more,
+// as the claimant chooses: "win" (the one who left forfeits) or "draw".
+// The caller holds l.mu.
+func (s *Live) claim(l *room, c *client, what string) error {
+	switch {
+	case len(c.seats) == 0:
+		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot claim a game"}
+	case l.h.Over():
+		return &moveError{code: CodeGameOver, msg: "the game is over"}
+	case !l.claimable():
+		return &moveError{code: CodeBadMessage, msg: "only a live game between two people can be claimed when a player leaves"}
+	case what != "win" && what != "draw":
+		return &moveError{code: CodeBadMessage, msg: fmt.Sprintf(`claim %q: want "offer": "win" or "draw"`, what)}
+	case len(c.seats) == len(l.seats):
+		return &moveError{code: CodeBadMessage, msg: "you hold both seats: there is nobody to claim the game from"}
+	}
+	me, them := c.seats[0], 1-c.seats[0]
+	left := l.leftSince(them)
+	now := s.now()
+	if left == nil {
+		return &moveError{code: CodeBadMessage, msg: "your opponent is still here; the game can be claimed once they have left it for a while"}
+	}
+	if wait := left.Add(claimAfter(l.clk)).Sub(now); wait > 0 {
+		return &moveError{code: CodeBadMessage, msg: fmt.Sprintf("your opponent left %d s ago; the game can be claimed in %d s", int(now.Sub(*left).Seconds()), int(wait.Seconds()+0.999))}
+	}
+	detail := l.seatName(them) + " left the game"
+	if what == "draw" {
+		o := game.Drawn(2, game.ByForfeit, detail+"; "+l.seatName(me)+" called it a draw")
+		return s.conclude(s.ctx, l, func() { l.h.End(o) }, -1, "the draw")
+	}
+	return s.finish(s.ctx, l, them, game.ByForfeit, detail)
 }

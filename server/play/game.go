@@ -72,6 +72,22 @@ type room struct {
 type seat struct {
 	store.Seat
 	connected int // open connections of this instance holding the seat
+	// gone is when the seat's last connection, on every instance, went:
+	// zero while one is open (or before anyone came).
+	gone time.Time
+}
+
+// noteGone records when each seat's last connection went, and clears it
+// for the seats connected again. The caller holds l.mu.
+func (l *room) noteGone(now time.Time) {
+	for i := range l.seats {
+		switch {
+		case l.connected(i):
+			l.seats[i].gone = time.Time{}
+		case l.seats[i].gone.IsZero():
+			l.seats[i].gone = now
+		}
+	}
 }
 
 // moveError is a rejected move or message, sent to the client as an error
@@ -272,6 +288,9 @@ func (l *room) state() *State {
 	}
 	// An aborted game counted for nothing.
 	s.Rated = l.rated && l.h.Outcome().Reason != game.Aborted
+	if l.claimable() {
+		s.ClaimAfter = claimAfter(l.clk).Milliseconds()
+	}
 	if l.clk != nil {
 		s.Clock = l.clk.State(st.ToMove(), over)
 	}
@@ -289,6 +308,7 @@ func (l *room) seatJSON(i int) Seat {
 		Connected: l.connected(i),
 		Account:   st.User != "",
 		Thinking:  st.Kind == "ai" && !l.h.Over() && l.h.State().ToMove() == i,
+		Left:      l.leftSince(i),
 	}
 }
 

@@ -206,7 +206,7 @@ func (s relay) followRoom(ev store.Event) {
 		}
 	case newsState:
 		l.mergeLines(n.Lines)
-		l.setAway(n.From, n.Conns)
+		l.setAway(n.From, n.Conns, s.now())
 		s.mergeOffers(l, n.Ply, n.Offers)
 	case newsRematch:
 		s.deliverRematch(l, n.Rematch)
@@ -256,7 +256,7 @@ func (l *room) mergeLines(got []chat.Line) {
 // setAway records another instance's connections to each seat, and tells
 // this instance's connections when a seat's mark changes. The caller
 // holds l.mu.
-func (l *room) setAway(from string, conns []int) {
+func (l *room) setAway(from string, conns []int, now time.Time) {
 	if conns != nil && len(conns) != len(l.seats) {
 		return
 	}
@@ -269,6 +269,7 @@ func (l *room) setAway(from string, conns []int) {
 	} else {
 		delete(l.talk.away, from)
 	}
+	l.noteGone(now)
 	if l.marks() != before {
 		l.changed()
 		l.broadcast()
@@ -409,7 +410,7 @@ func (s relay) forgetPeers(gone []string) {
 		l.mu.Lock()
 		for _, id := range gone {
 			if _, ok := l.talk.away[id]; ok {
-				l.setAway(id, nil)
+				l.setAway(id, nil, s.now())
 			}
 		}
 		l.mu.Unlock()

@@ -33,8 +33,12 @@ type State struct {
 	View        *view.View      `json:"view,omitempty"`
 	Rated       bool            `json:"rated"`
 	Clock       *clock.State    `json:"clock,omitempty"`
-	Created     time.Time       `json:"created"`
-	Updated     time.Time       `json:"updated"`
+	// ClaimAfter, in a live game between people, is how long (ms) a
+	// player must have left before their opponent may claim the game
+	// (a claim message): the win, or a draw.
+	ClaimAfter int64     `json:"claimAfter,omitempty"`
+	Created    time.Time `json:"created"`
+	Updated    time.Time `json:"updated"`
 }
 
 // Seat describes one seat of a game.
@@ -49,6 +53,10 @@ type Seat struct {
 	// then the account's name).
 	Account  bool `json:"account,omitempty"`
 	Thinking bool `json:"thinking,omitempty"`
+	// Left is when the seat's player left a live game (their last
+	// connection closed); its opponent may claim the game ClaimAfter
+	// later.
+	Left *time.Time `json:"left,omitempty"`
 }
 
 // CreateRequest is the body of POST /api/games.

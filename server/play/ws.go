@@ -105,6 +105,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	for _, p := range c.seats {
 		l.seats[p].connected++
 	}
+	l.noteGone(s.now())
 	if len(c.seats) > 0 {
 		l.changed()
 		l.broadcast()
@@ -137,6 +138,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	for _, p := range c.seats {
 		l.seats[p].connected--
 	}
+	l.noteGone(s.now())
 	if s.cfg.Sockets.Stopping().Err() == nil {
 		if len(c.seats) > 0 {
 			l.changed()
@@ -197,8 +199,10 @@ func (s handlers) handleMessage(l *room, c *client, text bool, data []byte) {
 		merr = s.abort(l, c)
 	case "withdraw", "decline":
 		merr = s.withdraw(l, c, m.Offer, m.Type == "withdraw")
+	case "claim":
+		merr = s.claim(l, c, m.Offer)
 	default:
-		merr = &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move, resign, chat, draw, takeback, rematch, withdraw, decline or abort", m.Type)}
+		merr = &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move, resign, chat, draw, takeback, rematch, withdraw, decline, claim or abort", m.Type)}
 	}
 	var me *moveError
 	if errors.As(merr, &me) {

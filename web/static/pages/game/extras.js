@@ -23,6 +23,12 @@ export class GameExtras {
     this.clocks = h("div", { class: "clocks", hidden: true, "data-testid": "clocks" });
     this.watchers = h("p", { class: "small muted", "data-testid": "watchers" });
     this.offerBox = h("div", { class: "offers", "data-testid": "offers" });
+    // When the opponent leaves a live game, the player may claim it once
+    // they have been gone long enough (state.claimAfter).
+    this.claimText = h("p", { class: "offer-news" });
+    this.claimWin = h("button", { type: "button", class: "primary small", "data-testid": "claim-win", onclick: () => this.send({ type: "claim", offer: "win" }) }, t("extras.claimWin"));
+    this.claimDraw = h("button", { type: "button", class: "secondary small", "data-testid": "claim-draw", onclick: () => this.send({ type: "claim", offer: "draw" }) }, t("extras.claimDraw"));
+    this.claimBox = h("div", { class: "claim", hidden: true, "data-testid": "claim", "aria-live": "polite" }, this.claimText, this.claimWin, this.claimDraw);
     this.chatList = h("ol", { class: "chat-lines", "data-testid": "chat-lines", "aria-live": "polite" });
     this.chatInput = h("input", { type: "text", maxlength: 300, placeholder: t("extras.say"), "data-testid": "chat-input", "aria-label": t("extras.message") });
     this.chatErr = h("p", { class: "error small", role: "alert" });
@@ -34,7 +40,7 @@ export class GameExtras {
       if (text && this.send({ type: "chat", text })) this.chatInput.value = "";
     });
     this.chat = h("section", { class: "chat", "data-testid": "chat" }, this.chatTitle, this.chatList, form, this.chatErr);
-    this.box = h("div", { class: "extras" }, this.clocks, this.offerBox, this.watchers, this.chat);
+    this.box = h("div", { class: "extras" }, this.clocks, this.offerBox, this.claimBox, this.watchers, this.chat);
     this.timer = setInterval(() => this.tick(), 100);
   }
 
@@ -117,8 +123,21 @@ export class GameExtras {
     this.tick();
   }
 
+  // drawClaim shows, to a player whose opponent left a live game, how
+  // long until they may claim it, then the claims.
+  drawClaim() {
+    const st = this.st;
+    const gone = st && st.claimAfter && st.status === "playing" && this.held.length === 1 ? st.seats.find((s) => !this.held.includes(s.seat) && s.left) : null;
+    this.claimBox.hidden = !gone;
+    if (!gone) return;
+    const wait = Math.ceil((Date.parse(gone.left) + st.claimAfter - (Date.now() + this.offset)) / 1000);
+    this.claimText.textContent = wait > 0 ? t("extras.claimWait", { s: wait }) : t("extras.claimNow");
+    this.claimWin.disabled = this.claimDraw.disabled = wait > 0;
+  }
+
   // tick redraws the running clock.
   tick() {
+    this.drawClaim();
     const st = this.st;
     const c = st && st.clock;
     if (!c) return;
@@ -165,7 +184,13 @@ export class GameExtras {
     };
     const news = [];
     for (const kind of ["draw", "takeback", "rematch"]) {
-      if (theirs(kind)) news.push(h("p", { class: "offer-news", "data-testid": "offer-news-" + kind }, t("extras.news." + kind)));
+      if (theirs(kind)) {
+        news.push(h("p", { class: "offer-news", "data-testid": "offer-news-" + kind }, t("extras.news." + kind)),
+          h("button", { type: "button", class: "secondary small", "data-testid": "decline-" + kind, onclick: () => this.send({ type: "decline", offer: kind }) }, t("extras.decline")));
+      }
+      if (mine(kind)) {
+        news.push(h("button", { type: "button", class: "secondary small", "data-testid": "withdraw-" + kind, onclick: () => this.send({ type: "withdraw", offer: kind }) }, t("extras.withdraw")));
+      }
     }
     const humans = st.seats.filter((s) => s.kind === "human").length;
     if (st.status === "playing") {
