@@ -3,11 +3,14 @@ package server_test
 import (
 	"context"
 	"net/http"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"stax/server"
+	"stax/server/account"
 	"stax/server/store"
 	"stax/server/store/sqlite"
 )
@@ -91,4 +94,63 @@ func TestStalledStore(t *testing.T) {
 	if res.StatusCode != http.StatusServiceUnavailable || time.Since(start) > server.HealthDeadline+time.Second {
 		t.Fatalf("/healthz on a frozen database: %d after %v; want 503 within %v", res.StatusCode, time.Since(start), server.HealthDeadline)
 	}
+}
+
+// TestMoveAgainstFlagTwoInstances races a move and a flag at the same ply
+// on two instances: ann's move reaches the first instance in time but its
+// commit is slow; meanwhile her time runs out and the second instance
+// flags her. The database takes one of the two: the stored game never
+// holds both her move and her loss on time, and she is told which.
+func TestMoveAgainstFlagTwoInstances(t *testing.T) {
+	clock := newFakeClock()
+	db := newDB(t)
+	st, err := sqlite.Open(db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := &slowMoves{Store: st, hold: make(chan struct{}), started: make(chan struct{})}
+	ts1 := startOn(t, slow, server.Config{Now: clock.Now, PasswordParams: cheapPasswords})
+	ts2 := startAccounts(t, db, clock)
+	ann, bob := ts1.annAndBob()
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "clock": map[string]any{"initial": 60, "increment": 0}, "rated": true, "seat": 0})
+	// Bob plays on the second instance, which holds the game too.
+	bob = ts2.player("bob")
+	bob.call("POST", "/api/login", account.Credentials{Name: "bob", Password: "battery staple"}, http.StatusOK, nil)
+	wa, wb := ann.game(id), bob.game(id)
+	wa.hello()
+	wb.hello()
+	s2 := firstMoves(wa, wb)
+	clock.Advance(60 * time.Second) // within her 60 s and the allowance
+	slow.slow.Store(true)
+	wa.move(s2.Legal[0], 2)
+	<-slow.started // the move is in the store, not committed
+	clock.Advance(time.Second)
+	ts2.srv.CheckClocks()
+	close(slow.hold)
+	wa.wantError("game_over", "ended before the move arrived")
+	g, err := ts2.store.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != store.Finished || len(g.Moves) != 2 || !strings.Contains(g.End.Outcome, "time") {
+		t.Fatalf("stored game: %s, %d moves, %q; want the flag alone, without the move", g.Status, len(g.Moves), g.End.Outcome)
+	}
+}
+
+// slowMoves is a store whose next move, once slow is set, waits for hold
+// before it is written (a commit that takes its time).
+type slowMoves struct {
+	*sqlite.Store
+	slow    atomic.Bool
+	started chan struct{}
+	hold    chan struct{}
+	once    sync.Once
+}
+
+func (s *slowMoves) AppendMove(ctx context.Context, id string, ply int, move string, at time.Time, end *store.End) error {
+	if s.slow.Load() {
+		s.once.Do(func() { close(s.started) })
+		<-s.hold
+	}
+	return s.Store.AppendMove(ctx, id, ply, move, at, end)
 }
