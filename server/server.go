@@ -303,7 +303,7 @@ func New(cfg Config) (*Server, error) {
 	if hashers < 1 {
 		hashers = runtime.NumCPU()
 	}
-	s.accounts = account.New(account.Config{Users: users, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
+	s.accounts = account.New(account.Config{Users: users, Feed: games, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
 		Hashers: hashers, Proxies: proxies, Now: now, Log: cfg.Log})
 	live, err := play.New(play.Config{Store: games, Users: users, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
 		Sockets: s.sockets, Proxies: proxies, Instance: instance, Log: cfg.Log,
@@ -354,6 +354,11 @@ func (s *Server) feed(live func(store.Event)) func(store.Event) {
 			s.lobby.Publish()
 		case store.EventNews:
 			s.lobby.Deliver(ev.Game, ev.Move)
+		case store.EventRevoke:
+			// Sessions ended: their websockets close, on every instance.
+			r := store.RevocationOf(ev)
+			s.live.Revoke(r)
+			s.lobby.Revoke(r)
 		case store.EventResync:
 			s.lobby.Publish()
 			live(ev)

@@ -74,6 +74,9 @@ type Config struct {
 	// Users keeps the accounts and sessions; nil serves none (every
 	// account route answers 501, and every visitor is a guest).
 	Users store.Users
+	// Feed tells every instance of the sessions that end, so that their
+	// websockets close (store.EventRevoke); nil tells none.
+	Feed store.Feed
 	// PasswordParams are the argon2id parameters of new password hashes
 	// (default DefaultPasswordParams).
 	PasswordParams PasswordParams
@@ -99,6 +102,7 @@ type Forgetter interface {
 // passwords and the deletion of an account.
 type Accounts struct {
 	store   store.Users // nil when the store keeps no accounts
+	feed    store.Feed
 	params  PasswordParams
 	ttl     time.Duration
 	proxies httpx.Proxies
@@ -124,7 +128,7 @@ func New(cfg Config) *Accounts {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Accounts{store: cfg.Users, params: cfg.PasswordParams, ttl: cfg.SessionTTL, proxies: cfg.Proxies,
+	return &Accounts{store: cfg.Users, feed: cfg.Feed, params: cfg.PasswordParams, ttl: cfg.SessionTTL, proxies: cfg.Proxies,
 		now: func() time.Time { return cfg.Now().UTC() }, log: cfg.Log,
 		hashes:       make(chan struct{}, cfg.Hashers),
 		loginsByName: httpx.NewRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: httpx.NewRateLimiter(loginIPEvery, loginIPBurst),
@@ -136,6 +140,17 @@ func New(cfg Config) *Accounts {
 // before it serves.
 func (s *Accounts) ForgetIn(fs ...Forgetter) {
 	s.forget = append(s.forget, fs...)
+}
+
+// revoke tells every instance that sessions ended, so that the websockets
+// they opened close.
+func (s *Accounts) revoke(ctx context.Context, r store.Revocation) {
+	if s.feed == nil {
+		return
+	}
+	if err := s.feed.Announce(context.WithoutCancel(ctx), store.RevokeEvent(r)); err != nil {
+		s.log.Error("announce the end of sessions", "err", err)
+	}
 }
 
 // Enabled reports whether the site keeps accounts.
@@ -457,10 +472,18 @@ func (s *Accounts) handleLogout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-		if err := s.store.DeleteSession(r.Context(), httpx.HashSecret(c.Value)); err != nil {
+		hash := httpx.HashSecret(c.Value)
+		ss, err := s.store.Session(r.Context(), hash)
+		if err == nil {
+			err = s.store.DeleteSession(r.Context(), hash)
+		}
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			s.log.Error("logout", "err", err)
 			httpx.Error(w, http.StatusInternalServerError, "the session could not be ended")
 			return
+		}
+		if ss != nil {
+			s.revoke(r.Context(), store.Revocation{User: ss.UserID, Session: hash, Only: true})
 		}
 	}
 	clearCookie(w, r)
@@ -515,10 +538,12 @@ func (s *Accounts) handlePassword(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusInternalServerError, "the password could not be saved")
 		return
 	}
-	// Every other browser signed in to the account is signed out.
+	// Every other browser signed in to the account is signed out, and
+	// its websockets close.
 	if err := s.store.DeleteSessions(r.Context(), u.ID, ss.TokenHash); err != nil {
 		s.log.Error("revoke sessions", "err", err)
 	}
+	s.revoke(r.Context(), store.Revocation{User: u.ID, Session: ss.TokenHash})
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
@@ -546,6 +571,7 @@ func (s *Accounts) handleDeleteMe(w http.ResponseWriter, r *http.Request) {
 	for _, f := range s.forget {
 		f.ForgetAccount(context.WithoutCancel(r.Context()), u.ID)
 	}
+	s.revoke(r.Context(), store.Revocation{User: u.ID})
 	clearCookie(w, r)
 	s.log.Info("account deleted")
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})

@@ -23,6 +23,8 @@ import (
 	"stax/server/httpx"
 	"stax/server/ratings"
 	"stax/server/store"
+
+	"github.com/coder/websocket"
 )
 
 const (
@@ -185,8 +187,8 @@ type Lobby struct {
 	quiet    time.Duration
 
 	mu    sync.Mutex
-	conns map[string]map[*httpx.Outbox]struct{} // lobby websockets by account id
-	all   map[*httpx.Outbox]string              // every lobby websocket and its account id ("" for guests)
+	conns map[string]map[*httpx.Outbox]lobbyConn // lobby websockets by account id
+	all   map[*httpx.Outbox]string               // every lobby websocket and its account id ("" for guests)
 	// swept and renewed are when the expired seeks were last withdrawn
 	// and this instance's presence records last renewed.
 	swept, renewed time.Time
@@ -205,7 +207,26 @@ func New(cfg Config) *Lobby {
 	return &Lobby{maxPlies: cfg.MaxPlies, quiet: cfg.Quiet, seeks: cfg.Seeks, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
 		starter: cfg.Starter, ratings: cfg.Ratings, sockets: cfg.Sockets, now: func() time.Time { return cfg.Now().UTC() },
 		log: cfg.Log, instance: cfg.Instance,
-		conns: map[string]map[*httpx.Outbox]struct{}{}, all: map[*httpx.Outbox]string{}}
+		conns: map[string]map[*httpx.Outbox]lobbyConn{}, all: map[*httpx.Outbox]string{}}
+}
+
+// lobbyConn is a signed-in lobby websocket: the token hash of the session
+// that opened it, and how to close it.
+type lobbyConn struct {
+	session string
+	drop    func()
+}
+
+// Revoke closes the lobby websockets that ended sessions opened, on this
+// instance: the account's news no longer reaches them.
+func (lb *Lobby) Revoke(r store.Revocation) {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	for _, lc := range lb.conns[r.User] {
+		if r.Ends(lc.session) {
+			lc.drop()
+		}
+	}
 }
 
 // Conns returns the number of this instance's lobby websockets.
@@ -689,9 +710,9 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	uid := ""
-	if u, _, err := lb.sessions.Session(r); err == nil {
-		uid = u.ID
+	uid, session := "", ""
+	if u, ss, err := lb.sessions.Session(r); err == nil {
+		uid, session = u.ID, ss.TokenHash
 	}
 	conn, ok := lb.sockets.Accept(w, r)
 	if !ok {
@@ -705,12 +726,20 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	first := false
 	if uid != "" {
 		if lb.conns[uid] == nil {
-			lb.conns[uid] = map[*httpx.Outbox]struct{}{}
+			lb.conns[uid] = map[*httpx.Outbox]lobbyConn{}
 			first = true
 		}
-		lb.conns[uid][c] = struct{}{}
+		// Signing out (anywhere) closes the connection.
+		lb.conns[uid][c] = lobbyConn{session: session, drop: func() { conn.CloseWith(websocket.StatusPolicyViolation, "signed out") }}
 	}
 	lb.mu.Unlock()
+	if session != "" {
+		// A session that ended while the connection was being set up
+		// was not among those Revoke closed: look again.
+		if _, _, err := lb.sessions.Session(r); err != nil {
+			conn.CloseWith(websocket.StatusPolicyViolation, "signed out")
+		}
+	}
 	ctx := context.WithoutCancel(r.Context())
 	if lb.seeks != nil {
 		if first {

@@ -590,6 +590,20 @@ func (s *Live) CheckClocks() {
 	s.relay.sweepPeers(s.now())
 }
 
+// Revoke closes the game websockets that ended sessions opened, on this
+// instance: the account's player can no longer move or chat through them.
+func (s *Live) Revoke(r store.Revocation) {
+	for _, l := range s.inMemory() {
+		l.mu.Lock()
+		for c := range l.subs {
+			if c.user == r.User && c.session != "" && r.Ends(c.session) {
+				c.drop()
+			}
+		}
+		l.mu.Unlock()
+	}
+}
+
 // inMemory returns the games in memory.
 func (s *Live) inMemory() []*room {
 	s.mu.Lock()

@@ -19,6 +19,10 @@ type client struct {
 	synced bool   // it has had the full state: send it updates (guarded by the game's lock)
 	user   string // the signed-in account's id, "" for a guest
 	name   string // the signed-in account's name
+	// session is the token hash of the session that opened the
+	// connection, and drop closes it (the session ended).
+	session string
+	drop    func()
 	// chatLimit bounds the connection's chat messages.
 	chatLimit *httpx.RateLimiter
 	// Outbox queues the messages waiting to be written; a connection
@@ -57,7 +61,9 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	c := &client{Outbox: conn.Outbox(), chatLimit: httpx.NewRateLimiter(chat.Every, chat.Burst)}
 
 	// A signed-in player holds the seats of their account, on any device.
-	u, _, _ := s.cfg.Sessions.Session(r)
+	u, ss, _ := s.cfg.Sessions.Session(r)
+	// Signing out (anywhere) closes the websockets the session opened.
+	c.drop = func() { conn.CloseWith(websocket.StatusPolicyViolation, "signed out") }
 
 	// Join the game: hello, then the full state, queued under the game's
 	// lock so that no broadcast can come between. (The game may have been
@@ -75,7 +81,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		c.seats = []int{}
 	}
 	if u != nil {
-		c.user, c.name = u.ID, u.Name
+		c.user, c.name, c.session = u.ID, u.Name, ss.TokenHash
 		for i := range l.seats {
 			if l.seats[i].User == u.ID && !holds(c.seats, i) {
 				c.seats = append(c.seats, i)
@@ -117,6 +123,13 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	l.sendWatchers()
 	l.sendTalk(c)
 	l.mu.Unlock()
+	if c.session != "" {
+		// A session that ended while the connection was being set up
+		// was not among those Revoke closed: look again.
+		if _, _, err := s.cfg.Sessions.Session(r); err != nil {
+			c.drop()
+		}
+	}
 
 	done := conn.Pump(c.Outbox)
 

@@ -156,3 +156,40 @@ type RatedGame struct {
 // NameKey is the form of a player's name that must be unique: names that
 // differ only in case are the same name.
 func NameKey(name string) string { return strings.ToLower(name) }
+
+// EventRevoke says that sessions of an account ended (a sign-out, a
+// password change, a deleted account): every instance closes the
+// websockets those sessions opened. RevokeEvent and RevocationOf write and
+// read it.
+const EventRevoke = "revoke"
+
+// Revocation says which sessions of an account ended: the one session
+// Session (Only), or every one but Session (every one when it is empty).
+type Revocation struct {
+	User    string
+	Session string // a session's token hash
+	Only    bool
+}
+
+// Ends reports whether the revocation ends the session whose token hash
+// is session.
+func (r Revocation) Ends(session string) bool {
+	if r.Only {
+		return session == r.Session
+	}
+	return session != r.Session
+}
+
+// RevokeEvent returns the event that announces r.
+func RevokeEvent(r Revocation) Event {
+	ev := Event{Kind: EventRevoke, Game: r.User, Move: r.Session}
+	if r.Only {
+		ev.Ply = 1
+	}
+	return ev
+}
+
+// RevocationOf reads an EventRevoke.
+func RevocationOf(ev Event) Revocation {
+	return Revocation{User: ev.Game, Session: ev.Move, Only: ev.Ply == 1}
+}
