@@ -339,10 +339,7 @@ func (s *Accounts) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	okIP, waitIP := s.loginsByIP.Allow(httpx.ClientKey(s.proxies.ClientIP(r)), now)
-	okName, waitName := s.loginsByName.Allow(store.NameKey(req.Name), now)
-	if !okIP || !okName {
-		httpx.TooFast(w, max(waitIP, waitName), "sign-in attempts")
+	if !s.loginsByIP.Admit(w, r, s.proxies, now, "sign-in attempts") {
 		return
 	}
 	u, err := s.store.UserByName(r.Context(), req.Name)
@@ -350,6 +347,14 @@ func (s *Accounts) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.log.Error("login", "err", err)
 		httpx.Error(w, http.StatusInternalServerError, "the account could not be read")
 		return
+	}
+	// The account-wide limit holds guesses from everywhere else; the
+	// owner's own browsers (known devices) are not held by it.
+	if !knownDevice(r, u, now) {
+		if ok, wait := s.loginsByName.Allow(store.NameKey(req.Name), now); !ok {
+			httpx.TooFast(w, wait, "sign-in attempts")
+			return
+		}
 	}
 	ok := false
 	err = s.hashing(r.Context(), func() {
@@ -393,6 +398,7 @@ func (s *Accounts) startSession(w http.ResponseWriter, r *http.Request, u *store
 		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(s.ttl.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 	})
+	markDevice(w, r, u, now)
 	httpx.WriteJSON(w, code, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
 }
 
@@ -492,9 +498,11 @@ func (s *Accounts) handleLogout(w http.ResponseWriter, r *http.Request) {
 
 // confirm checks an account's password for a request that changes it.
 func (s *Accounts) confirm(w http.ResponseWriter, r *http.Request, u *store.User, password string) bool {
-	if ok, wait := s.loginsByName.Allow(store.NameKey(u.Name), s.now()); !ok {
-		httpx.TooFast(w, wait, "password attempts")
-		return false
+	if !knownDevice(r, u, s.now()) {
+		if ok, wait := s.loginsByName.Allow(store.NameKey(u.Name), s.now()); !ok {
+			httpx.TooFast(w, wait, "password attempts")
+			return false
+		}
 	}
 	ok := false
 	var cerr error
@@ -544,6 +552,9 @@ func (s *Accounts) handlePassword(w http.ResponseWriter, r *http.Request) {
 		s.log.Error("revoke sessions", "err", err)
 	}
 	s.revoke(r.Context(), store.Revocation{User: u.ID, Session: ss.TokenHash})
+	// The new password forgets the known devices but this one.
+	u.PasswordHash = hash
+	markDevice(w, r, u, s.now())
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 

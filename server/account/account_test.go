@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"stax/server/account"
+	"stax/server/httpx"
 	"stax/server/store"
 	"stax/server/store/sqlite"
 )
@@ -116,4 +119,49 @@ func TestNoAccounts(t *testing.T) {
 	defer ts.Close()
 	do(t, browser(t), "POST", ts.URL+"/api/signup", account.Credentials{Name: "ann", Password: "correct horse battery"}, http.StatusNotImplemented)
 	do(t, browser(t), "GET", ts.URL+"/api/me", nil, http.StatusNotImplemented)
+}
+
+// TestNoLockout: one guess a second at ann's password, spread over twenty
+// addresses, soon meets the account-wide limit, and a new browser with
+// the right password is held by it too; but ann's own browser, where she
+// signed in before, signs in at once.
+func TestNoLockout(t *testing.T) {
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "a.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := time.Unix(1_800_000_000, 0)
+	proxies, _ := httpx.ParseTrustedProxies("127.0.0.1,::1")
+	a := account.New(account.Config{Users: st, PasswordParams: cheap, Proxies: proxies, Now: func() time.Time { return now }})
+	m := http.NewServeMux()
+	a.Routes(m)
+	ts := httptest.NewServer(m)
+	defer ts.Close()
+	creds := account.Credentials{Name: "ann", Password: "correct horse battery"}
+	own := browser(t)
+	do(t, own, "POST", ts.URL+"/api/signup", creds, http.StatusCreated)
+	do(t, own, "POST", ts.URL+"/api/logout", struct{}{}, http.StatusOK)
+
+	guesser := browser(t)
+	refused := 0
+	for i := range 20 {
+		now = now.Add(time.Second)
+		b, _ := json.Marshal(account.Credentials{Name: "ann", Password: fmt.Sprint("guess ", i)})
+		req, _ := http.NewRequest("POST", ts.URL+"/api/login", bytes.NewReader(b))
+		req.Header.Set("X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i))
+		res, err := guesser.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("twenty guesses at one account met no limit")
+	}
+	do(t, browser(t), "POST", ts.URL+"/api/login", creds, http.StatusTooManyRequests)
+	do(t, own, "POST", ts.URL+"/api/login", creds, http.StatusOK)
 }
