@@ -27,6 +27,7 @@ const (
 	CodeNameTaken     = "name_taken"
 	CodeWrongLogin    = "wrong_login"
 	CodeWrongPassword = "wrong_password"
+	CodeBusy          = "busy"
 )
 
 // PasswordParams are the argon2id parameters of new password hashes. Each
@@ -109,7 +110,9 @@ type Accounts struct {
 	forget  []Forgetter
 	now     func() time.Time
 	log     *slog.Logger
-	hashes  chan struct{} // one token per password hash computed at once
+	// hashes shares the password hashes computed at once between client
+	// addresses, in turn, with a bounded waiting room.
+	hashes *httpx.Fair
 	// Login attempts per account name and per address, and signups per
 	// address.
 	loginsByName, loginsByIP, signups *httpx.RateLimiter
@@ -130,7 +133,7 @@ func New(cfg Config) *Accounts {
 	}
 	return &Accounts{store: cfg.Users, feed: cfg.Feed, params: cfg.PasswordParams, ttl: cfg.SessionTTL, proxies: cfg.Proxies,
 		now: func() time.Time { return cfg.Now().UTC() }, log: cfg.Log,
-		hashes:       make(chan struct{}, cfg.Hashers),
+		hashes:       httpx.NewFair(cfg.Hashers, hashWaiting, hashWaitingPerClient),
 		loginsByName: httpx.NewRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: httpx.NewRateLimiter(loginIPEvery, loginIPBurst),
 		signups: httpx.NewRateLimiter(signupEvery, signupBurst)}
 }
@@ -198,15 +201,30 @@ func checkPassword(password, encoded string) (bool, error) {
 	return subtle.ConstantTimeCompare(got, key) == 1, nil
 }
 
-// hashing runs f while holding one of the password hashing tokens, so that
-// the memory argon2 takes stays bounded whatever the number of requests.
-func (s *Accounts) hashing(ctx context.Context, f func()) error {
-	select {
-	case s.hashes <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
+// The bounds of the password hashing's waiting room: requests past them
+// are answered 503 with Retry-After at once, rather than waiting behind a
+// crowd (a hash takes tens of milliseconds and 19 MiB).
+const (
+	hashWaiting          = 64
+	hashWaitingPerClient = 4
+)
+
+// hashing runs f while holding one of the password hashing slots, taken
+// in turn with the other client addresses, so that the memory argon2 takes
+// stays bounded whatever the number of requests, and one address's crowd
+// of sign-ins does not hold another's. When the waiting room is full, or
+// the request ends first, it answers the request itself (503 with
+// Retry-After) and returns an error.
+func (s *Accounts) hashing(w http.ResponseWriter, r *http.Request, f func()) error {
+	release, err := s.hashes.Acquire(r.Context(), httpx.ClientKey(s.proxies.ClientIP(r)))
+	if err != nil {
+		if errors.Is(err, httpx.ErrBusy) {
+			w.Header().Set("Retry-After", "2")
+			httpx.ErrorCode(w, http.StatusServiceUnavailable, CodeBusy, "too many sign-ins at once; try again in a moment")
+		}
+		return err
 	}
-	defer func() { <-s.hashes }()
+	defer release()
 	f()
 	return nil
 }
@@ -304,7 +322,7 @@ func (s *Accounts) handleSignup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var hash string
-	if err := s.hashing(r.Context(), func() { hash = hashPassword(req.Password, s.params) }); err != nil {
+	if err := s.hashing(w, r, func() { hash = hashPassword(req.Password, s.params) }); err != nil {
 		return
 	}
 	u := &store.User{ID: httpx.NewID(), Name: req.Name, PasswordHash: hash, Created: now.Truncate(time.Millisecond)}
@@ -357,7 +375,7 @@ func (s *Accounts) handleLogin(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	ok := false
-	err = s.hashing(r.Context(), func() {
+	err = s.hashing(w, r, func() {
 		if u == nil {
 			// Hash anyway, so that the answer takes as long for a name
 			// that does not exist.
@@ -506,7 +524,7 @@ func (s *Accounts) confirm(w http.ResponseWriter, r *http.Request, u *store.User
 	}
 	ok := false
 	var cerr error
-	if err := s.hashing(r.Context(), func() { ok, cerr = checkPassword(password, u.PasswordHash) }); err != nil {
+	if err := s.hashing(w, r, func() { ok, cerr = checkPassword(password, u.PasswordHash) }); err != nil {
 		return false
 	}
 	if cerr != nil {
@@ -538,7 +556,7 @@ func (s *Accounts) handlePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var hash string
-	if err := s.hashing(r.Context(), func() { hash = hashPassword(req.New, s.params) }); err != nil {
+	if err := s.hashing(w, r, func() { hash = hashPassword(req.New, s.params) }); err != nil {
 		return
 	}
 	if err := s.store.SetPassword(r.Context(), u.ID, hash); err != nil {

@@ -165,3 +165,66 @@ func TestNoLockout(t *testing.T) {
 	do(t, browser(t), "POST", ts.URL+"/api/login", creds, http.StatusTooManyRequests)
 	do(t, own, "POST", ts.URL+"/api/login", creds, http.StatusOK)
 }
+
+// TestFairHashing: of forty sign-ins at once from one address, at most
+// four wait (those past them are told 503 with Retry-After at once), and a
+// sign-in from another address takes its turn with them instead of
+// waiting behind the crowd.
+func TestFairHashing(t *testing.T) {
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "a.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	proxies, _ := httpx.ParseTrustedProxies("127.0.0.1,::1")
+	slow := account.PasswordParams{Time: 2, Memory: 8 * 1024, Threads: 1}
+	a := account.New(account.Config{Users: st, PasswordParams: slow, Proxies: proxies, Hashers: 1})
+	m := http.NewServeMux()
+	a.Routes(m)
+	ts := httptest.NewServer(m)
+	defer ts.Close()
+	login := func(from string) (int, time.Duration) {
+		b, _ := json.Marshal(account.Credentials{Name: "nobody", Password: "some password"})
+		req, _ := http.NewRequest("POST", ts.URL+"/api/login", bytes.NewReader(b))
+		req.Header.Set("X-Forwarded-For", from)
+		start := time.Now()
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			return 0, 0
+		}
+		res.Body.Close()
+		return res.StatusCode, time.Since(start)
+	}
+	_, one := login("198.51.100.1") // the time of one hash, about
+	codes := make(chan int, 40)
+	for i := range 40 {
+		go func() {
+			// Distinct names: the account-wide limit is not what holds them.
+			b, _ := json.Marshal(account.Credentials{Name: fmt.Sprint("n", i), Password: "guess"})
+			req, _ := http.NewRequest("POST", ts.URL+"/api/login", bytes.NewReader(b))
+			req.Header.Set("X-Forwarded-For", "203.0.113.7")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				codes <- 0
+				return
+			}
+			res.Body.Close()
+			codes <- res.StatusCode
+		}()
+	}
+	time.Sleep(5 * one) // the crowd is in
+	code, took := login("198.51.100.2")
+	busy := 0
+	for range 40 {
+		if <-codes == http.StatusServiceUnavailable {
+			busy++
+		}
+	}
+	if busy == 0 {
+		t.Errorf("none of 40 sign-ins at once from one address was told to wait; want those past its waiting room")
+	}
+	if code != http.StatusUnauthorized || took > 8*one+200*time.Millisecond {
+		t.Errorf("a sign-in from another address: %d after %v (a hash takes %v); want its answer within a few hashes", code, took, one)
+	}
+}

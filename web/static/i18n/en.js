@@ -358,6 +358,7 @@ export default {
   "error.http.503": "The server is busy; try again.",
   "error.flagged": "Time is up.",
   "error.rate_limited": "Too many messages: wait a little.",
+  "error.busy": "The server is busy; try again in a moment.",
 
   "game.heading": "Game",
   "board.empty": "{cell}: empty",

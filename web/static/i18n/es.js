@@ -358,6 +358,7 @@ export default {
   "error.http.503": "El servidor está ocupado; inténtalo de nuevo.",
   "error.flagged": "Se acabó el tiempo.",
   "error.rate_limited": "Demasiados mensajes: espera un poco.",
+  "error.busy": "El servidor está ocupado; vuelve a intentarlo en un momento.",
 
   "game.heading": "Partida",
   "board.empty": "{cell}: vacía",

@@ -358,6 +358,7 @@ export default {
   "error.http.503": "Le serveur est occupé ; réessayez.",
   "error.flagged": "Le temps est écoulé.",
   "error.rate_limited": "Trop de messages : attendez un peu.",
+  "error.busy": "Le serveur est occupé ; réessayez dans un instant.",
 
   "game.heading": "Partie",
   "board.empty": "{cell} : vide",
