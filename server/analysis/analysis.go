@@ -194,7 +194,9 @@ type Board struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 
-	slots  chan struct{}
+	// slots shares the analysis workers between client addresses, in
+	// turn, with a bounded waiting room.
+	slots  *httpx.Fair
 	starts *httpx.RateLimiter
 
 	mu      sync.Mutex // guards reviews and order
@@ -223,7 +225,7 @@ func New(cfg Config) *Board {
 	a := &Board{
 		cfg:     cfg,
 		log:     cfg.Log,
-		slots:   make(chan struct{}, cfg.Workers),
+		slots:   httpx.NewFair(cfg.Workers, analysisWaiting, analysisWaitingPerClient),
 		starts:  httpx.NewRateLimiter(cfg.Every, cfg.Burst),
 		reviews: map[string]*reviewEntry{},
 	}
@@ -247,23 +249,25 @@ func (a *Board) Close() { a.cancel() }
 
 // take waits for an analysis worker until ctx ends; the function it
 // returns gives the worker back.
-func (a *Board) take(ctx context.Context) (func(), error) {
-	select {
-	case a.slots <- struct{}{}:
-		return func() { <-a.slots }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+func (a *Board) take(ctx context.Context, client string) (func(), error) {
+	return a.slots.Acquire(ctx, client)
 }
+
+// The bounds of the analysis workers' waiting room: past them a request is
+// answered busy at once.
+const (
+	analysisWaiting          = 32
+	analysisWaitingPerClient = 2
+)
 
 // errBusy is answered when every analysis worker stays busy.
 var errBusy = errors.New("every analysis worker is busy; try again shortly")
 
 // takeOrBusy waits up to slotWait for a worker.
-func (a *Board) takeOrBusy(ctx context.Context) (func(), error) {
+func (a *Board) takeOrBusy(ctx context.Context, client string) (func(), error) {
 	ctx, cancel := context.WithTimeout(ctx, slotWait)
 	defer cancel()
-	release, err := a.take(ctx)
+	release, err := a.take(ctx, client)
 	if err != nil {
 		return nil, errBusy
 	}
@@ -417,7 +421,7 @@ func (s *Board) handleAnalyze(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteJSON(w, http.StatusOK, withBoard(overAnalysis(spec, h), h))
 		return
 	}
-	release, err := s.takeOrBusy(r.Context())
+	release, err := s.takeOrBusy(r.Context(), httpx.ClientKey(s.cfg.Proxies.ClientIP(r)))
 	if err != nil {
 		w.Header().Set("Retry-After", "5")
 		httpx.Error(w, http.StatusServiceUnavailable, err.Error())
@@ -532,7 +536,7 @@ func (s *Board) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 		run.cancel, run.done = cancel, make(chan struct{})
 		go func(done chan struct{}) {
 			defer close(done)
-			s.stream(rctx, spec, h, send, sendError)
+			s.stream(rctx, key, spec, h, send, sendError)
 		}(run.done)
 	}
 	stopRun()
@@ -542,7 +546,7 @@ func (s *Board) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 
 // stream runs a live analysis of h's position: one analysis per depth,
 // each sent, until it is exact or proven, ctx ends or the depth bound.
-func (s *Board) stream(ctx context.Context, spec string, h *game.History, send func(any) bool, sendError func(code, msg string)) {
+func (s *Board) stream(ctx context.Context, client, spec string, h *game.History, send func(any) bool, sendError func(code, msg string)) {
 	defer send(struct {
 		Type string `json:"type"`
 	}{"done"})
@@ -552,8 +556,11 @@ func (s *Board) stream(ctx context.Context, spec string, h *game.History, send f
 		send(a)
 		return
 	}
-	release, err := s.take(ctx)
+	release, err := s.take(ctx, client)
 	if err != nil {
+		if errors.Is(err, httpx.ErrBusy) {
+			sendError(httpx.CodeRateLimited, errBusy.Error())
+		}
 		return
 	}
 	defer release()
@@ -626,7 +633,7 @@ func (s *Board) handleReview(w http.ResponseWriter, r *http.Request) {
 			s.fail(id, e, errors.New("rate limited"))
 			return
 		}
-		go s.makeReview(id, e, spec, g, start, moves)
+		go s.makeReview(id, httpx.ClientKey(s.cfg.Proxies.ClientIP(r)), e, spec, g, start, moves)
 	}
 	select {
 	case <-e.done:
@@ -677,10 +684,10 @@ func (a *Board) fail(id string, e *reviewEntry, err error) {
 // makeReview makes the review of a finished game on an analysis worker,
 // within ReviewTime: each position gets an even share of it (between
 // 20 ms and 300 ms), Pogo with its table none.
-func (s *Board) makeReview(id string, e *reviewEntry, spec string, g game.Game, start game.State, moves []game.Move) {
+func (s *Board) makeReview(id, client string, e *reviewEntry, spec string, g game.Game, start game.State, moves []game.Move) {
 	ctx, cancel := context.WithTimeout(s.ctx, slotWait+2*s.cfg.ReviewTime)
 	defer cancel()
-	release, err := s.takeOrBusy(ctx)
+	release, err := s.takeOrBusy(ctx, client)
 	if err != nil {
 		s.fail(id, e, err)
 		return

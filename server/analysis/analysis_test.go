@@ -7,11 +7,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"stax/game"
 	"stax/games"
+	"stax/search"
 	"stax/server/analysis"
+	"stax/server/httpx"
 	"stax/server/store"
 	"stax/server/store/sqlite"
 )
@@ -90,5 +94,78 @@ func TestNoAnalyst(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusNotFound {
 		t.Errorf("review without an analyst: %d; want 404", res.StatusCode)
+	}
+}
+
+// gatedAnalyst analyses a position once let through: it records which
+// game each analysis it starts is of, then waits at the gate.
+type gatedAnalyst struct {
+	started chan string
+	gate    chan struct{}
+}
+
+func (a gatedAnalyst) Analyze(ctx context.Context, pos search.Position, opt search.AnalyzeOptions) (search.Analysis, error) {
+	a.started <- pos.State.Game().Info().Name
+	select {
+	case <-a.gate:
+	case <-ctx.Done():
+	}
+	return search.Analysis{}, nil
+}
+
+func (a gatedAnalyst) Review(ctx context.Context, h *game.History, opt search.ReviewOptions, progress func(done, total int)) (search.Review, error) {
+	return search.Review{}, nil
+}
+
+// TestFairWorkers: one analysis worker; an address with a crowd of
+// analyses waiting does not hold another's: the waiting addresses are
+// served in turn, and an address past its two waiting analyses is told the
+// workers are busy at once.
+func TestFairWorkers(t *testing.T) {
+	an := gatedAnalyst{started: make(chan string, 10), gate: make(chan struct{})}
+	proxies, _ := httpx.ParseTrustedProxies("127.0.0.1,::1")
+	b := analysis.New(analysis.Config{Analyst: an, Games: games.All(), Workers: 1, Burst: 100, Proxies: proxies})
+	t.Cleanup(b.Close)
+	m := http.NewServeMux()
+	b.Routes(m)
+	ts := httptest.NewServer(m)
+	defer ts.Close()
+	codes := make(chan int, 10)
+	ask := func(from, spec string) {
+		body, _ := json.Marshal(analysis.AnalyzeRequest{Spec: spec})
+		req, _ := http.NewRequest("POST", ts.URL+"/api/analyze", bytes.NewReader(body))
+		req.Header.Set("X-Forwarded-For", from)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			codes <- 0
+			return
+		}
+		res.Body.Close()
+		codes <- res.StatusCode
+	}
+	const a, c, bAddr = "203.0.113.1", "203.0.113.3", "203.0.113.2"
+	go ask(a, "pogo")
+	if got := <-an.started; got != "pogo" {
+		t.Fatalf("first analysis of %s", got)
+	}
+	// Behind it, in this order: two of a's, two of c's, one of b's; a
+	// third of a's is turned away.
+	for _, q := range []struct{ from, spec string }{{a, "pogo"}, {a, "pogo"}, {c, "diam"}, {c, "diam"}, {bAddr, "pisola"}} {
+		go ask(q.from, q.spec)
+		time.Sleep(50 * time.Millisecond) // in this order
+	}
+	go ask(a, "pogo")
+	if code := <-codes; code != http.StatusServiceUnavailable {
+		t.Fatalf("a third waiting analysis of one address: %d; want 503 at once", code)
+	}
+	var order []string
+	for range 6 {
+		an.gate <- struct{}{}
+		if len(order) < 5 {
+			order = append(order, <-an.started)
+		}
+	}
+	if want := []string{"pogo", "diam", "pisola", "pogo", "diam"}; !slices.Equal(order, want) {
+		t.Fatalf("served %v; want the addresses in turn, %v", order, want)
 	}
 }
