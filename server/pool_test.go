@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"stax/game"
 	"stax/search"
 	"stax/server"
+	"stax/server/httpx"
 	"stax/server/play"
 )
 
@@ -95,5 +98,50 @@ func TestFairQueue(t *testing.T) {
 	}
 	if st := ts.srv.Stats(); st.AIWaitMax == 0 {
 		t.Errorf("stats: wait at most %dus; want a wait", st.AIWaitMax)
+	}
+}
+
+// TestFairComputerMoves: one address with five games against a slow
+// computer does not hold another's: the other address's computer move is
+// made after at most one of the crowd's, not after all five.
+func TestFairComputerMoves(t *testing.T) {
+	proxies, _ := httpx.ParseTrustedProxies("127.0.0.1,::1")
+	const pause = 150 * time.Millisecond
+	ts := startServer(t, newDB(t), server.Config{Workers: 1, TrustedProxies: proxies, NewPlayer: func(g game.Game, level string) (search.Player, error) {
+		return slowRandom{pause: pause, r: search.NewRandom(5)}, nil
+	}})
+	create := func(from string) string {
+		b, _ := json.Marshal(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: "strongest"}, {Kind: "human"}}})
+		req, _ := http.NewRequest("POST", ts.url+"/api/games", bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", from)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var cr play.CreateResponse
+		json.NewDecoder(res.Body).Decode(&cr)
+		return cr.ID
+	}
+	var crowd []string
+	for range 5 {
+		crowd = append(crowd, create("203.0.113.1"))
+	}
+	start := time.Now()
+	other := create("203.0.113.2")
+	waitFor(t, "the other address's computer move", func() bool {
+		var st stateOf
+		ts.call("GET", "/api/games/"+other, nil, http.StatusOK, &st)
+		return st.Ply == 1
+	})
+	done := 0
+	for _, id := range crowd {
+		var st stateOf
+		ts.call("GET", "/api/games/"+id, nil, http.StatusOK, &st)
+		done += st.Ply
+	}
+	if done > 2 || time.Since(start) > 4*pause+time.Second {
+		t.Errorf("the other address's move came after %d of the crowd's (%v); want after at most two", done, time.Since(start))
 	}
 }

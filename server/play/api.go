@@ -149,6 +149,9 @@ func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l, err := newRoom(sg, g, nil)
+	if err == nil {
+		l.client = key // its computer moves are shared fairly with others'
+	}
 	if err != nil {
 		s.open.done(sg.ID)
 		s.log.Error("create game", "game", sg.ID, "err", err)

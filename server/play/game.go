@@ -60,6 +60,10 @@ type room struct {
 	clk   *clock.Clock
 	// talk is the game's chat and the players' offers.
 	talk talk
+	// client is the address the game was created from ("" when unknown,
+	// as after a restart): its computer moves are shared fairly with
+	// other clients' (store.Jobs).
+	client string
 	// flagging is set while a flag of the game is being written.
 	flagging bool
 	// asked is set once the other instances were asked what they know

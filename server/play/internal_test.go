@@ -339,10 +339,10 @@ func (m *memStore) TakeBack(ctx context.Context, id string, ply int) error {
 // changes (the server knows its own) and queues no computer moves.
 func (m *memStore) Watch(ctx context.Context, fn func(store.Event)) error { return nil }
 func (m *memStore) Announce(ctx context.Context, ev store.Event) error    { return nil }
-func (m *memStore) AddJob(ctx context.Context, id string, ply int, delay time.Duration) error {
+func (m *memStore) AddJob(ctx context.Context, id string, ply int, client string, delay time.Duration) error {
 	return errors.New("memStore: no computer moves")
 }
-func (m *memStore) ClaimJob(ctx context.Context, owner string, lease time.Duration) (*store.Job, time.Duration, error) {
+func (m *memStore) ClaimJob(ctx context.Context, owner string, lease time.Duration, perClient int) (*store.Job, time.Duration, error) {
 	return nil, 0, nil
 }
 func (m *memStore) DoneJob(ctx context.Context, id int64, owner string) error {

@@ -557,7 +557,7 @@ func (s *Live) scheduleAI(l *room) {
 		return
 	}
 	delay := time.Until(l.lastAt.Add(s.cfg.AIDelay))
-	if err := s.store.AddJob(context.WithoutCancel(s.ctx), l.id, l.h.Ply(), max(delay, 0)); err != nil {
+	if err := s.store.AddJob(context.WithoutCancel(s.ctx), l.id, l.h.Ply(), l.client, max(delay, 0)); err != nil {
 		s.log.Error("queue a computer move", "game", l.id, "ply", l.h.Ply(), "err", err)
 	}
 }

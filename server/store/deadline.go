@@ -84,16 +84,16 @@ func (x deadlined) Announce(ctx context.Context, ev Event) error {
 	return x.s.Announce(ctx, ev)
 }
 
-func (x deadlined) AddJob(ctx context.Context, id string, ply int, delay time.Duration) error {
+func (x deadlined) AddJob(ctx context.Context, id string, ply int, client string, delay time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, x.d)
 	defer cancel()
-	return x.s.AddJob(ctx, id, ply, delay)
+	return x.s.AddJob(ctx, id, ply, client, delay)
 }
 
-func (x deadlined) ClaimJob(ctx context.Context, owner string, lease time.Duration) (job *Job, wait time.Duration, err error) {
+func (x deadlined) ClaimJob(ctx context.Context, owner string, lease time.Duration, perClient int) (job *Job, wait time.Duration, err error) {
 	ctx, cancel := context.WithTimeout(ctx, x.d)
 	defer cancel()
-	return x.s.ClaimJob(ctx, owner, lease)
+	return x.s.ClaimJob(ctx, owner, lease, perClient)
 }
 
 func (x deadlined) DoneJob(ctx context.Context, id int64, owner string) error {

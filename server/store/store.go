@@ -189,6 +189,9 @@ type Job struct {
 	Done bool
 	// Due is when the job became ready to claim (ClaimJob fills it in).
 	Due time.Time
+	// Client is the address the game's player plays from, "" when
+	// unknown: the computer moves are shared fairly between clients.
+	Client string
 }
 
 // Games keeps the games: their seats, moves and endings, the part of a
@@ -254,17 +257,21 @@ type Feed interface {
 // Jobs queues the computer moves, shared by every process that computes
 // them.
 type Jobs interface {
-	// AddJob queues the computer move of game id at ply, to be made no
-	// sooner than after delay. Queuing a job that is queued or claimed
+	// AddJob queues the computer move of game id at ply for client (the
+	// address the game's player plays from, "" when unknown), to be made
+	// no sooner than after delay. Queuing a job that is queued or claimed
 	// does nothing; queuing one that is done queues it again (the move
 	// was taken back).
-	AddJob(ctx context.Context, id string, ply int, delay time.Duration) error
-	// ClaimJob gives owner the oldest job that is ready (queued and past
-	// its delay, or whose lease expired) for lease, or nil when none is;
-	// then wait is how long until the next one will be (0 for none
-	// known). Of several processes claiming at once, each gets a
-	// different job.
-	ClaimJob(ctx context.Context, owner string, lease time.Duration) (job *Job, wait time.Duration, err error)
+	AddJob(ctx context.Context, id string, ply int, client string, delay time.Duration) error
+	// ClaimJob gives owner a job that is ready (queued and past its
+	// delay, or whose lease expired) for lease, or nil when none is; then
+	// wait is how long until the next one will be (0 for none known). The
+	// clients take turns: of the ready jobs, those of the client with the
+	// fewest jobs in flight (claimed, leases running) come first, oldest
+	// first among them, and a client with perClient jobs in flight waits
+	// (clients "" are not counted). Of several processes claiming at
+	// once, each gets a different job.
+	ClaimJob(ctx context.Context, owner string, lease time.Duration, perClient int) (job *Job, wait time.Duration, err error)
 	// DoneJob marks a job done. It is ErrConflict when owner no longer
 	// holds the job's lease.
 	DoneJob(ctx context.Context, id int64, owner string) error

@@ -50,6 +50,11 @@ type Config struct {
 	Claimed func(wait time.Duration)
 	// PlayerMade, when not nil, is called for each player made.
 	PlayerMade func()
+	// PerClient is how many computer moves of one client (the address
+	// its games are played from) are made at once, among every worker
+	// sharing the store (default 1): a client with many games against a
+	// strong level does not hold the others' moves.
+	PerClient int
 }
 
 // Worker makes the computer moves queued in a store: each move is a job
@@ -70,6 +75,9 @@ func New(cfg Config) *Worker {
 	}
 	if cfg.AITimeout <= 0 {
 		cfg.AITimeout = 30 * time.Second
+	}
+	if cfg.PerClient <= 0 {
+		cfg.PerClient = 1
 	}
 	if cfg.NewPlayer == nil {
 		cfg.NewPlayer = noPlayers
@@ -122,7 +130,7 @@ func (w *Worker) Run(ctx context.Context, n int) {
 func (w *Worker) loop(ctx context.Context, aw *aiWorker) {
 	lease := w.cfg.AITimeout + 10*time.Second
 	for ctx.Err() == nil {
-		job, wait, err := w.cfg.Store.ClaimJob(ctx, w.owner, lease)
+		job, wait, err := w.cfg.Store.ClaimJob(ctx, w.owner, lease, w.cfg.PerClient)
 		if err != nil {
 			if ctx.Err() == nil {
 				w.cfg.Log.Error("claim a computer move", "err", err)
@@ -263,7 +271,7 @@ func (w *Worker) do(ctx context.Context, aw *aiWorker, job *store.Job) {
 		log.Debug("computer move", "move", text, "score", res.Score, "depth", res.Depth, "elapsed", time.Since(start))
 		if !h.Over() && sg.Seats[h.State().ToMove()].Kind == "ai" {
 			// A computer answers a computer.
-			if err := w.cfg.Store.AddJob(context.WithoutCancel(ctx), job.Game, h.Ply(), w.cfg.AIDelay); err != nil {
+			if err := w.cfg.Store.AddJob(context.WithoutCancel(ctx), job.Game, h.Ply(), job.Client, w.cfg.AIDelay); err != nil {
 				log.Error("queue a computer move", "err", err)
 			}
 		}

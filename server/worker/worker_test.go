@@ -38,7 +38,7 @@ func newStore(t *testing.T, moves []string) (*sqlite.Store, *store.Game) {
 // a while.
 func run(t *testing.T, st store.Store, newPlayer func(game.Game, string) (search.Player, error), id string, ply int) *store.Game {
 	t.Helper()
-	if err := st.AddJob(context.Background(), id, ply, 0); err != nil {
+	if err := st.AddJob(context.Background(), id, ply, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

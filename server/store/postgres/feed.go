@@ -116,15 +116,15 @@ func (s *Store) listen(ctx context.Context) (*pgx.Conn, error) {
 }
 
 // AddJob implements store.Store.
-func (s *Store) AddJob(ctx context.Context, id string, ply int, delay time.Duration) error {
+func (s *Store) AddJob(ctx context.Context, id string, ply int, client string, delay time.Duration) error {
 	_, err := s.pool.Exec(ctx, `WITH j AS (
-			INSERT INTO jobs (game_id, ply, not_before) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+			INSERT INTO jobs (game_id, ply, not_before, client) VALUES ($1, $2, now() + $3 * interval '1 millisecond', $6)
 			ON CONFLICT (game_id, ply) DO UPDATE SET owner = '', attempts = 0, not_before = excluded.not_before,
-				leased_until = NULL, done_at = NULL
+				leased_until = NULL, done_at = NULL, client = excluded.client
 			WHERE jobs.done_at IS NOT NULL
 			RETURNING 1)
 		SELECT pg_notify($4, $5) FROM j`,
-		id, ply, delay.Milliseconds(), channel, payload(store.Event{Kind: store.EventJob, Game: id, Ply: ply}))
+		id, ply, delay.Milliseconds(), channel, payload(store.Event{Kind: store.EventJob, Game: id, Ply: ply}), client)
 	if isConflict(err) {
 		return fmt.Errorf("game %s job %d: %w: no such game", id, ply, store.ErrConflict)
 	}
@@ -138,14 +138,22 @@ func (s *Store) AddJob(ctx context.Context, id string, ply int, delay time.Durat
 // so that workers claiming at once each get a different job without
 // waiting for each other. Times are the database's clock, which every
 // process shares.
-func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration) (*store.Job, time.Duration, error) {
+func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration, perClient int) (*store.Job, time.Duration, error) {
 	j := store.Job{Owner: owner}
+	// The jobs in flight of each client are counted at now: a client with
+	// perClient of them waits, and the clients with the fewest come first;
+	// among those, the client served longest ago (its latest lease), so
+	// that the clients take turns.
+	const inFlight = `(SELECT COUNT(*) FROM jobs f WHERE f.client = j.client AND f.client <> ''
+		AND f.done_at IS NULL AND f.owner <> '' AND f.leased_until > now())`
+	const lastServed = `(SELECT COALESCE(MAX(f.leased_until), '-infinity') FROM jobs f WHERE f.client = j.client AND f.client <> '')`
 	err := s.pool.QueryRow(ctx, `UPDATE jobs SET owner = $1, attempts = attempts + 1,
 			leased_until = now() + $2 * interval '1 millisecond'
-		WHERE id = (SELECT id FROM jobs WHERE done_at IS NULL
+		WHERE id = (SELECT id FROM jobs j WHERE done_at IS NULL
 			AND ((owner = '' AND not_before <= now()) OR (owner <> '' AND leased_until <= now()))
-			ORDER BY not_before, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-		RETURNING id, game_id, ply, attempts, not_before`, owner, lease.Milliseconds()).Scan(&j.ID, &j.Game, &j.Ply, &j.Attempts, &j.Due)
+			AND `+inFlight+` < $3
+			ORDER BY `+inFlight+`, `+lastServed+`, not_before, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+		RETURNING id, game_id, ply, attempts, not_before, client`, owner, lease.Milliseconds(), perClient).Scan(&j.ID, &j.Game, &j.Ply, &j.Attempts, &j.Due, &j.Client)
 	if err == nil {
 		j.Due = j.Due.UTC()
 		return &j, 0, nil
@@ -162,7 +170,12 @@ func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration)
 	if wait == nil {
 		return nil, 0, nil
 	}
-	return nil, max(time.Duration(*wait*float64(time.Second)), time.Millisecond), nil
+	// A job ready but held by its client's jobs in flight waits for one
+	// of them (or for the feed's news of a job).
+	if w := time.Duration(*wait * float64(time.Second)); w > 0 {
+		return nil, max(w, time.Millisecond), nil
+	}
+	return nil, heldWait, nil
 }
 
 // DoneJob implements store.Store.
@@ -196,7 +209,7 @@ func (s *Store) ReleaseJob(ctx context.Context, id int64, owner string) error {
 
 // Jobs implements store.Store.
 func (s *Store) Jobs(ctx context.Context, id string) ([]store.Job, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, game_id, ply, owner, attempts, done_at IS NOT NULL, not_before FROM jobs WHERE game_id = $1 ORDER BY ply`, id)
+	rows, err := s.pool.Query(ctx, `SELECT id, game_id, ply, owner, attempts, done_at IS NOT NULL, not_before, client FROM jobs WHERE game_id = $1 ORDER BY ply`, id)
 	if err != nil {
 		return nil, fmt.Errorf("game %s jobs: %w", id, err)
 	}
@@ -209,3 +222,7 @@ func (s *Store) Jobs(ctx context.Context, id string) ([]store.Job, error) {
 	}
 	return jobs, nil
 }
+
+// heldWait is how long ClaimJob tells a worker to wait when the ready jobs
+// are held by their clients' jobs in flight.
+const heldWait = 50 * time.Millisecond

@@ -106,12 +106,13 @@ func (s *Store) Announce(ctx context.Context, ev store.Event) error {
 }
 
 // AddJob implements store.Store.
-func (s *Store) AddJob(ctx context.Context, id string, ply int, delay time.Duration) error {
+func (s *Store) AddJob(ctx context.Context, id string, ply int, client string, delay time.Duration) error {
 	return s.writeEvent(ctx, &store.Event{Kind: store.EventJob, Game: id, Ply: ply}, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO jobs (game_id, ply, not_before) VALUES (?, ?, ?)
-			ON CONFLICT (game_id, ply) DO UPDATE SET owner = '', attempts = 0, not_before = excluded.not_before, leased_until = 0, done_at = 0
+		_, err := tx.ExecContext(ctx, `INSERT INTO jobs (game_id, ply, not_before, client) VALUES (?, ?, ?, ?)
+			ON CONFLICT (game_id, ply) DO UPDATE SET owner = '', attempts = 0, not_before = excluded.not_before, leased_until = 0, done_at = 0,
+				client = excluded.client
 			WHERE jobs.done_at != 0`,
-			id, ply, ms(time.Now().Add(delay)))
+			id, ply, ms(time.Now().Add(delay)), client)
 		if isConstraint(err) {
 			return fmt.Errorf("game %s job %d: %w: no such game", id, ply, store.ErrConflict)
 		}
@@ -121,7 +122,7 @@ func (s *Store) AddJob(ctx context.Context, id string, ply int, delay time.Durat
 
 // ClaimJob implements store.Store. The writer runs the claim, one at a
 // time, so two claims never get the same job.
-func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration) (*store.Job, time.Duration, error) {
+func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration, perClient int) (*store.Job, time.Duration, error) {
 	var job *store.Job
 	now := time.Now()
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -130,11 +131,19 @@ func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration)
 		// Due is the time the job was queued for, or the lease that
 		// expired, read before the update (SQLite's RETURNING sees the
 		// new row).
+		// The jobs in flight of each client are counted at now: a
+		// client with perClient of them waits, and the clients with the
+		// fewest come first; among those, the client served longest ago
+		// (its latest lease), so that the clients take turns.
+		const inFlight = `(SELECT COUNT(*) FROM jobs f WHERE f.client = j.client AND f.client != ''
+			AND f.done_at = 0 AND f.owner != '' AND f.leased_until > ?)`
+		const lastServed = `(SELECT COALESCE(MAX(f.leased_until), 0) FROM jobs f WHERE f.client = j.client AND f.client != '')`
 		err := tx.QueryRowContext(ctx, `UPDATE jobs SET owner = ?, attempts = attempts + 1, leased_until = ?
-			WHERE id = (SELECT id FROM jobs WHERE done_at = 0
+			WHERE id = (SELECT id FROM jobs j WHERE done_at = 0
 				AND ((owner = '' AND not_before <= ?) OR (owner != '' AND leased_until <= ?))
-				ORDER BY not_before, id LIMIT 1)
-			RETURNING id, game_id, ply, attempts, not_before`, owner, ms(now.Add(lease)), ms(now), ms(now)).Scan(&j.ID, &j.Game, &j.Ply, &j.Attempts, &due)
+				AND `+inFlight+` < ?
+				ORDER BY `+inFlight+`, `+lastServed+`, not_before, id LIMIT 1)
+			RETURNING id, game_id, ply, attempts, not_before, client`, owner, ms(now.Add(lease)), ms(now), ms(now), ms(now), perClient, ms(now)).Scan(&j.ID, &j.Game, &j.Ply, &j.Attempts, &due, &j.Client)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -155,7 +164,12 @@ func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration)
 	if !next.Valid {
 		return nil, 0, nil
 	}
-	return nil, max(time.Until(fromMS(next.Int64)), time.Millisecond), nil
+	// A job ready but held by its client's jobs in flight waits for one
+	// of them (or for the feed's news of a job).
+	if wait := time.Until(fromMS(next.Int64)); wait > 0 {
+		return nil, max(wait, time.Millisecond), nil
+	}
+	return nil, heldWait, nil
 }
 
 // DoneJob implements store.Store.
@@ -187,7 +201,7 @@ func (s *Store) ReleaseJob(ctx context.Context, id int64, owner string) error {
 
 // Jobs implements store.Store.
 func (s *Store) Jobs(ctx context.Context, id string) ([]store.Job, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, game_id, ply, owner, attempts, done_at != 0, not_before FROM jobs WHERE game_id = ? ORDER BY ply`, id)
+	rows, err := s.r.QueryContext(ctx, `SELECT id, game_id, ply, owner, attempts, done_at != 0, not_before, client FROM jobs WHERE game_id = ? ORDER BY ply`, id)
 	if err != nil {
 		return nil, fmt.Errorf("game %s jobs: %w", id, err)
 	}
@@ -196,7 +210,7 @@ func (s *Store) Jobs(ctx context.Context, id string) ([]store.Job, error) {
 	for rows.Next() {
 		var j store.Job
 		var due int64
-		if err := rows.Scan(&j.ID, &j.Game, &j.Ply, &j.Owner, &j.Attempts, &j.Done, &due); err != nil {
+		if err := rows.Scan(&j.ID, &j.Game, &j.Ply, &j.Owner, &j.Attempts, &j.Done, &due, &j.Client); err != nil {
 			return nil, fmt.Errorf("game %s jobs: %w", id, err)
 		}
 		j.Due = fromMS(due)
@@ -204,3 +218,7 @@ func (s *Store) Jobs(ctx context.Context, id string) ([]store.Job, error) {
 	}
 	return out, rows.Err()
 }
+
+// heldWait is how long ClaimJob tells a worker to wait when the ready jobs
+// are held by their clients' jobs in flight.
+const heldWait = 50 * time.Millisecond

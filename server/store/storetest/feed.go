@@ -24,7 +24,7 @@ func testWatch(t *testing.T, open func() store.Store) {
 	check(t, "move 0", writer.AppendMove(ctx, "g", 0, "1a1-a2", at(1), nil), nil)
 	check(t, "conflicting move", writer.AppendMove(ctx, "g", 0, "1b1-b2", at(1), nil), store.ErrConflict)
 	check(t, "join", writer.Join(ctx, "g", 1, "t", "bob", "", at(2)), nil)
-	check(t, "job", writer.AddJob(ctx, "g", 1, 0), nil)
+	check(t, "job", writer.AddJob(ctx, "g", 1, "", 0), nil)
 	check(t, "move 1", writer.AppendMove(ctx, "g", 1, "2c3-b3", at(3), nil), nil)
 	check(t, "take back", writer.TakeBack(ctx, "g", 1), nil)
 	check(t, "move 1 again", writer.AppendMove(ctx, "g", 1, "2c3-c1", at(3), &store.End{Outcome: "0-1 rules", Resigned: -1}), nil)

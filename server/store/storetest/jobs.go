@@ -13,7 +13,7 @@ import (
 
 func claim(t *testing.T, s store.Store, owner string, lease time.Duration) (*store.Job, time.Duration) {
 	t.Helper()
-	j, wait, err := s.ClaimJob(context.Background(), owner, lease)
+	j, wait, err := s.ClaimJob(context.Background(), owner, lease, 2)
 	if err != nil {
 		t.Fatalf("ClaimJob(%s): %v", owner, err)
 	}
@@ -28,9 +28,9 @@ func testJobs(t *testing.T, open func() store.Store) {
 		t.Fatalf("claim with no jobs = %+v, %v; want none", j, wait)
 	}
 	check(t, "create", s.Create(ctx, NewGame("g")), nil)
-	check(t, "job", s.AddJob(ctx, "g", 0, 0), nil)
-	check(t, "the same job", s.AddJob(ctx, "g", 0, 0), nil)
-	check(t, "job of an unknown game", s.AddJob(ctx, "nope", 0, 0), store.ErrConflict)
+	check(t, "job", s.AddJob(ctx, "g", 0, "", 0), nil)
+	check(t, "the same job", s.AddJob(ctx, "g", 0, "", 0), nil)
+	check(t, "job of an unknown game", s.AddJob(ctx, "nope", 0, "", 0), store.ErrConflict)
 	j, _ := claim(t, s, "w1", time.Minute)
 	if j == nil || j.Game != "g" || j.Ply != 0 || j.Attempts != 1 || j.Owner != "w1" || j.Due.IsZero() || time.Since(j.Due) > time.Minute {
 		t.Fatalf("claimed %+v; want game g ply 0, first attempt, owner w1, due just now", j)
@@ -45,13 +45,13 @@ func testJobs(t *testing.T, open func() store.Store) {
 		t.Fatalf("claim after done = %+v, %v; want none", j2, wait)
 	}
 	// A move taken back is queued again.
-	check(t, "the same job once done", s.AddJob(ctx, "g", 0, 0), nil)
+	check(t, "the same job once done", s.AddJob(ctx, "g", 0, "", 0), nil)
 	if j2, _ := claim(t, s, "w2", time.Minute); j2 == nil || j2.ID != j.ID || j2.Attempts != 1 {
 		t.Fatalf("claim after queuing a done job again = %+v; want job %d, first attempt", j2, j.ID)
 	}
 	check(t, "done", s.DoneJob(ctx, j.ID, "w2"), nil)
 	// A delayed job waits for its time.
-	check(t, "delayed job", s.AddJob(ctx, "g", 1, 400*time.Millisecond), nil)
+	check(t, "delayed job", s.AddJob(ctx, "g", 1, "", 400*time.Millisecond), nil)
 	j, wait := claim(t, s, "w1", time.Minute)
 	if j != nil || wait <= 0 || wait > 400*time.Millisecond {
 		t.Fatalf("claim of a delayed job = %+v, wait %v; want none, wait at most 400ms", j, wait)
@@ -83,7 +83,7 @@ func testJobLease(t *testing.T, open func() store.Store) {
 	s := open()
 	ctx := context.Background()
 	check(t, "create", s.Create(ctx, NewGame("g")), nil)
-	check(t, "job", s.AddJob(ctx, "g", 0, 0), nil)
+	check(t, "job", s.AddJob(ctx, "g", 0, "", 0), nil)
 	j, _ := claim(t, s, "dead", 300*time.Millisecond)
 	if j == nil {
 		t.Fatal("no job claimed")
@@ -102,7 +102,7 @@ func testJobLease(t *testing.T, open func() store.Store) {
 	check(t, "done", s.DoneJob(ctx, j.ID, "alive"), nil)
 
 	// A worker that stops gives its job back, to be claimed at once.
-	check(t, "job", s.AddJob(ctx, "g", 1, 0), nil)
+	check(t, "job", s.AddJob(ctx, "g", 1, "", 0), nil)
 	j, _ = claim(t, s, "stopping", time.Minute)
 	if j == nil {
 		t.Fatal("no job claimed")
@@ -123,7 +123,7 @@ func testConcurrentClaims(t *testing.T, open func() store.Store) {
 		id := fmt.Sprint("g", g)
 		check(t, "create", stores[0].Create(ctx, NewGame(id)), nil)
 		for p := range plies {
-			check(t, "job", stores[g%2].AddJob(ctx, id, p, 0), nil)
+			check(t, "job", stores[g%2].AddJob(ctx, id, p, "", 0), nil)
 		}
 	}
 	var mu sync.Mutex
@@ -136,7 +136,7 @@ func testConcurrentClaims(t *testing.T, open func() store.Store) {
 			defer wg.Done()
 			s, owner := stores[w%2], fmt.Sprint("w", w)
 			for {
-				j, _, err := s.ClaimJob(ctx, owner, time.Minute)
+				j, _, err := s.ClaimJob(ctx, owner, time.Minute, 2)
 				if err != nil {
 					errs <- err
 					return
@@ -177,5 +177,53 @@ func testConcurrentClaims(t *testing.T, open func() store.Store) {
 				t.Fatalf("job %+v; want done at the first attempt", j)
 			}
 		}
+	}
+}
+
+// testJobClients checks that the computer moves are shared between
+// clients: the client with the fewest jobs in flight goes first, one at
+// its limit waits, and clients "" are not counted.
+func testJobClients(t *testing.T, open func() store.Store) {
+	s := open()
+	ctx := context.Background()
+	for _, id := range []string{"a1", "a2", "a3", "b1", "n1", "n2"} {
+		check(t, "create "+id, s.Create(ctx, NewGame(id)), nil)
+	}
+	// Client a queues three moves, then b one, then two of no known
+	// client.
+	for _, j := range []struct{ id, client string }{{"a1", "a"}, {"a2", "a"}, {"a3", "a"}, {"b1", "b"}, {"n1", ""}, {"n2", ""}} {
+		check(t, "job "+j.id, s.AddJob(ctx, j.id, 0, j.client, 0), nil)
+		time.Sleep(2 * time.Millisecond) // in this order
+	}
+	claim := func() string {
+		t.Helper()
+		j, _, err := s.ClaimJob(ctx, "w", time.Minute, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j == nil {
+			return ""
+		}
+		if j.Client != map[byte]string{'a': "a", 'b': "b", 'n': ""}[j.Game[0]] {
+			t.Fatalf("job %s of client %q", j.Game, j.Client)
+		}
+		return j.Game
+	}
+	var got []string
+	for range 5 {
+		got = append(got, claim())
+	}
+	// a1 (oldest), then b1 (b has none in flight, a has one), then the
+	// unknown client's, which no limit holds; a2 waits for a1.
+	if want := []string{"a1", "b1", "n1", "n2", ""}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("claimed %v; want %v", got, want)
+	}
+	jobs, err := s.Jobs(ctx, "a1")
+	if err != nil || len(jobs) != 1 {
+		t.Fatalf("jobs of a1: %v, %v", jobs, err)
+	}
+	check(t, "done a1", s.DoneJob(ctx, jobs[0].ID, "w"), nil)
+	if g := claim(); g != "a2" {
+		t.Fatalf("after a1 is done, claimed %q; want a2", g)
 	}
 }

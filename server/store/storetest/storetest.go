@@ -83,6 +83,7 @@ func Jobs(t *testing.T, newDB Opener) {
 		{"Jobs", testJobs},
 		{"JobLease", testJobLease},
 		{"ConcurrentClaims", testConcurrentClaims},
+		{"JobClients", testJobClients},
 	}.run(t, newDB)
 }
 
