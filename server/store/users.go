@@ -157,6 +157,29 @@ type RatedGame struct {
 // differ only in case are the same name.
 func NameKey(name string) string { return strings.ToLower(name) }
 
+// NameSkeleton is the form two names that look alike share, after the
+// skeletons of Unicode's confusables (TR39) for the ASCII names accounts
+// have: I, l, | and 1 are one letter, O and 0 another, "rn" reads as "m",
+// "vv" as "w" and "cl" as "d", and case does not count. No two accounts
+// share a skeleton, so that "aIice" cannot pass for "alice".
+func NameSkeleton(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch r {
+		case 'I', 'L', '|', '1':
+			r = 'l'
+		case 'O', '0':
+			r = 'o'
+		}
+		b.WriteRune(r)
+	}
+	k := strings.ToLower(b.String())
+	for _, p := range [][2]string{{"rn", "m"}, {"vv", "w"}, {"cl", "d"}} {
+		k = strings.ReplaceAll(k, p[0], p[1])
+	}
+	return k
+}
+
 // EventRevoke says that sessions of an account ended (a sign-out, a
 // password change, a deleted account): every instance closes the
 // websockets those sessions opened. RevokeEvent and RevocationOf write and

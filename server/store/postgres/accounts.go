@@ -13,11 +13,11 @@ import (
 
 // CreateUser implements store.Accounts.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
-	tag, err := s.pool.Exec(ctx, `INSERT INTO users (id, name, name_key, password_hash, created)
-		SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM retired_names WHERE name_key = $3)`,
-		u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, u.Created)
+	tag, err := s.pool.Exec(ctx, `INSERT INTO users (id, name, name_key, password_hash, created, skeleton)
+		SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM retired_names WHERE name_key = $3)`,
+		u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, u.Created, store.NameSkeleton(u.Name))
 	if isConflict(err) {
-		return fmt.Errorf("user %q: %w: the name is taken", u.Name, store.ErrConflict)
+		return fmt.Errorf("user %q: %w: the name, or one that looks like it, is taken", u.Name, store.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("create user %q: %w", u.Name, err)

@@ -13,11 +13,11 @@ import (
 // CreateUser implements store.Accounts.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO users (id, name, name_key, password_hash, created)
-			SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM retired_names WHERE name_key = ?)`,
-			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, ms(u.Created), store.NameKey(u.Name))
+		res, err := tx.ExecContext(ctx, `INSERT INTO users (id, name, name_key, password_hash, created, skeleton)
+			SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM retired_names WHERE name_key = ?)`,
+			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, ms(u.Created), store.NameSkeleton(u.Name), store.NameKey(u.Name))
 		if isConstraint(err) {
-			return fmt.Errorf("user %q: %w: the name is taken", u.Name, store.ErrConflict)
+			return fmt.Errorf("user %q: %w: the name, or one that looks like it, is taken", u.Name, store.ErrConflict)
 		}
 		if err != nil {
 			return fmt.Errorf("create user %q: %w", u.Name, err)

@@ -107,6 +107,13 @@ func testUsers(t *testing.T, open func() store.Store) {
 		t.Fatalf("after SetPassword: %+v, %v", got, err)
 	}
 	check(t, "set password of an unknown id", a.SetPassword(ctx, "nope", "new"), store.ErrNotFound)
+	// Names that look alike are one name.
+	check(t, "create alice", a.CreateUser(ctx, &store.User{ID: "al1", Name: "alice", PasswordHash: "h", Created: base}), nil)
+	for _, name := range []string{"aIice", "a1ice", "ALICE"} {
+		check(t, "create "+name, a.CreateUser(ctx, &store.User{ID: "al2", Name: name, PasswordHash: "h", Created: base}), store.ErrConflict)
+	}
+	check(t, "create rnary", a.CreateUser(ctx, &store.User{ID: "m1", Name: "rnary", PasswordHash: "h", Created: base}), nil)
+	check(t, "create mary", a.CreateUser(ctx, &store.User{ID: "m2", Name: "mary", PasswordHash: "h", Created: base}), store.ErrConflict)
 }
 
 func testSessions(t *testing.T, open func() store.Store) {
