@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,6 +53,12 @@ type Options struct {
 type Store struct {
 	r, w *sql.DB
 	ops  chan *op
+	// path and file are the database file and what it was when opened: a
+	// file removed or replaced under the running server (its writes would
+	// go to a file nobody will open again) is noticed, and the writes are
+	// refused rather than acknowledged.
+	path string
+	file os.FileInfo
 	// Statements prepared on the writer connection, for the writes that
 	// every move makes.
 	savepoint, release, rollbackTo, insertMove *sql.Stmt
@@ -128,7 +135,10 @@ func Open(path string, opt Options) (*Store, error) {
 	}
 	r.SetMaxOpenConns(opt.Readers)
 	r.SetMaxIdleConns(opt.Readers)
-	s := &Store{r: r, w: w, ops: make(chan *op, maxBatch), done: make(chan struct{}), closed: make(chan struct{}), feed: feedOf(path)}
+	s := &Store{r: r, w: w, ops: make(chan *op, maxBatch), done: make(chan struct{}), closed: make(chan struct{}), feed: feedOf(path), path: path}
+	if fi, err := os.Stat(path); err == nil {
+		s.file = fi
+	}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string
@@ -267,10 +277,31 @@ func (s *Store) writer() {
 	}
 }
 
+// errFileGone says that the database file was removed or replaced.
+var errFileGone = errors.New("the database file was removed or replaced while the server ran; writes are refused so that none is lost: restart the server")
+
+// fileOK checks that the database file is still the one opened.
+func (s *Store) fileOK() error {
+	if s.file == nil {
+		return nil // an in-memory or special database
+	}
+	fi, err := os.Stat(s.path)
+	if err != nil || !os.SameFile(fi, s.file) {
+		return fmt.Errorf("sqlite: %s: %w", s.path, errFileGone)
+	}
+	return nil
+}
+
 func (s *Store) commit(batch []*op) {
 	ctx := context.Background()
 	errs := make([]error, len(batch))
 	tx, err := s.w.BeginTx(ctx, nil)
+	if err == nil {
+		if ferr := s.fileOK(); ferr != nil {
+			tx.Rollback()
+			err = ferr
+		}
+	}
 	if err != nil {
 		for _, o := range batch {
 			o.err <- err
@@ -638,8 +669,13 @@ func (s *Store) List(ctx context.Context, after string, limit int) ([]*store.Gam
 
 // Ping implements store.Store.
 func (s *Store) Ping(ctx context.Context) error {
-	var one int
-	if err := s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+	if err := s.fileOK(); err != nil {
+		return err
+	}
+	// A read of the schema (page 1): a file that is not a database any
+	// more, or whose first pages are damaged, fails it.
+	var n int
+	if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&n); err != nil {
 		return err
 	}
 	// A write that changes nothing, committed like any other: the schema

@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,5 +81,40 @@ func TestReadOnly(t *testing.T) {
 	}
 	if err := ro.Ping(ctx); err == nil {
 		t.Errorf("Ping of a read-only database succeeded; want it to fail as writes do")
+	}
+}
+
+// TestFileRemoved checks that a database file removed or replaced under
+// the running store is noticed: Ping fails and writes are refused rather
+// than acknowledged into a file nobody will open again.
+func TestFileRemoved(t *testing.T) {
+	for _, replace := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "s.db")
+		s, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		if err := s.Create(ctx, newGame("g")); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Ping(ctx); err != nil {
+			t.Fatalf("ping: %v", err)
+		}
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			os.Remove(path + suffix)
+		}
+		if replace {
+			if err := os.WriteFile(path, []byte("not a database"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Ping(ctx); err == nil {
+			t.Errorf("replaced %v: ping succeeded on a removed database file", replace)
+		}
+		if err := s.AppendMove(ctx, "g", 0, "1a1-a2", time.Now(), nil); err == nil || !strings.Contains(err.Error(), "removed or replaced") {
+			t.Errorf("replaced %v: a move into a removed database file: %v; want it refused", replace, err)
+		}
+		s.Close()
 	}
 }
