@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +27,42 @@ type lobbyMsg struct {
 	By    string       `json:"by"`
 }
 
+// lists holds what each lobby connection was told of the seeks: the list
+// when it opened, then each seek added and removed.
+var lists = struct {
+	sync.Mutex
+	of map[*websocket.Conn][]lobby.Seek
+}{of: map[*websocket.Conn][]lobby.Seek{}}
+
+// readLobby reads a lobby message; a change of the seeks ("seeks",
+// "added", "removed") comes back as the list it leaves, of type "seeks".
 func readLobby(t *testing.T, c *websocket.Conn) lobbyMsg {
+	t.Helper()
+	m := readLobbyRaw(t, c)
+	lists.Lock()
+	defer lists.Unlock()
+	switch m.Type {
+	case "seeks":
+		lists.of[c] = m.Seeks
+	case "added":
+		for _, sk := range m.Seeks {
+			list := lists.of[c]
+			i := slices.IndexFunc(list, func(x lobby.Seek) bool { return x.ID == sk.ID })
+			if i >= 0 {
+				list[i] = sk
+			} else {
+				lists.of[c] = append(list, sk)
+			}
+		}
+	case "removed":
+		lists.of[c] = slices.DeleteFunc(slices.Clone(lists.of[c]), func(x lobby.Seek) bool { return x.ID == m.Seek })
+	default:
+		return m
+	}
+	return lobbyMsg{Type: "seeks", Seeks: slices.Clone(lists.of[c])}
+}
+
+func readLobbyRaw(t *testing.T, c *websocket.Conn) lobbyMsg {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -351,7 +351,7 @@ func (s *Server) feed(live func(store.Event)) func(store.Event) {
 	return func(ev store.Event) {
 		switch ev.Kind {
 		case store.EventSeek:
-			s.lobby.Publish()
+			s.lobby.Publish(ev.Game)
 		case store.EventNews:
 			s.lobby.Deliver(ev.Game, ev.Move)
 		case store.EventRevoke:
@@ -360,7 +360,7 @@ func (s *Server) feed(live func(store.Event)) func(store.Event) {
 			s.live.Revoke(r)
 			s.lobby.Revoke(r)
 		case store.EventResync:
-			s.lobby.Publish()
+			s.lobby.Publish("")
 			live(ev)
 		default:
 			live(ev)

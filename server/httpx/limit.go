@@ -73,9 +73,19 @@ func (rl *RateLimiter) Sweep(now time.Time) {
 
 // TooFast answers 429 with Retry-After in whole seconds, rounded up.
 func TooFast(w http.ResponseWriter, retry time.Duration, what string) {
+	tooMany(w, retry, what+" from your address")
+}
+
+// TooFastAccount is TooFast for a limit on an account rather than an
+// address.
+func TooFastAccount(w http.ResponseWriter, retry time.Duration, what string) {
+	tooMany(w, retry, what+" from your account")
+}
+
+func tooMany(w http.ResponseWriter, retry time.Duration, what string) {
 	secs := int(math.Ceil(retry.Seconds()))
 	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-	Error(w, http.StatusTooManyRequests, fmt.Sprintf("too many %s from your address; try again in %d s", what, max(secs, 1)))
+	Error(w, http.StatusTooManyRequests, fmt.Sprintf("too many %s; try again in %d s", what, max(secs, 1)))
 }
 
 // Admit spends a token of the request's client address (behind proxies)

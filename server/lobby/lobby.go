@@ -189,6 +189,12 @@ type Lobby struct {
 	mu    sync.Mutex
 	conns map[string]map[*httpx.Outbox]lobbyConn // lobby websockets by account id
 	all   map[*httpx.Outbox]string               // every lobby websocket and its account id ("" for guests)
+	// shown holds the ids of the seeks this instance has told its
+	// connections of, so that a change of many seeks is sent as its
+	// differences.
+	shown map[string]bool
+	// changes limits the seeks each account posts and cancels.
+	changes *httpx.RateLimiter
 	// swept and renewed are when the expired seeks were last withdrawn
 	// and this instance's presence records last renewed.
 	swept, renewed time.Time
@@ -207,7 +213,25 @@ func New(cfg Config) *Lobby {
 	return &Lobby{maxPlies: cfg.MaxPlies, quiet: cfg.Quiet, seeks: cfg.Seeks, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
 		starter: cfg.Starter, ratings: cfg.Ratings, sockets: cfg.Sockets, now: func() time.Time { return cfg.Now().UTC() },
 		log: cfg.Log, instance: cfg.Instance,
-		conns: map[string]map[*httpx.Outbox]lobbyConn{}, all: map[*httpx.Outbox]string{}}
+		conns: map[string]map[*httpx.Outbox]lobbyConn{}, all: map[*httpx.Outbox]string{}, shown: map[string]bool{},
+		changes: httpx.NewRateLimiter(churnEvery, churnBurst)}
+}
+
+// The limit on an account's seeks and challenges posted and cancelled:
+// ten at once, then one every six seconds.
+const (
+	churnEvery = 6 * time.Second
+	churnBurst = 10
+)
+
+// churn spends one of an account's seek changes, answering 429 itself
+// when it has none left.
+func (lb *Lobby) churn(w http.ResponseWriter, userID string) bool {
+	if ok, retry := lb.changes.Allow(userID, lb.now()); !ok {
+		httpx.TooFastAccount(w, retry, "seeks posted and cancelled")
+		return false
+	}
+	return true
 }
 
 // lobbyConn is a signed-in lobby websocket: the token hash of the session
@@ -306,27 +330,74 @@ type lobbyMsg struct {
 	By    string  `json:"by,omitempty"`
 }
 
-// Publish sends every lobby connection of this instance its list, read
-// again from the store: the feed said the seeks changed.
-func (lb *Lobby) Publish() {
+// Publish sends this instance's lobby connections what changed in the
+// seeks: the feed said that seek id changed ("" for any number of them). A
+// change is sent as itself ("added" with the seek, "removed" with its id),
+// to the connections that may see it, so that its cost does not grow with
+// the list; the whole list goes only to a connection when it opens.
+func (lb *Lobby) Publish(id string) {
 	if lb.seeks == nil {
 		return
 	}
-	all, err := lb.allSeeks(context.Background())
-	if err != nil {
-		lb.log.Error("lobby: read the seeks", "err", err)
-		return
+	ctx := context.Background()
+	var changed []*Seek // the seeks added or changed
+	var removed []string
+	if id != "" {
+		rec, err := lb.seeks.GetSeek(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			removed = append(removed, id)
+		case err != nil:
+			lb.log.Error("lobby: read a seek", "seek", id, "err", err)
+			return
+		default:
+			sk, err := decodeSeek(rec)
+			if err != nil {
+				lb.log.Error("lobby", "err", err)
+				return
+			}
+			changed = append(changed, sk)
+		}
+	} else {
+		all, err := lb.allSeeks(ctx)
+		if err != nil {
+			lb.log.Error("lobby: read the seeks", "err", err)
+			return
+		}
+		now := map[string]bool{}
+		for _, sk := range all {
+			now[sk.ID] = true
+		}
+		lb.mu.Lock()
+		for known := range lb.shown {
+			if !now[known] {
+				removed = append(removed, known)
+			}
+		}
+		for _, sk := range all {
+			if !lb.shown[sk.ID] {
+				changed = append(changed, sk)
+			}
+		}
+		lb.mu.Unlock()
 	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
-	msgs := map[string][]byte{}
-	for c, uid := range lb.all {
-		m := msgs[uid]
-		if m == nil {
-			m = httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)})
-			msgs[uid] = m
+	for _, sk := range changed {
+		lb.shown[sk.ID] = true
+		msg := httpx.Marshal(lobbyMsg{Type: "added", Seeks: []*Seek{sk}})
+		for c, uid := range lb.all {
+			if len(seeksFor([]*Seek{sk}, uid)) > 0 {
+				c.Send(msg)
+			}
 		}
-		c.Send(m)
+	}
+	for _, gone := range removed {
+		delete(lb.shown, gone)
+		msg := httpx.Marshal(lobbyMsg{Type: "removed", Seek: gone})
+		for c := range lb.all {
+			c.Send(msg)
+		}
 	}
 }
 
@@ -387,6 +458,7 @@ func (lb *Lobby) Sweep(now time.Time) {
 		}
 	}
 	if sweep {
+		lb.changes.Sweep(now) // the rate limit forgets quiet accounts
 		if _, err := lb.seeks.ExpireSeeks(ctx, now); err != nil {
 			lb.log.Error("lobby: expire seeks", "err", err)
 		}
@@ -561,6 +633,9 @@ func (lb *Lobby) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 	}
 	// A seek whose owner is in the lobby stays while they are; one posted
 	// from elsewhere waits seekGrace for them.
+	if !lb.churn(w, u.ID) {
+		return
+	}
 	rec := &store.Seek{ID: sk.ID, Owner: u.ID, To: sk.toID, Body: body, Created: sk.Created, Expires: sk.Created.Add(seekGrace)}
 	if err := lb.seeks.CreateSeek(r.Context(), rec); err != nil {
 		lb.log.Error("seek", "err", err)
@@ -690,7 +765,7 @@ func (lb *Lobby) handleDeclineSeek(w http.ResponseWriter, r *http.Request) {
 
 func (lb *Lobby) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
 	u, ok := lb.lobbyUser(w, r)
-	if !ok {
+	if !ok || !lb.churn(w, u.ID) {
 		return
 	}
 	if lb.takeSeek(w, r, u.ID, "cancel") == nil {

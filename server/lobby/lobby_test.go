@@ -99,6 +99,17 @@ func newLobbyQuiet(t *testing.T, quiet time.Duration) (*httptest.Server, *fakeSt
 	lb := lobby.New(lobby.Config{Seeks: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
 		Starter: starter, Ratings: fakeRatings{1612}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil),
 		Quiet: quiet})
+	// The seeks' changes come back through the store's feed, as the
+	// server composing the domains passes them on.
+	wctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := st.Watch(wctx, func(ev store.Event) {
+		if ev.Kind == store.EventSeek {
+			lb.Publish(ev.Game)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
 	m := http.NewServeMux()
 	lb.Routes(m)
 	ts := httptest.NewServer(m)
@@ -249,4 +260,45 @@ func TestQuietPageLeaves(t *testing.T) {
 			t.Fatal("the seek of a quiet page stayed; want it withdrawn")
 		}
 	}
+}
+
+// TestSeekChurn: an account may post and cancel ten seeks at once, then one
+// every six seconds; and each change reaches a lobby connection as itself,
+// a message whose size does not grow with the list.
+func TestSeekChurn(t *testing.T) {
+	ts, _, _ := newLobby(t)
+	ctx := context.Background()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/lobby", &websocket.DialOptions{HTTPHeader: http.Header{"X-User": {"bob"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	read := func() (string, int) {
+		rctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		_, data, err := c.Read(rctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct{ Type string }
+		json.Unmarshal(data, &m)
+		return m.Type, len(data)
+	}
+	if typ, _ := read(); typ != "seeks" {
+		t.Fatalf("first lobby message %q; want the list", typ)
+	}
+	var ids []string
+	for i := range 10 {
+		var sk lobby.Seek
+		call(t, ts, "ann", "POST", "/api/seeks", lobby.SeekRequest{Spec: "pogo"}, http.StatusCreated, &sk)
+		ids = append(ids, sk.ID)
+		typ, size := read()
+		if typ != "added" || size > 600 {
+			t.Fatalf("change %d reached the lobby as %q, %d bytes; want one seek added, in a few hundred bytes", i, typ, size)
+		}
+	}
+	call(t, ts, "ann", "POST", "/api/seeks", lobby.SeekRequest{Spec: "pogo"}, http.StatusTooManyRequests, nil)
+	call(t, ts, "ann", "DELETE", "/api/seeks/"+ids[0], nil, http.StatusTooManyRequests, nil)
+	// Another account is not held by ann's churn.
+	call(t, ts, "bob", "POST", "/api/seeks", lobby.SeekRequest{Spec: "pogo"}, http.StatusCreated, nil)
 }

@@ -82,6 +82,7 @@ export const myGames = () => request("GET", "/api/me/games").then((d) => d.games
 export class LobbySocket {
   constructor(on) {
     this.on = on;
+    this.list = [];
     this.start();
     // The page says it is here every 20 s: the lobby withdraws the seeks
     // of a page that falls quiet, so that nobody is paired in a game they
@@ -105,8 +106,21 @@ export class LobbySocket {
       { path: "/ws/lobby" },
       {
         receive: (m) => {
+          // The whole list comes when the socket opens; then each change
+          // comes alone: a seek added, or one removed.
+          if (m.type === "seeks" || m.type === "added" || m.type === "removed") {
+            if (m.type === "seeks") this.list = m.seeks || [];
+            for (const s of m.type === "added" ? m.seeks || [] : []) {
+              const i = this.list.findIndex((x) => x.id === s.id);
+              if (i >= 0) this.list[i] = s;
+              else this.list.push(s);
+            }
+            if (m.type === "removed") this.list = this.list.filter((x) => x.id !== m.seek);
+            if (on.seeks) on.seeks([...this.list]);
+            return;
+          }
           const f = on[m.type];
-          if (f) f(m.type === "seeks" ? m.seeks || [] : m);
+          if (f) f(m);
         },
         status: (s) => on.status && on.status(s),
       },
