@@ -160,7 +160,7 @@ func TestSignupLoginLogout(t *testing.T) {
 		t.Fatalf("me = %+v", me)
 	}
 
-	// The cookie is HttpOnly and SameSite.
+	// The cookies are HttpOnly and SameSite.
 	req, _ := http.NewRequest("POST", ts.url+"/api/login", strings.NewReader(`{"name":"ann","password":"correct horse"}`))
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
@@ -168,9 +168,16 @@ func TestSignupLoginLogout(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
+	// The session's cookie, and the known-device cookie that keeps the
+	// account-wide limit on sign-ins off this browser.
 	cookies := res.Cookies()
-	if res.StatusCode != http.StatusOK || len(cookies) != 1 || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteLaxMode || cookies[0].Path != "/" {
-		t.Fatalf("login (name in another case): %d cookies %+v; want 200 and one HttpOnly SameSite=Lax cookie", res.StatusCode, cookies)
+	if res.StatusCode != http.StatusOK || len(cookies) != 2 {
+		t.Fatalf("login (name in another case): %d cookies %+v; want 200 and two cookies", res.StatusCode, cookies)
+	}
+	for _, c := range cookies {
+		if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || (c.Name == "stax_session") != (c.Path == "/") {
+			t.Fatalf("cookie %+v; want HttpOnly, SameSite=Lax, the session's for the whole site", c)
+		}
 	}
 
 	bob := ts.player("bob")
