@@ -90,8 +90,11 @@ func TestOpenGamesCap(t *testing.T) {
 // adjudicated as abandoned by the seat to move, whether it is in memory or
 // was unloaded, and that unwatched games leave memory.
 func TestExpiry(t *testing.T) {
+	// The games' times run on a fake clock: only the sweeps' rhythm is
+	// real.
+	clock := newFakeClock()
 	ts := startServer(t, newDB(t), server.Config{
-		Expiry: 2 * time.Second, KeepIdle: 100 * time.Millisecond,
+		Now: clock.Now, Expiry: 2 * time.Second, KeepIdle: 100 * time.Millisecond,
 		KeepFinished: 100 * time.Millisecond, SweepEvery: 50 * time.Millisecond,
 	})
 	watched := ts.create(hotseat)
@@ -103,10 +106,11 @@ func TestExpiry(t *testing.T) {
 	m := ts.dial("mover", moved.ID, moved.Token)
 	m.hello()
 	m.waitPly(0)
-	time.Sleep(time.Second)
+	clock.Advance(time.Second)
 	m.move("1a1-a2", 0)
 	m.waitPly(1)
 	m.c.CloseNow()
+	clock.Advance(500 * time.Millisecond)
 
 	// The unwatched game leaves memory long before it expires.
 	waitFor(t, "the unwatched game to leave memory", func() bool { games, _ := ts.srv.Live(); return games <= 2 })
@@ -117,6 +121,7 @@ func TestExpiry(t *testing.T) {
 
 	// Both untouched games expire, the watched one in memory, the other
 	// from the store; the one moved in later does not, yet.
+	clock.Advance(600 * time.Millisecond)
 	st := w.waitState("expired", func(s *stateOf) bool { return s.Status == "finished" })
 	if st.Outcome == nil || st.Outcome.Reason != "forfeit" || !strings.Contains(st.Outcome.Detail, "abandoned") || st.Outcome.Winners[0] != 1 {
 		t.Errorf("expired game's outcome %+v; want White (to move) forfeiting as abandoned", st.Outcome)
@@ -128,11 +133,14 @@ func TestExpiry(t *testing.T) {
 	if sg, _ := ts.store.Get(context.Background(), moved.ID); sg.Status != store.Playing {
 		t.Errorf("the game moved in 1 s after creation expired with the others")
 	}
+	clock.Advance(time.Second)
 	waitFor(t, "the game moved in to expire", func() bool {
 		sg, err := ts.store.Get(context.Background(), moved.ID)
 		return err == nil && sg.Status == store.Finished
 	})
 	w.c.CloseNow()
+	waitFor(t, "the watcher to leave", func() bool { _, conns := ts.srv.Live(); return conns == 0 })
+	clock.Advance(200 * time.Millisecond)
 	waitFor(t, "every game to leave memory", func() bool { games, _ := ts.srv.Live(); return games == 0 })
 	if n := ts.srv.Stats().Expired; n != 3 {
 		t.Errorf("stats count %d expired games; want 3", n)

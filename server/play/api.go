@@ -81,7 +81,7 @@ func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
 		bad("seats: %s has %d players; want %d seats, e.g. [{\"kind\":\"human\"},{\"kind\":\"ai\",\"level\":\"easy\"}]", game.SpecOf(g), g.Players(), g.Players())
 		return
 	}
-	now := time.Now().UTC().Truncate(time.Millisecond)
+	now := s.now().Truncate(time.Millisecond)
 	sg := &store.Game{ID: httpx.NewID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now}
 	sg.End.Resigned = -1
 	resp := &CreateResponse{ID: sg.ID, Seats: []int{}, Invites: []Invite{}}
@@ -223,7 +223,7 @@ func (s handlers) handleJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := httpx.NewSecret()
-	now := time.Now().UTC().Truncate(time.Millisecond)
+	now := s.now().Truncate(time.Millisecond)
 	// A signed-in player's seat is their account's, under its name.
 	var user string
 	if u != nil {

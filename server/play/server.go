@@ -357,7 +357,7 @@ func (s *Live) resume() error {
 		case l.h.Over():
 			// The moves end the game although it was stored unfinished
 			// (e.g. a rules change): record the ending.
-			if err := s.store.Finish(s.ctx, l.id, l.h.Ply(), *l.end(), time.Now().UTC()); err != nil {
+			if err := s.store.Finish(s.ctx, l.id, l.h.Ply(), *l.end(), s.now()); err != nil {
 				s.log.Error("finish resumed game", "game", l.id, "err", err)
 			}
 		case l.lastActive().Before(cutoff):
@@ -435,7 +435,7 @@ func (s *Live) get(ctx context.Context, id string) (*room, error) {
 		s.mu.Unlock()
 		return prev, nil
 	}
-	l.idle = time.Now()
+	l.idle = s.now()
 	s.games[id] = l
 	s.mu.Unlock()
 	// Other instances may hold it too, with offers, chat and players.

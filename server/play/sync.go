@@ -115,7 +115,7 @@ func (s relay) follow(ev store.Event) {
 			// game with a clock is reread, for the move's exact time.)
 			mover := l.h.State().ToMove()
 			if _, err := l.applyText(ev.Move); err == nil {
-				now := time.Now().UTC().Truncate(time.Millisecond)
+				now := s.now().Truncate(time.Millisecond)
 				l.updated, l.lastAt = now, now
 				l.afterMove(mover)
 				l.broadcast()

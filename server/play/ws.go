@@ -146,7 +146,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	l.mu.Lock()
 	delete(l.subs, c)
 	if len(l.subs) == 0 {
-		l.idle = time.Now()
+		l.idle = s.now()
 	}
 	for _, p := range c.seats {
 		l.seats[p].connected--
