@@ -349,6 +349,11 @@ func New(cfg Config) (*Server, error) {
 // to the lobby, the others to live play, and a resync to both.
 func (s *Server) feed(live func(store.Event)) func(store.Event) {
 	return func(ev store.Event) {
+		if s.ctx.Err() != nil {
+			// Stopping: the domains are closing, and the store after
+			// them; an event now would reach a closed store.
+			return
+		}
 		switch ev.Kind {
 		case store.EventSeek:
 			s.lobby.Publish(ev.Game)
@@ -406,10 +411,12 @@ func (s *Server) CheckClocks() {
 // Close stops the server: it closes every websocket with status 1001,
 // stops the AI moves and waits for them. It does not close the store.
 func (s *Server) Close() error {
+	// The feed first, so that no event reaches a domain that is closing;
+	// then the websockets, the rooms and their workers, the analyses.
+	s.cancel()
 	s.sockets.Close()
 	s.live.Close()
 	s.analysis.Close()
-	s.cancel()
 	s.wg.Wait()
 	return nil
 }
