@@ -48,45 +48,14 @@ func (c *fakeClock) Advance(d time.Duration) {
 func TestBrowserAccounts(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := &fakeClock{t: time.Now().UTC()}
-	srv, err := server.New(server.Config{
-		Store: st, Games: games.All(), Assets: web.FS(), Now: clock.Now,
-		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		hs.CloseClientConnections()
-		srv.Close()
-		hs.Close()
-		st.Close()
-	})
+	srv, clock, hs := startAccountSite(t)
 	b := newBrowserAt(t, hs.URL)
 	ann := b.person(t, 90*time.Second)
 	bob := b.person(t, 90*time.Second)
 	do(t, bob, "a phone-sized screen", chromedp.EmulateViewport(390, 844))
 
-	for _, who := range []string{"ann", "bob"} {
-		ctx := ann
-		if who == "bob" {
-			ctx = bob
-		}
-		do(t, ctx, who+" signs up",
-			chromedp.Navigate(b.base+"/"),
-			chromedp.Click(tid("nav-signup"), chromedp.NodeVisible),
-			chromedp.SendKeys(tid("acct-name"), who, chromedp.NodeVisible),
-			chromedp.SendKeys(tid("acct-password"), "correct horse "+who),
-			chromedp.Click(tid("acct-submit")),
-			chromedp.WaitVisible(tid("seek-form")),
-		)
-		waitFor(t, ctx, who+"'s name in the header", `document.querySelector('[data-testid=nav-me]') && document.querySelector('[data-testid=nav-me]').textContent === "`+who+`"`)
-	}
+	signUp(t, b, ann, "ann")
+	signUp(t, b, bob, "bob")
 
 	// Ann seeks a rated Pogo game, 1+1, playing first.
 	waitFor(t, ann, "the rated variants", `document.querySelector('[data-testid=seek-spec] option[value=pogo]') !== null`)
@@ -243,4 +212,30 @@ func translatedAccounts(t *testing.T, b *browser, ann context.Context, gamePath 
 	want(dan, "the profile", "[data-testid=profile]", "Partidas recientes")
 	do(t, dan, "dan opens the leaderboard", chromedp.Navigate(b.base+"/leaderboard"), chromedp.WaitVisible(chromedp.CSS("main h1")))
 	want(dan, "the leaderboard's heading", "main h1", "Clasificación")
+}
+
+// startAccountSite serves the site with accounts on a new SQLite database
+// and a fake clock, for the browser tests of signed-in players.
+func startAccountSite(t *testing.T) (*server.Server, *fakeClock, *httptest.Server) {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeClock{t: time.Now().UTC()}
+	srv, err := server.New(server.Config{
+		Store: st, Games: games.All(), Assets: web.FS(), Now: clock.Now,
+		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		srv.Close()
+		hs.Close()
+		st.Close()
+	})
+	return srv, clock, hs
 }

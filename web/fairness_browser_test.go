@@ -2,17 +2,10 @@ package web_test
 
 import (
 	"context"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"stax/games"
-	"stax/server"
-	"stax/server/store/sqlite"
-	"stax/web"
 )
 
 // TestBrowserAbortedRatedGame: a rated 1+0 game whose acceptor, first to
@@ -23,25 +16,7 @@ import (
 func TestBrowserAbortedRatedGame(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := &fakeClock{t: time.Now().UTC()}
-	srv, err := server.New(server.Config{
-		Store: st, Games: games.All(), Assets: web.FS(), Now: clock.Now,
-		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		hs.CloseClientConnections()
-		srv.Close()
-		hs.Close()
-		st.Close()
-	})
+	srv, clock, hs := startAccountSite(t)
 	b := newBrowserAt(t, hs.URL)
 	ann := b.person(t, 60*time.Second)
 	bob := b.person(t, 60*time.Second)
