@@ -1,7 +1,7 @@
-// Package board is the JSON form of a position's board view, as the
-// browser draws it: the types and their construction from a game.State,
-// with no dependency beyond package game, so that the engine compiled for
-// the browser (cmd/stax-wasm) builds the same views as the server.
+// Package board is the JSON form of a position's board view and of a
+// game's outcome, as the browser draws them, built from package game
+// alone, so that the engine compiled for the browser (cmd/stax-wasm)
+// builds the same views as the server.
 package board
 
 import "stax/game"
@@ -146,4 +146,44 @@ func moveJSON(b *game.Board, text string, mv game.MoveView) MoveView {
 		out.To = append(out.To, b.Cells[c].Name)
 	}
 	return out
+}
+
+// Outcome describes how a finished game ended.
+type Outcome struct {
+	Result      string `json:"result"`
+	Reason      string `json:"reason"`
+	Detail      string `json:"detail"`
+	Winners     []int  `json:"winners"`
+	Scores      []int  `json:"scores,omitempty"`
+	Description string `json:"description"`
+}
+
+// OutcomeOf returns the JSON outcome, nil while the game goes on.
+func OutcomeOf(g game.Game, o game.Outcome) *Outcome {
+	if !o.Over() {
+		return nil
+	}
+	out := &Outcome{
+		Result:      o.ResultString(),
+		Reason:      o.Reason.String(),
+		Detail:      o.Detail,
+		Winners:     o.Winners(),
+		Description: o.Describe(g),
+	}
+	if out.Winners == nil {
+		out.Winners = []int{}
+	}
+	if o.HasScores {
+		out.Scores = append([]int(nil), o.Scores[:o.Players]...)
+	}
+	return out
+}
+
+// PlayerNames returns the names of g's players, seat by seat.
+func PlayerNames(g game.Game) []string {
+	names := make([]string, g.Players())
+	for p := range names {
+		names[p] = g.PlayerName(p)
+	}
+	return names
 }
