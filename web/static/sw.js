@@ -15,8 +15,32 @@ const CACHE = "stax-" + VERSION;
 const DATA = "stax-data"; // the last answers of the API kept for offline
 
 self.addEventListener("install", (ev) => {
-  ev.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL.map((u) => new Request(u, { cache: "reload" })))));
+  ev.waitUntil(Promise.all([
+    caches.open(CACHE).then((c) => c.addAll(SHELL.map((u) => new Request(u, { cache: "reload" })))),
+    keepData(),
+  ]));
 });
+
+// keepData keeps the answers the home page's picker needs offline: the
+// list of games and each game's default variant (the page's own requests
+// of the first visit come before the worker, so it asks for them itself).
+async function keepData() {
+  try {
+    const c = await caches.open(DATA);
+    const res = await fetch("/api/games", { cache: "reload" });
+    if (!res.ok) return;
+    await c.put("/api/games", res.clone());
+    const { games } = await res.json();
+    await Promise.all((games || []).map(async (g) => {
+      const url = "/api/variant?spec=" + encodeURIComponent(g.name);
+      const v = await fetch(url, { cache: "reload" });
+      if (v.ok) await c.put(url, v);
+    }));
+  } catch {
+    // Offline play works without them; the home page then says it
+    // cannot load the games.
+  }
+}
 
 self.addEventListener("activate", (ev) => {
   ev.waitUntil(

@@ -10,10 +10,12 @@ import { t } from "../i18n.js";
 // installOffline registers the service worker, if the browser has them.
 export function installOffline() {
   if (!("serviceWorker" in navigator)) return;
-  let reloading = false;
+  // The page reloads when the worker it asked to take over does so, not
+  // when the first worker takes control of a page it did not load.
+  let asked = false;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (reloading) return;
-    reloading = true;
+    if (!asked) return;
+    asked = false;
     location.reload();
   });
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).then((reg) => {
@@ -24,7 +26,10 @@ export function installOffline() {
         "div",
         { class: "update-ready", role: "status", "data-testid": "update-ready" },
         t("offline.update"), " ",
-        h("button", { type: "button", "data-testid": "update-reload", onclick: () => w.postMessage({ type: "skip-waiting" }) }, t("offline.reload")),
+        h("button", { type: "button", "data-testid": "update-reload", onclick: () => {
+          asked = true;
+          w.postMessage({ type: "skip-waiting" });
+        } }, t("offline.reload")),
       );
       document.body.prepend(bar);
     };

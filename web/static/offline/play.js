@@ -174,7 +174,7 @@ function playGame(root, g) {
       "div",
       { class: "play" },
       h("div", { class: "board-col" }, board.box, controls.buttons, controls.hint, controls.info),
-      h("div", { class: "side-col" }, controls.form, controls.error, h("h2", {}, t("game.moves")), movesBox, after),
+      h("div", { class: "side-col" }, controls.form, controls.error, controls.legalBox, h("h2", {}, t("game.moves")), movesBox, after),
     ),
   );
 

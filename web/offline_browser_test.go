@@ -1,0 +1,235 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"stax/ai"
+	"stax/games"
+	"stax/server"
+	"stax/server/offline"
+	"stax/server/store/sqlite"
+	"stax/web"
+)
+
+// The browser engine is built once for the tests of this package, from
+// the module's source, as stax serve builds it at start.
+var (
+	engineOnce sync.Once
+	engine     *offline.Builder
+)
+
+// browserEngine builds the engine for the browser, or fails the test.
+func browserEngine(t *testing.T) *offline.Builder {
+	t.Helper()
+	engineOnce.Do(func() {
+		engine = offline.StartBuild(context.Background(), offline.BuildConfig{Module: "..", Log: func(msg string, args ...any) { t.Log(append([]any{msg}, args...)...) }})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := engine.Wait(ctx); err != nil {
+		t.Fatalf("building the browser engine: %v", err)
+	}
+	return engine
+}
+
+// startOfflineServer is startStoppableServer with the browser engine.
+func startOfflineServer(t *testing.T, src offline.Source) (string, func()) {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatalf("opening the database: %v", err)
+	}
+	levels := ai.Config{Tables: ai.NewTables(ai.TablesConfig{Dir: t.TempDir()})}
+	srv, err := server.New(server.Config{
+		Store: st, Games: games.All(), NewPlayer: levels.New, Levels: levels.Levels, LevelReady: levels.Ready,
+		Assets: web.FS(), AIDelay: 50 * time.Millisecond, Analyst: levels, Engine: src,
+	})
+	if err != nil {
+		st.Close()
+		t.Fatalf("starting the server: %v", err)
+	}
+	ts := httptest.NewServer(srv)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			ts.CloseClientConnections()
+			srv.Close()
+			ts.Close()
+			st.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return ts.URL, stop
+}
+
+// cutNetwork turns the tab's network off with Chromium's network
+// emulation, its service worker's too.
+func cutNetwork(t *testing.T, ctx context.Context) {
+	t.Helper()
+	do(t, ctx, "cutting the network", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		// Network.emulateNetworkConditions, which cdproto no longer names
+		// (its successor by rule is refused by Debian's Chromium 148).
+		emulate := cdp.Command[map[string]any, cdp.Empty]{Method: "Network.emulateNetworkConditions"}
+		if _, err := cdp.Call(ctx, tg, emulate, map[string]any{"offline": true, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}); err != nil {
+			return fmt.Errorf("Network.emulateNetworkConditions: %w", err)
+		}
+		if _, err := cdp.Call(ctx, tg, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}); err != nil {
+			return fmt.Errorf("Network.overrideNetworkState: %w", err)
+		}
+		return nil
+	}))
+}
+
+// waitLong polls a JavaScript predicate until it holds or timeout passes.
+func waitLong(t *testing.T, ctx context.Context, what, predicate string, timeout time.Duration) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(timeout))); err != nil {
+		status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=status],[data-testid=offline-status]')||{}).textContent||''`))
+		t.Fatalf("waiting for %s: %v (status %q)", what, err, status)
+	}
+}
+
+// installed loads the home page online and waits until the service worker
+// controls it with the interface and the engine cached.
+func installed(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	do(t, ctx, "opening the home page", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tid("nav-offline")))
+	waitLong(t, ctx, "the service worker in control", `navigator.serviceWorker.controller !== null`, 2*time.Minute)
+	if !awaitEval[bool](t, ctx, `caches.match('/engine/stax.wasm').then((r) => !!r)`) {
+		t.Fatal("the engine is not in the service worker's cache")
+	}
+	// The picker's answers of the API, kept for offline.
+	waitLong(t, ctx, "the games picker", `document.querySelector('#opt-u') !== null`, time.Minute)
+}
+
+// chooseOffline opens offline play and starts a game of name against
+// level, the player in seat.
+func chooseOffline(t *testing.T, ctx context.Context, base, name, level string, seat int) {
+	t.Helper()
+	do(t, ctx, "opening offline play", chromedp.Navigate(base+"/offline"))
+	waitLong(t, ctx, "the offline form", `document.querySelector('[data-testid=offline-level] option') !== null`, time.Minute)
+	eval[chromedp.Void](t, ctx, fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event('change')); })(document.querySelector('[data-testid=offline-game]'))`, name))
+	waitLong(t, ctx, "the levels of "+name, fmt.Sprintf(`document.querySelector('[data-testid=offline-spec]').value.startsWith(%q) && [...document.querySelectorAll('[data-testid=offline-level] option')].some((o) => o.value === %q)`, name, level), 20*time.Second)
+	eval[chromedp.Void](t, ctx, fmt.Sprintf(`document.querySelector('[data-testid=offline-level]').value = %q; document.querySelector('[data-testid=offline-seat]').value = %q`, level, fmt.Sprint(seat)))
+	// The time of the choice, for the first move's delay.
+	eval[chromedp.Void](t, ctx, `window.staxChosen = performance.now(); document.querySelector('[data-testid=offline-start]').click()`)
+	waitLong(t, ctx, "the offline game", `document.querySelector('[data-testid=offline-note]') !== null`, 20*time.Second)
+}
+
+// playOut plays the first legal move at each of the player's turns, typed
+// in the move box, until the game is over, and returns the number of
+// moves.
+func playOut(t *testing.T, ctx context.Context, maxPlies int) int {
+	t.Helper()
+	for {
+		waitLong(t, ctx, "the player's turn or the end", `['your-move', 'over'].includes(document.querySelector('[data-testid=status]').dataset.state) && (document.querySelector('[data-testid=status]').dataset.state === 'over' || JSON.parse(document.querySelector('[data-testid=legal]').dataset.moves || '[]').length > 0)`, 2*time.Minute)
+		n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=moves] li').length`)
+		if eval[string](t, ctx, `document.querySelector('[data-testid=status]').dataset.state`) == "over" {
+			return n
+		}
+		if n > maxPlies {
+			t.Fatalf("no end after %d moves", n)
+		}
+		mv := legal(t, ctx)[0]
+		eval[chromedp.Void](t, ctx, fmt.Sprintf(`(i => { i.value = %q; i.form.requestSubmit(); })(document.querySelector('[data-testid=move-input]'))`, mv))
+		waitLong(t, ctx, "the move "+mv+" played", fmt.Sprintf(`document.querySelectorAll('[data-testid=moves] li').length > %d || document.querySelector('[data-testid=move-error]').textContent !== ''`, n), 30*time.Second)
+		if e := eval[string](t, ctx, `document.querySelector('[data-testid=move-error]').textContent`); e != "" {
+			t.Fatalf("the move %s was refused: %s", mv, e)
+		}
+	}
+}
+
+// TestOffline checks the site without the server: loaded once online, the
+// service worker keeps it; with the network cut off and the server gone,
+// a reload opens the home page, a whole game against hard is played in
+// each game by the engine in the browser, and the analysis board gives
+// the verdicts of the last position from the browser's engine.
+func TestOffline(t *testing.T) {
+	needChromium(t)
+	src := browserEngine(t)
+	base, stop := startOfflineServer(t, src)
+	b := newBrowserAt(t, base)
+	ctx := b.person(t, 15*time.Minute)
+	installed(t, ctx, base)
+
+	stop()
+	cutNetwork(t, ctx)
+	if eval[bool](t, ctx, `navigator.onLine`) {
+		t.Error("navigator.onLine is still true with the network cut off")
+	}
+
+	t.Run("home", func(t *testing.T) {
+		do(t, ctx, "reloading the home page offline", chromedp.Navigate(base+"/"))
+		waitLong(t, ctx, "the home page from the cache", `document.querySelector('main h1') !== null && document.querySelector('[data-testid=nav-offline]') !== null`, 30*time.Second)
+		waitLong(t, ctx, "the games picker from the cache", `document.querySelector('#opt-u') !== null`, 30*time.Second)
+	})
+
+	for _, g := range []struct {
+		name     string
+		maxPlies int
+	}{{"pogo", 400}, {"pisola", 400}, {"diam", 400}} {
+		t.Run(g.name, func(t *testing.T) {
+			chooseOffline(t, ctx, base, g.name, "hard", 0)
+			n := playOut(t, ctx, g.maxPlies)
+			result := eval[string](t, ctx, `document.querySelector('[data-testid=status]').textContent`)
+			t.Logf("%s against hard offline: %d moves, %s", g.name, n, result)
+			click(t, ctx, "offline-analyse")
+			// The last position is over: step back one move for verdicts.
+			waitLong(t, ctx, "the analysis board", `document.querySelector('[data-testid=an-back]') !== null`, 30*time.Second)
+			click(t, ctx, "an-back")
+			waitLong(t, ctx, "the verdicts of the browser's engine", `document.querySelectorAll('[data-testid=verdict]').length > 0`, time.Minute)
+			if d := eval[string](t, ctx, `document.querySelector('[data-testid=depth]').textContent`); !strings.Contains(d, "·") {
+				t.Errorf("the analysis does not say it was made in the browser: %q", d)
+			}
+		})
+	}
+	b.checkNoExceptions(t)
+}
+
+// TestOfflineFirstMove checks that on a throttled phone profile (the CPU
+// four times slower, a phone's screen) the computer's first offline move
+// at hard comes within a second of starting the game, in each game.
+func TestOfflineFirstMove(t *testing.T) {
+	needChromium(t)
+	src := browserEngine(t)
+	base, _ := startOfflineServer(t, src)
+	b := newBrowserAt(t, base)
+	ctx := b.person(t, 5*time.Minute)
+	do(t, ctx, "emulating a phone",
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4})
+			return err
+		}))
+	// The engine loaded once, as on a second visit.
+	do(t, ctx, "opening offline play", chromedp.Navigate(base+"/offline"))
+	waitLong(t, ctx, "the engine", `document.querySelector('[data-testid=offline-level] option') !== null`, time.Minute)
+	for _, name := range []string{"pogo", "pisola", "diam"} {
+		t.Run(name, func(t *testing.T) {
+			chooseOffline(t, ctx, base, name, "hard", 1)
+			if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid=moves] li').length >= 1`, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+				t.Fatalf("waiting for the computer's first move: %v", err)
+			}
+			ms := eval[float64](t, ctx, `performance.now() - window.staxChosen`)
+			t.Logf("%s: the first move of hard came %.0f ms after the game started (CPU throttled 4x)", name, ms)
+			if ms > 1000 {
+				t.Errorf("%s: the first move of hard took %.0f ms, want at most 1000", name, ms)
+			}
+		})
+	}
+}
