@@ -2,7 +2,9 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os/exec"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -231,5 +233,54 @@ func TestOfflineFirstMove(t *testing.T) {
 				t.Errorf("%s: the first move of hard took %.0f ms, want at most 1000", name, ms)
 			}
 		})
+	}
+}
+
+// nativeBench runs the engine's benchmark natively, the same code and
+// positions as the browser's (go run ./cmd/stax-wasm), for ms
+// milliseconds, and returns its positions a second.
+func nativeBench(t *testing.T, ms int) float64 {
+	t.Helper()
+	cmd := exec.Command("go", "run", "./cmd/stax-wasm")
+	cmd.Dir = ".."
+	cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"op":"bench","ms":%d}`+"\n", ms))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go run ./cmd/stax-wasm: %v", err)
+	}
+	var b struct {
+		NPS float64 `json:"nps"`
+	}
+	if err := json.Unmarshal(out, &b); err != nil || b.NPS <= 0 {
+		t.Fatalf("the native benchmark answered %q: %v", out, err)
+	}
+	return b.NPS
+}
+
+// TestEngineSpeed reads the figure of the benchmark page (/bench) and
+// compares it with the same benchmark run natively: the engine in
+// Chromium must search at least a quarter as fast as natively on one
+// core (docs/performance.md). The two runs alternate, twice, and the best
+// of each is kept, so that a busy machine weighs on both alike.
+func TestEngineSpeed(t *testing.T) {
+	needChromium(t)
+	skipShort(t)
+	src := browserEngine(t)
+	base, _ := startOfflineServer(t, src)
+	b := newBrowserAt(t, base)
+	ctx := b.person(t, 5*time.Minute)
+	const ms = 3000
+	do(t, ctx, "opening the benchmark", chromedp.Navigate(fmt.Sprintf("%s/bench?ms=%d", base, ms)), chromedp.WaitVisible(tid("bench-run")))
+	var browser, native float64
+	for range 2 {
+		click(t, ctx, "bench-run")
+		waitLong(t, ctx, "the benchmark's figure", `document.querySelector('[data-testid=bench-result]').dataset.nps !== undefined`, time.Minute)
+		browser = max(browser, eval[float64](t, ctx, `Number(document.querySelector('[data-testid=bench-result]').dataset.nps)`))
+		native = max(native, nativeBench(t, ms))
+	}
+	ratio := browser / native
+	t.Logf("search speed: %.0f positions/s in Chromium, %.0f natively: %.0f%%", browser, native, 100*ratio)
+	if ratio < 0.25 {
+		t.Errorf("the engine in Chromium searches %.0f%% as fast as natively, want at least 25%%", 100*ratio)
 	}
 }
