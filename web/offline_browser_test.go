@@ -284,3 +284,69 @@ func TestEngineSpeed(t *testing.T) {
 		t.Errorf("the engine in Chromium searches %.0f%% as fast as natively, want at least 25%%", 100*ratio)
 	}
 }
+
+// switchable is an engine Source whose engine a test replaces, as a new
+// deployment would.
+type switchable struct {
+	mu sync.Mutex
+	e  *offline.Engine
+}
+
+func (s *switchable) Engine() (*offline.Engine, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.e, false, nil
+}
+
+func (s *switchable) set(e *offline.Engine) {
+	s.mu.Lock()
+	s.e = e
+	s.mu.Unlock()
+}
+
+// TestServiceWorkerUpdate checks that a new version is taken cleanly: the
+// page keeps running on the files of its version until the visitor
+// accepts the new one, then reloads on it, and the old version's cache is
+// gone.
+func TestServiceWorkerUpdate(t *testing.T) {
+	needChromium(t)
+	built, err := browserEngine(t).Wait(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &switchable{e: built}
+	base, _ := startOfflineServer(t, src)
+	b := newBrowserAt(t, base)
+	ctx := b.person(t, 3*time.Minute)
+	installed(t, ctx, base)
+	keys := `caches.keys().then((k) => k.join(" "))`
+	if k := awaitEval[string](t, ctx, keys); !strings.Contains(k, built.Version) {
+		t.Fatalf("the caches %q hold no cache of the engine's version %s", k, built.Version)
+	}
+
+	// A new deployment: the same module with a new loader.
+	next := offline.NewEngine(built.Wasm, append(append([]byte{}, built.Exec...), "\n// the next version\n"...), built.Gzip)
+	src.set(next)
+	eval[chromedp.Void](t, ctx, `navigator.serviceWorker.getRegistration().then((r) => r.update())`)
+	waitLong(t, ctx, "the offer of the new version", `document.querySelector('[data-testid=update-ready]') !== null`, time.Minute)
+	if k := awaitEval[string](t, ctx, keys); !strings.Contains(k, built.Version) {
+		t.Errorf("the old version's cache went before the visitor accepted the new one: %q", k)
+	}
+	eval[chromedp.Void](t, ctx, `window.staxBeforeUpdate = true`)
+	click(t, ctx, "update-reload")
+	// The page reloads: wait for the new page, with the new version's
+	// cache and without the old one's.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		k, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.staxBeforeUpdate ? "" : caches.keys().then((k) => k.join(" "))`, chromedp.EvalAwaitPromise))
+		if err == nil && strings.Contains(k, next.Version) && !strings.Contains(k, built.Version) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the reload the caches are %q (err %v), want the version %s's and not %s's", k, err, next.Version, built.Version)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	waitLong(t, ctx, "the page on the new version", `document.querySelector('[data-testid=update-ready]') === null && document.querySelector('[data-testid=nav-offline]') !== null`, time.Minute)
+	b.checkNoExceptions(t)
+}

@@ -63,17 +63,24 @@ async function moreExact(req, local) {
   return { ...local, moves };
 }
 
-// askServer reports whether the server is worth asking for exact
-// verdicts: for the games it solves or proves (its variant says so by
-// offering levels the engine lacks), and only when online.
-async function askServer(spec) {
-  if (!navigator.onLine) return false;
-  try {
-    const [mine, theirs] = await Promise.all([call({ op: "variant", spec }), server.variant(spec)]);
-    return (theirs.levels || []).some((l) => !(mine.levels || []).includes(l));
-  } catch {
-    return false;
+// askServer resolves to whether the server is worth asking for exact
+// verdicts about spec: only online, and for the games it knows more of
+// than the engine here (its variant offers levels the engine lacks, a
+// solved table's). The answer is kept per variant.
+const worth = new Map();
+function askServer(spec) {
+  if (!navigator.onLine) return Promise.resolve(false);
+  if (!worth.has(spec)) {
+    const p = Promise.all([call({ op: "variant", spec }), server.variant(spec)]).then(
+      ([mine, theirs]) => (theirs.levels || []).some((l) => !(mine.levels || []).includes(l)),
+      () => {
+        worth.delete(spec);
+        return false;
+      },
+    );
+    worth.set(spec, p);
   }
+  return worth.get(spec);
 }
 
 // analyze analyses a position ({spec, position, moves}) in the browser
