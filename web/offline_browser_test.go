@@ -181,6 +181,22 @@ func TestOffline(t *testing.T) {
 		waitLong(t, ctx, "the games picker from the cache", `document.querySelector('#opt-u') !== null`, 30*time.Second)
 	})
 
+	t.Run("home-falls-back", func(t *testing.T) {
+		// A game against the computer started from the home page goes on
+		// in the browser when the server cannot be reached.
+		do(t, ctx, "opening the home page offline", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tid("game-pogo")), chromedp.Click(tid("game-pogo")))
+		waitLong(t, ctx, "the seats of pogo", `document.querySelector('[data-testid=seats][data-spec="pogo"] [data-testid=seat-1]') !== null`, 30*time.Second)
+		for i, s := range []string{"you", "ai:hard"} {
+			eval[chromedp.Void](t, ctx, fmt.Sprintf(`(e => { e.value = %q; e.dispatchEvent(new Event('change')); })(document.querySelector('[data-testid=seat-%d]'))`, s, i))
+		}
+		click(t, ctx, "start")
+		waitLong(t, ctx, "the offline game", `location.pathname === '/offline' && document.querySelector('[data-testid=offline-note]') !== null`, 30*time.Second)
+		if note := eval[string](t, ctx, `document.querySelector('[data-testid=offline-note]').textContent`); !strings.Contains(note, "cannot be reached") || !strings.Contains(note, "(hard)") {
+			t.Errorf("the offline game's note reads %q", note)
+		}
+		waitLong(t, ctx, "the player's turn", `document.querySelector('[data-testid=status]').dataset.state === 'your-move'`, 30*time.Second)
+	})
+
 	for _, g := range []struct {
 		name     string
 		maxPlies int
