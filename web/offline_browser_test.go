@@ -219,9 +219,13 @@ func TestOffline(t *testing.T) {
 	b.checkNoExceptions(t)
 }
 
-// TestOfflineFirstMove checks that on a throttled phone profile (the CPU
-// four times slower, a phone's screen) the computer's first offline move
-// at hard comes within a second of starting the game, in each game.
+// TestOfflineFirstMove checks that on a throttled phone profile (a
+// phone's screen, the CPU four times slower) the computer's first offline
+// move at hard comes within a second of starting the game, in each game.
+// Chromium's CPU throttling slows the page's main thread but not its
+// workers (docs/performance.md), so the engine's part, the time of its
+// request as the page saw it, is counted four times: the figure is the
+// delay measured plus three times the engine's part.
 func TestOfflineFirstMove(t *testing.T) {
 	needChromium(t)
 	src := browserEngine(t)
@@ -243,8 +247,10 @@ func TestOfflineFirstMove(t *testing.T) {
 			if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid=moves] li').length >= 1`, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
 				t.Fatalf("waiting for the computer's first move: %v", err)
 			}
-			ms := eval[float64](t, ctx, `performance.now() - window.staxChosen`)
-			t.Logf("%s: the first move of hard came %.0f ms after the game started (CPU throttled 4x)", name, ms)
+			measured := eval[float64](t, ctx, `performance.now() - window.staxChosen`)
+			think := eval[float64](t, ctx, `Number(document.querySelector('[data-testid=status]').dataset.thinkMs)`)
+			ms := measured + 3*think
+			t.Logf("%s: the first move of hard came %.0f ms after the game started, the engine's part %.0f ms: %.0f ms on the phone profile", name, measured, think, ms)
 			if ms > 1000 {
 				t.Errorf("%s: the first move of hard took %.0f ms, want at most 1000", name, ms)
 			}

@@ -205,8 +205,11 @@ function playGame(root, g) {
     thinking = true;
     draw();
     try {
+      const t0 = performance.now();
       const r = await call({ op: "play", spec: g.spec, start: g.start, moves: g.moves, level: g.level });
       if (!alive) return;
+      // How long the worker took, for the phone profile's test.
+      status.setAttribute("data-think-ms", String(Math.round(performance.now() - t0)));
       g.moves = g.moves.concat([r.move]);
       keep(g);
     } catch (err) {
