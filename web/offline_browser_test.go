@@ -203,6 +203,13 @@ func TestOffline(t *testing.T) {
 	}{{"pogo", 400}, {"pisola", 400}, {"diam", 400}} {
 		t.Run(g.name, func(t *testing.T) {
 			chooseOffline(t, ctx, base, g.name, "hard", 0)
+			if g.name == "pogo" {
+				// The picker said which of the server's levels stay on it.
+				do(t, ctx, "back to the picker", chromedp.NavigateBack())
+				waitLong(t, ctx, "the note on the levels", `(document.querySelector('[data-testid=offline-missing]') || {}).textContent === 'Not available offline: perfect (it needs the server’s solved table).'`, 20*time.Second)
+				do(t, ctx, "forward to the game", chromedp.NavigateForward())
+				waitLong(t, ctx, "the offline game", `document.querySelector('[data-testid=offline-note]') !== null`, 20*time.Second)
+			}
 			n := playOut(t, ctx, g.maxPlies)
 			result := eval[string](t, ctx, `document.querySelector('[data-testid=status]').textContent`)
 			t.Logf("%s against hard offline: %d moves, %s", g.name, n, result)
@@ -370,5 +377,19 @@ func TestServiceWorkerUpdate(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	waitLong(t, ctx, "the page on the new version", `document.querySelector('[data-testid=update-ready]') === null && document.querySelector('[data-testid=nav-offline]') !== null`, time.Minute)
+	b.checkNoExceptions(t)
+}
+
+// TestOfflineUnavailable checks that a server without the browser engine
+// serves the site and says on the offline page why offline play is
+// missing.
+func TestOfflineUnavailable(t *testing.T) {
+	b := newBrowser(t)
+	ctx := b.person(t, time.Minute)
+	do(t, ctx, "opening offline play", chromedp.Navigate(b.base+"/offline"))
+	waitLong(t, ctx, "the reason", `(document.querySelector('[data-testid=offline-status]') || {dataset: {}}).dataset.state === 'unavailable'`, 30*time.Second)
+	if s := eval[string](t, ctx, `document.querySelector('[data-testid=offline-status]').textContent`); !strings.Contains(s, "Offline play is not available: this server was started without the browser engine") {
+		t.Errorf("the offline page reads %q", s)
+	}
 	b.checkNoExceptions(t)
 }
