@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"stax/ai"
+	"stax/ai/aitest"
 	"stax/games"
+	"stax/search"
 	"stax/server"
 	"stax/server/offline"
 	"stax/server/store/sqlite"
@@ -390,6 +393,61 @@ func TestOfflineUnavailable(t *testing.T) {
 	waitLong(t, ctx, "the reason", `(document.querySelector('[data-testid=offline-status]') || {dataset: {}}).dataset.state === 'unavailable'`, 30*time.Second)
 	if s := eval[string](t, ctx, `document.querySelector('[data-testid=offline-status]').textContent`); !strings.Contains(s, "Offline play is not available: this server was started without the browser engine") {
 		t.Errorf("the offline page reads %q", s)
+	}
+	b.checkNoExceptions(t)
+}
+
+// TestAnalysisInBrowser checks the analysis board of a server with the
+// browser engine: a Pisola position is analysed in the browser (the page
+// says so), and a Pogo position gets the server's exact verdicts from its
+// solved table, which the browser lacks.
+func TestAnalysisInBrowser(t *testing.T) {
+	needChromium(t)
+	cfg := ai.Config{Tables: aitest.Tables(t)}
+	src := browserEngine(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Store: st, Games: games.All(), Assets: web.FS(), Analyst: cfg,
+		NewPlayer: cfg.New, Levels: cfg.Levels, LevelReady: cfg.Ready, Engine: src})
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		srv.Close()
+		ts.Close()
+		st.Close()
+	})
+	b := newBrowserAt(t, ts.URL)
+	ctx := b.person(t, 2*time.Minute)
+
+	do(t, ctx, "analysing Pisola's start", chromedp.Navigate(ts.URL+"/analysis?spec=pisola"))
+	waitLong(t, ctx, "the browser's verdicts", `document.querySelectorAll('[data-testid=verdict]').length > 0 && document.querySelector('[data-testid=depth]').textContent.includes('in your browser')`, time.Minute)
+
+	const pos = "b,-,wbb/bw,w,-/ww,bw,b w"
+	pogo, _ := games.Load("pogo")
+	p, err := pogo.ParseState(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cfg.Analyze(context.Background(), search.Position{State: p}, search.AnalyzeOptions{})
+	if err != nil || !want.Exact {
+		t.Fatalf("the table's analysis: %v, exact %v", err, want.Exact)
+	}
+	do(t, ctx, "analysing a Pogo position", chromedp.Navigate(ts.URL+"/analysis?spec=pogo&position="+url.QueryEscape(pos)))
+	waitLong(t, ctx, "the server's exact verdicts", `/exact/.test(document.querySelector('[data-testid=depth]').textContent)`, time.Minute)
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=verdict]')].map(e => e.dataset.move + " " + e.dataset.score)`)
+	if len(got) != len(want.Moves) {
+		t.Fatalf("%d verdicts on the page, %d from the table", len(got), len(want.Moves))
+	}
+	for i, v := range want.Moves {
+		if w := p.FormatMove(v.Move) + " " + v.Score.String(); got[i] != w {
+			t.Errorf("verdict %d on the page: %q; the table says %q", i+1, got[i], w)
+		}
 	}
 	b.checkNoExceptions(t)
 }
