@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"stax/ai"
@@ -169,8 +170,29 @@ func TestOffline(t *testing.T) {
 	src := browserEngine(t)
 	base, stop := startOfflineServer(t, src)
 	b := newBrowserAt(t, base)
-	ctx := b.person(t, 15*time.Minute)
+	// The browser's own profile, not an incognito context of it, where
+	// Chromium installs no app.
+	ctx := b.tab(t, 15*time.Minute)
 	installed(t, ctx, base)
+
+	t.Run("installable", func(t *testing.T) {
+		// Chromium finds nothing that keeps the site from being installed:
+		// the manifest, its icons (a maskable one too) and the worker.
+		var errs []string
+		do(t, ctx, "asking Chromium", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			res, err := cdp.Call(ctx, tg, page.GetInstallabilityErrors, cdp.Empty{})
+			for _, e := range res.InstallabilityErrors {
+				errs = append(errs, e.ErrorID)
+			}
+			return err
+		}))
+		if len(errs) > 0 {
+			t.Errorf("the site is not installable: %v", errs)
+		}
+		if !awaitEval[bool](t, ctx, `fetch('/manifest.json').then((r) => r.json()).then((m) => m.icons.some((i) => i.purpose === 'maskable'))`) {
+			t.Error("the manifest has no maskable icon")
+		}
+	})
 
 	stop()
 	cutNetwork(t, ctx)
