@@ -232,10 +232,12 @@ func TestOffline(t *testing.T) {
 				// The picker said which of the server's levels stay on it.
 				do(t, ctx, "back to the picker", chromedp.NavigateBack())
 				waitLong(t, ctx, "the note on the levels", `(document.querySelector('[data-testid=offline-missing]') || {}).textContent === 'Not available offline: perfect (it needs the server’s solved table).'`, 20*time.Second)
+				shot(t, ctx, "offline-picker")
 				do(t, ctx, "forward to the game", chromedp.NavigateForward())
 				waitLong(t, ctx, "the offline game", `document.querySelector('[data-testid=offline-note]') !== null`, 20*time.Second)
 			}
 			n := playOut(t, ctx, g.maxPlies)
+			shot(t, ctx, "offline-"+g.name)
 			result := eval[string](t, ctx, `document.querySelector('[data-testid=status]').textContent`)
 			t.Logf("%s against hard offline: %d moves, %s", g.name, n, result)
 			click(t, ctx, "offline-analyse")
