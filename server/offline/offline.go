@@ -81,9 +81,13 @@ func (o *Offline) Routes(m *http.ServeMux) {
 // Status is the answer of GET /engine/status.
 type Status struct {
 	// Ready is true when the engine is served; Building while it is being
-	// built; Reason says why it is not served otherwise.
+	// built. Code says why it is not served, for the interface's
+	// catalogue: "none" (the server has no engine), "building" or
+	// "failed"; Reason says it in words, for people reading logs and
+	// scripts.
 	Ready    bool   `json:"ready"`
 	Building bool   `json:"building,omitempty"`
+	Code     string `json:"code,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 	Version  string `json:"version,omitempty"`
 	// Size and GzipSize are the module's sizes in bytes.
@@ -94,11 +98,14 @@ type Status struct {
 // engine returns the engine and the status of the engine.
 func (o *Offline) engine() (*Engine, Status) {
 	if o.cfg.Source == nil {
-		return nil, Status{Reason: ErrNoSource.Error()}
+		return nil, Status{Code: "none", Reason: ErrNoSource.Error()}
 	}
 	e, building, why := o.cfg.Source.Engine()
 	if e == nil {
-		st := Status{Building: building}
+		st := Status{Building: building, Code: "failed"}
+		if building {
+			st.Code = "building"
+		}
 		if why != nil {
 			st.Reason = why.Error()
 		}

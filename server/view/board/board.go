@@ -8,7 +8,7 @@ import "stax/game"
 
 // The board view of a position, as the browser draws it: built from the
 // game's game.Viewer, so that the client knows topologies and stacks but
-// no game (docs/server.md, "Board views").
+// no game (docs/api.md, the view of a "State").
 
 // View is a position's board and its legal moves in terms of the board's
 // cells.

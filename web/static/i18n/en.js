@@ -403,7 +403,6 @@ export default {
   "offline.title": "Play offline",
   "offline.loading": "Starting the engine in your browser…",
   "offline.unavailable": "Offline play is not available: {reason}",
-  "offline.notCached": "the engine was never loaded on this device while online",
   "offline.lead": "Play the computer in your browser, with no server: the games are kept on this device.",
   "offline.variant": "Variant",
   "offline.levelLabel": "Computer level",
@@ -427,5 +426,12 @@ export default {
   "offline.benchLead": "The engine’s search on one thread of this browser, on the positions of the native benchmark (docs/performance.md).",
   "offline.benchRun": "Measure",
   "offline.benchRunning": "Measuring…",
-  "offline.benchResult": "{nps} positions a second in this browser ({ms} ms)"
+  "offline.benchResult": "{nps} positions a second in this browser ({ms} ms)",
+  "error.engine": "The engine in your browser failed; reload the page.",
+  "error.engine_unavailable": "The engine cannot run in this browser.",
+  "offline.badVariant": "The engine does not know this variant: write it as the home page’s options do.",
+  "offline.reason.none": "this server was started without the engine for the browser",
+  "offline.reason.building": "the server is still building the engine; try again in a minute",
+  "offline.reason.failed": "the server could not build the engine (its log says why)",
+  "offline.reason.notCached": "the engine was never loaded on this device while online"
 };

@@ -403,7 +403,6 @@ export default {
   "offline.title": "Jugar sin conexión",
   "offline.loading": "Iniciando el motor en tu navegador…",
   "offline.unavailable": "El juego sin conexión no está disponible: {reason}",
-  "offline.notCached": "el motor nunca se cargó en este dispositivo con conexión",
   "offline.lead": "Juega contra el ordenador en tu navegador, sin servidor: las partidas se guardan en este dispositivo.",
   "offline.variant": "Variante",
   "offline.levelLabel": "Nivel del ordenador",
@@ -427,5 +426,12 @@ export default {
   "offline.benchLead": "La búsqueda del motor en un hilo de este navegador, en las posiciones de la prueba nativa (docs/performance.md).",
   "offline.benchRun": "Medir",
   "offline.benchRunning": "Midiendo…",
-  "offline.benchResult": "{nps} posiciones por segundo en este navegador ({ms} ms)"
+  "offline.benchResult": "{nps} posiciones por segundo en este navegador ({ms} ms)",
+  "error.engine": "El motor de tu navegador falló; recarga la página.",
+  "error.engine_unavailable": "El motor no puede funcionar en este navegador.",
+  "offline.badVariant": "El motor no conoce esta variante: escríbela como las opciones de la página de inicio.",
+  "offline.reason.none": "este servidor se inició sin el motor para el navegador",
+  "offline.reason.building": "el servidor aún está construyendo el motor; inténtalo de nuevo en un minuto",
+  "offline.reason.failed": "el servidor no pudo construir el motor (su registro dice por qué)",
+  "offline.reason.notCached": "el motor nunca se cargó en este dispositivo con conexión"
 };

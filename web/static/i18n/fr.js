@@ -403,7 +403,6 @@ export default {
   "offline.title": "Jouer hors ligne",
   "offline.loading": "Démarrage du moteur dans votre navigateur…",
   "offline.unavailable": "Le jeu hors ligne n’est pas disponible : {reason}",
-  "offline.notCached": "le moteur n’a jamais été chargé sur cet appareil en ligne",
   "offline.lead": "Jouez contre l’ordinateur dans votre navigateur, sans serveur : les parties restent sur cet appareil.",
   "offline.variant": "Variante",
   "offline.levelLabel": "Niveau de l’ordinateur",
@@ -427,5 +426,12 @@ export default {
   "offline.benchLead": "La recherche du moteur sur un fil de ce navigateur, sur les positions du banc d’essai natif (docs/performance.md).",
   "offline.benchRun": "Mesurer",
   "offline.benchRunning": "Mesure en cours…",
-  "offline.benchResult": "{nps} positions par seconde dans ce navigateur ({ms} ms)"
+  "offline.benchResult": "{nps} positions par seconde dans ce navigateur ({ms} ms)",
+  "error.engine": "Le moteur de votre navigateur a échoué ; rechargez la page.",
+  "error.engine_unavailable": "Le moteur ne peut pas fonctionner dans ce navigateur.",
+  "offline.badVariant": "Le moteur ne connaît pas cette variante : écrivez-la comme les options de la page d’accueil.",
+  "offline.reason.none": "ce serveur a été lancé sans le moteur pour le navigateur",
+  "offline.reason.building": "le serveur construit encore le moteur ; réessayez dans une minute",
+  "offline.reason.failed": "le serveur n’a pas pu construire le moteur (son journal dit pourquoi)",
+  "offline.reason.notCached": "le moteur n’a jamais été chargé sur cet appareil en ligne"
 };

@@ -5,8 +5,8 @@
 // figure from data-nps.
 
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { call, engineError, engineReady } from "./engine.js";
+import { errorWords, t } from "../i18n.js";
+import { call } from "./engine.js";
 
 // benchPage draws the benchmark into root.
 export function benchPage(root) {
@@ -19,12 +19,11 @@ export function benchPage(root) {
     result.removeAttribute("data-nps");
     result.textContent = t("offline.benchRunning");
     try {
-      if (!(await engineReady())) throw new Error(engineError());
       const b = await call({ op: "bench", ms });
       result.textContent = t("offline.benchResult", { nps: Math.round(b.nps).toLocaleString(), ms: b.elapsedMs });
       result.setAttribute("data-nps", String(Math.round(b.nps)));
     } catch (err) {
-      result.textContent = t("offline.unavailable", { reason: err.message });
+      result.textContent = errorWords(err);
     }
     run.disabled = false;
   });

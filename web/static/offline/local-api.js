@@ -115,7 +115,7 @@ export class AnalysisSocket {
       if (my !== this.seq) return;
       this.onMessage({ type: "analysis", ...a });
     } catch (err) {
-      if (my === this.seq) this.onMessage({ type: "error", message: err.message });
+      if (my === this.seq) this.onMessage({ type: "error", code: err.code });
     }
     if (my === this.seq) this.onMessage({ type: "done" });
   }

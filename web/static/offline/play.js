@@ -12,32 +12,24 @@ import { listGames } from "../api.js";
 import { clear, h, navigate } from "../dom.js";
 import { gameModule } from "../games/index.js";
 import { Picker } from "../picker.js";
-import { playerWords, t } from "../i18n.js";
-import { BoardView } from "../pages/game/board-view.js";
-import { Controls } from "../pages/game/controls.js";
-import { describeOutcome } from "../pages/outcome.js";
-import { call, engineError, engineReady, serverEngine } from "./engine.js";
+import { errorWords, playerWords, t } from "../i18n.js";
+import { BoardView } from "../board-view.js";
+import { Controls } from "../controls.js";
+import { describeOutcome } from "../outcome.js";
+import { loadJSON, saveJSON } from "../storage.js";
+import { call, engineReady, serverEngine, whyUnavailable } from "./engine.js";
 
 const KEY = "stax.offline.games";
 
-// kept returns the games kept on this device, newest first.
-export function keptGames() {
-  try {
-    return JSON.parse(localStorage.getItem(KEY) || "[]");
-  } catch {
-    return [];
-  }
-}
+// keptGames returns the games kept on this device, newest first.
+export const keptGames = () => loadJSON(KEY, []);
 
-// keep stores a game, replacing the one with its id.
+// keep stores a game, replacing the one with its id; without storage the
+// game lasts as long as the page.
 function keep(g) {
   const list = keptGames().filter((x) => x.id !== g.id);
   list.unshift(g);
-  try {
-    localStorage.setItem(KEY, JSON.stringify(list.slice(0, 50)));
-  } catch {
-    // Without storage the game lasts as long as the page.
-  }
+  saveJSON(KEY, list.slice(0, 50));
 }
 
 const gameName = (spec) => spec.split("(")[0];
@@ -54,7 +46,7 @@ export function offlinePage(root) {
     if (!alive) return;
     if (!ok) {
       const st = await serverEngine();
-      status.textContent = t("offline.unavailable", { reason: (st && st.reason) || engineError() || t("offline.notCached") });
+      status.textContent = t("offline.unavailable", { reason: t(whyUnavailable(st)) });
       status.setAttribute("data-state", "unavailable");
       return;
     }
@@ -96,7 +88,7 @@ async function chooser(root, q) {
       variant = await call({ op: "variant", spec: specIn.value.trim() });
     } catch (e) {
       variant = null;
-      err.textContent = e.message;
+      err.textContent = errorWords(e, { engine: "offline.badVariant" });
       startBtn.disabled = true;
       return;
     }
@@ -187,7 +179,7 @@ function playGame(root, g) {
     try {
       st = await call({ op: "state", spec: g.spec, start: g.start, moves: g.moves });
     } catch (err) {
-      status.textContent = err.message;
+      status.textContent = errorWords(err);
       return;
     }
     if (!alive) return;
@@ -213,7 +205,7 @@ function playGame(root, g) {
       g.moves = g.moves.concat([r.move]);
       keep(g);
     } catch (err) {
-      if (alive) controls.error.textContent = err.message;
+      if (alive) controls.error.textContent = errorWords(err);
     }
     thinking = false;
     if (alive) load();
@@ -225,7 +217,8 @@ function playGame(root, g) {
     try {
       await call({ op: "state", spec: g.spec, start: g.start, moves: g.moves.concat([m]) });
     } catch (err) {
-      controls.error.textContent = err.message;
+      err.move = m;
+      controls.error.textContent = errorWords(err, { engine: "error.illegal_move" });
       return;
     }
     controls.error.textContent = "";
@@ -265,7 +258,7 @@ function playGame(root, g) {
   call({ op: "variant", spec: g.spec }).then((v) => {
     names = v.playerNames;
     load();
-  }, (err) => (status.textContent = err.message));
+  }, (err) => (status.textContent = errorWords(err)));
   return () => {
     alive = false;
   };

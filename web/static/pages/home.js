@@ -262,7 +262,7 @@ export function homePage(root) {
       // The server cannot be reached: a game of one player against the
       // computer goes on in the browser (offline/play.js).
       const ai = seatChoices.filter((c) => c.startsWith("ai:"));
-      if (!err.status && ai.length === seatChoices.length - 1 && seatChoices.includes("you") && !values.__position) {
+      if (err.code === "network" && ai.length === seatChoices.length - 1 && seatChoices.includes("you") && !values.__position) {
         navigate("/offline?" + new URLSearchParams({ spec: current.spec, level: ai[0].slice(3), seat: String(seatChoices.indexOf("you")), down: "1" }));
         return;
       }
