@@ -20,6 +20,7 @@ import (
 	"stax/server/chat"
 	"stax/server/clock"
 	"stax/server/lobby"
+	"stax/server/offline"
 	"stax/server/play"
 	"stax/server/ratings"
 	"stax/server/view"
@@ -33,18 +34,22 @@ func init() {
 	for _, v := range []any{
 		play.State{}, play.Seat{}, play.CreateRequest{}, play.CreateResponse{}, play.JoinRequest{},
 		play.JoinResponse{}, play.Message{}, play.ChatLog{}, play.OfferMsg{}, play.RematchMsg{},
-		view.View{}, view.Outcome{}, view.Summary{},
+		view.Summary{},
 		catalog.GameInfo{}, catalog.Variant{},
 		account.Credentials{}, account.PasswordChange{}, account.PasswordConfirm{}, account.Me{},
 		ratings.Profile{}, ratings.PoolRating{},
 		lobby.SeekRequest{}, lobby.Seek{}, lobby.AcceptResponse{},
 		analysis.AnalyzeRequest{}, analysis.Analysis{}, analysis.Verdict{}, analysis.Review{},
 		analysis.SetupRequest{}, analysis.Setup{},
-		clock.State{}, chat.Line{},
+		clock.State{}, chat.Line{}, offline.Status{},
 	} {
 		t := reflect.TypeOf(v)
 		wireTypes[filepath.Base(t.PkgPath())+"."+t.Name()] = v
 	}
+	// The board views and outcomes are aliases of package board's types,
+	// which the docs name by the package that serves them.
+	wireTypes["view.View"] = view.View{}
+	wireTypes["view.Outcome"] = view.Outcome{}
 }
 
 // example is a fenced JSON block of a document: the type named in its

@@ -11,8 +11,10 @@ import (
 
 // contentSecurityPolicy lets the page load its own scripts, styles, images
 // and websocket and nothing else, and forbids framing it (so that no other
-// site can overlay it and have a hidden button clicked).
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+// site can overlay it and have a hidden button clicked). 'wasm-unsafe-eval'
+// lets the engine's worker compile the site's own WebAssembly
+// (server/offline), and nothing else: it allows no eval of JavaScript.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // securityHeaders are set on every answer.

@@ -40,6 +40,7 @@ import (
 	"stax/server/catalog"
 	"stax/server/httpx"
 	"stax/server/lobby"
+	"stax/server/offline"
 	"stax/server/play"
 	"stax/server/ratings"
 	"stax/server/store"
@@ -212,6 +213,10 @@ type Config struct {
 	// DefaultAnalyzeBurst).
 	AnalyzeEvery time.Duration
 	AnalyzeBurst int
+	// Engine gives the engine compiled for the browser, for offline play
+	// and local analysis (stax serve builds it at start); nil serves none,
+	// and GET /engine/status says so (server/offline).
+	Engine offline.Source
 }
 
 // Server serves the site. It is an http.Handler.
@@ -227,6 +232,7 @@ type Server struct {
 	lobby    *lobby.Lobby
 	analysis *analysis.Board
 	live     *play.Live
+	offline  *offline.Offline
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -323,6 +329,7 @@ func New(cfg Config) (*Server, error) {
 		Workers: cfg.AnalysisWorkers, Time: cfg.AnalysisTime, ReviewTime: cfg.ReviewTime,
 		Every: cfg.AnalyzeEvery, Burst: cfg.AnalyzeBurst, MaxPlies: cfg.MaxPlies, Proxies: proxies,
 		Sockets: s.sockets, Log: cfg.Log})
+	s.offline = offline.New(offline.Config{Source: cfg.Engine, Assets: cfg.Assets})
 
 	// Follow the feed before reading the games, so that no change falls
 	// between the two.

@@ -31,12 +31,18 @@
 //	pages/          the pages, one module or directory each (game/: page.js with
 //	                connection.js and extras.js); a page imports no other page,
 //	                what pages share is outside pages/ (TestNoPageImportsAPage)
+//	offline/        the engine in the browser (docs/offline.md): engine-worker.js, the
+//	                Web Worker running the WebAssembly engine, and engine.js, its client;
+//	                play.js, offline games against the computer (/offline); local-api.js,
+//	                the analysis board's searches in the browser; bench.js (/bench);
+//	                install.js, the service worker's registration (sw.js is its template)
 //
 // docs/adding-a-game.md says how a new game reaches the interface.
 //
-// The server stays the judge of every move: the interface only offers what
-// the server lists as legal, and says in the catalogue's words why it
-// refused a typed move.
+// The server stays the judge of every move of its games: the interface only
+// offers what the server lists as legal, and says in the catalogue's words
+// why it refused a typed move. Offline games are judged by the same rules,
+// compiled into the engine that runs in the browser.
 //
 // The browser tests (browser_test.go) drive headless Chromium through the
 // real server, in-process. They skip when Chromium is not installed, unless

@@ -80,7 +80,8 @@ type instance struct {
 func startInstance(t *testing.T, name, db string, extra ...string) *instance {
 	t.Helper()
 	lines := make(chan string, 16)
-	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-level", "warn", "--ai-delay", "0s"}, extra...)
+	// No browser visits these instances: the engine for it is not built.
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-level", "warn", "--ai-delay", "0s", "--browser-engine=false"}, extra...)
 	cmd := startProcess(t, lines, args...)
 	deadline := time.After(30 * time.Second)
 	for {

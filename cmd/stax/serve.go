@@ -13,6 +13,7 @@ import (
 	neturl "net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -23,6 +24,7 @@ import (
 	"stax/server"
 	"stax/server/httpx"
 	"stax/server/loadtest"
+	"stax/server/offline"
 	"stax/server/store"
 	"stax/server/store/postgres"
 	"stax/server/store/sqlite"
@@ -54,6 +56,7 @@ func runServe(e *env, args []string) error {
 	analysisTime := fs.Duration("analysis-time", server.DefaultAnalysisTime, "the longest one live analysis of the analysis board searches")
 	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or networks (CIDR) of the reverse proxies in front of the server, whose X-Forwarded-For names the client for the per-address limits")
+	browserEngine := fs.Bool("browser-engine", true, "build the engine for the browser at start with the go tool (offline play and local analysis; docs/offline.md); false serves none")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -90,6 +93,9 @@ func runServe(e *env, args []string) error {
 	var closeAI func()
 	c.ai, closeAI = computerPlayers(log)
 	defer closeAI()
+	if *browserEngine {
+		c.engine = browserEngineBuild(ctx, log)
+	}
 	return serve(ctx, e, log, c)
 }
 
@@ -139,6 +145,19 @@ func tableNews(log *slog.Logger) func(ai.TableEvent) {
 	}
 }
 
+// browserEngineBuild starts building the engine for the browser in the
+// background, kept in engine/ of the solved tables' cache directory; the
+// log tells when it is ready or why there is none.
+func browserEngineBuild(ctx context.Context, log *slog.Logger) offline.Source {
+	dir, err := tablesDir()
+	if err == nil {
+		dir = filepath.Join(dir, "engine")
+	}
+	return offline.StartBuild(ctx, offline.BuildConfig{Dir: dir, Log: func(msg string, args ...any) {
+		log.Info(msg, args...)
+	}})
+}
+
 type serveConfig struct {
 	addr, db, assets, sync string
 	workers                int
@@ -155,6 +174,7 @@ type serveConfig struct {
 	analysisWorkers        int
 	analysisTime           time.Duration
 	ai                     ai.Config         // the computer players' configuration
+	engine                 offline.Source    // the engine for the browser, or nil
 	ready                  func(addr string) // called with the listening address, for tests
 }
 
@@ -233,6 +253,8 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		Analyst:         c.ai,
 		AnalysisWorkers: c.analysisWorkers,
 		AnalysisTime:    c.analysisTime,
+
+		Engine: c.engine,
 	})
 	if err != nil {
 		return err

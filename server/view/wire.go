@@ -4,18 +4,12 @@ import (
 	"log/slog"
 	"stax/game"
 	"stax/server/store"
+	"stax/server/view/board"
 	"time"
 )
 
-// Outcome describes how a finished game ended.
-type Outcome struct {
-	Result      string `json:"result"`
-	Reason      string `json:"reason"`
-	Detail      string `json:"detail"`
-	Winners     []int  `json:"winners"`
-	Scores      []int  `json:"scores,omitempty"`
-	Description string `json:"description"`
-}
+// Outcome describes how a finished game ended (package board's).
+type Outcome = board.Outcome
 
 // Summary is one game of the recent games list.
 type Summary struct {
@@ -46,34 +40,10 @@ type SummarySeat struct {
 }
 
 // OutcomeOf returns the JSON outcome, nil while the game goes on.
-func OutcomeOf(g game.Game, o game.Outcome) *Outcome {
-	if !o.Over() {
-		return nil
-	}
-	out := &Outcome{
-		Result:      o.ResultString(),
-		Reason:      o.Reason.String(),
-		Detail:      o.Detail,
-		Winners:     o.Winners(),
-		Description: o.Describe(g),
-	}
-	if out.Winners == nil {
-		out.Winners = []int{}
-	}
-	if o.HasScores {
-		out.Scores = append([]int(nil), o.Scores[:o.Players]...)
-	}
-	return out
-}
+func OutcomeOf(g game.Game, o game.Outcome) *Outcome { return board.OutcomeOf(g, o) }
 
 // PlayerNames returns the names of g's players, seat by seat.
-func PlayerNames(g game.Game) []string {
-	names := make([]string, g.Players())
-	for p := range names {
-		names[p] = g.PlayerName(p)
-	}
-	return names
-}
+func PlayerNames(g game.Game) []string { return board.PlayerNames(g) }
 
 // Summaries returns the summaries of stored games (read without moves).
 func Summaries(games game.Registry, log *slog.Logger, gs []*store.Game) []Summary {

@@ -12,6 +12,8 @@
 //         /leaderboard/<pool>, /me/games
 //         /analysis         the analysis board and a finished game's review
 //                           (?game=ID, or ?spec=S&position=P&moves=...)
+//         /offline          games against the computer in the browser (offline/)
+//         /bench            the browser engine's speed
 
 import { installPatterns } from "./render.js";
 import { clear, h } from "./dom.js";
@@ -29,6 +31,9 @@ import { accountPage, signinPage } from "./pages/signin.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { applyTheme, theme, toggleTheme } from "./theme.js";
 import { setSound, soundOn } from "./sound.js";
+import { offlinePage } from "./offline/play.js";
+import { benchPage } from "./offline/bench.js";
+import { installOffline } from "./offline/install.js";
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
@@ -54,6 +59,8 @@ function route() {
   else if ((m = /^\/game\/([A-Za-z0-9]+)$/.exec(path))) page = (root) => gamePage(root, m[1]);
   else if (path === "/games") page = recentPage;
   else if (path === "/analysis") page = analysisPage;
+  else if (path === "/offline") page = offlinePage;
+  else if (path === "/bench") page = benchPage;
   else if ((m = /^\/rules\/([a-z0-9_-]+)$/.exec(path)) && GAMES.some((g) => g.name === m[1])) page = (root) => rulesPage(root, m[1]);
   else if (path === "/rules" && GAMES.length) page = (root) => rulesPage(root, GAMES[0].name);
   else page = notFound;
@@ -142,6 +149,7 @@ function drawNav() {
     h("a", { href: account ? "/new" : "/", "data-link": "" }, t("nav.new")),
     h("a", { href: "/games", "data-link": "", "data-testid": "nav-recent" }, t("nav.recent")),
     h("a", { href: "/analysis", "data-link": "", "data-testid": "nav-analysis" }, t("nav.analysis")),
+    h("a", { href: "/offline", "data-link": "", "data-testid": "nav-offline" }, t("nav.offline")),
     h("a", { href: "/leaderboard", "data-link": "", "data-testid": "nav-leaderboard" }, t("nav.leaderboard")),
     ...GAMES.filter((g) => g.rules).map((g) => h("a", { href: "/rules/" + g.name, "data-link": "" }, t("nav.rules", { game: g.title }))),
     h(
@@ -210,3 +218,4 @@ drawNav();
 
 installPatterns();
 route();
+installOffline();

@@ -3,6 +3,7 @@ package prove
 import (
 	"math/bits"
 	"slices"
+	"time"
 
 	"stax/game"
 	"stax/games/diam"
@@ -76,7 +77,7 @@ func (w *worker) tick() bool {
 	if w.nodes >= flushEvery {
 		n := w.s.nodes.Add(w.nodes)
 		w.nodes = 0
-		if w.s.stopAt > 0 && n >= w.s.stopAt {
+		if w.s.stopAt > 0 && n >= w.s.stopAt || !w.s.deadline.IsZero() && time.Now().After(w.s.deadline) {
 			w.s.stop.Store(true)
 		}
 	}

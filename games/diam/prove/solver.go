@@ -65,11 +65,16 @@ type Solver struct {
 	proven    atomic.Int64
 	disproven atomic.Int64
 	stop      atomic.Bool
-	depth     atomic.Int64  // the length of a worker's current line
-	stopAt    int64         // the node count at which Prove stops (0: none)
-	root      atomic.Uint64 // the root's pn<<32 | dn, for progress
-	elapsed   time.Duration // of earlier runs
-	runStart  time.Time
+	depth     atomic.Int64 // the length of a worker's current line
+	stopAt    int64        // the node count at which Prove stops (0: none)
+	// deadline is ctx's deadline in Prove (zero: none), which the workers
+	// check themselves: on one thread without preemption (GOOS=js, the
+	// engine in the browser) the watcher of ctx never runs while they
+	// search.
+	deadline time.Time
+	root     atomic.Uint64 // the root's pn<<32 | dn, for progress
+	elapsed  time.Duration // of earlier runs
+	runStart time.Time
 }
 
 // New returns a solver for the two-player variant g.
@@ -237,6 +242,7 @@ func (s *Solver) Prove(ctx context.Context, st *diam.State, goal Goal) (Answer, 
 	if s.opts.NodeLimit > 0 {
 		s.stopAt = s.nodes.Load() + s.opts.NodeLimit
 	}
+	s.deadline, _ = ctx.Deadline()
 	s.runStart = time.Now()
 	defer func() {
 		s.elapsed += time.Since(s.runStart)

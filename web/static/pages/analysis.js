@@ -10,7 +10,7 @@
 // URLs: /analysis?spec=S&position=P&moves=M1,M2&ply=N  a position and a line
 //       /analysis?game=ID&ply=N                        a finished game
 
-import { AnalysisSocket, analyze, getGame, listGames, review, setupPosition, variant, view } from "../api.js";
+import { AnalysisSocket, analyze, getGame, listGames, review, setupPosition, variant, view } from "../offline/local-api.js";
 import { clear, h } from "../dom.js";
 import { GAMES, gameModule } from "../games/index.js";
 import { Picker } from "../picker.js";
@@ -244,6 +244,7 @@ export function analysisPage(root) {
     const st = { status: live ? "playing" : "finished", players: names.length, toMove: r.toMove, playerNames: names, legal: r.moves.map((m) => m.move) };
     controls.draw({ st, held: live ? [r.toMove] : [], board: r.view ? r.view.board : null, picker: a.picker, interactive: live, pos: r.position, seatName, module: mod });
     depthBox.textContent = r.exact ? t("analysis.exact") : r.depth ? t("analysis.depth", { n: r.depth }) : "";
+    if (r.local) depthBox.textContent += " · " + t("offline.local");
     clear(verdicts);
     r.moves.forEach((m, i) => {
       verdicts.append(

@@ -259,6 +259,13 @@ export function homePage(root) {
       saveInvites(res.id, (res.invites || []).map((x) => ({ seat: x.seat, link: x.link })));
       navigate("/game/" + res.id);
     } catch (err) {
+      // The server cannot be reached: a game of one player against the
+      // computer goes on in the browser (offline/play.js).
+      const ai = seatChoices.filter((c) => c.startsWith("ai:"));
+      if (err.code === "network" && ai.length === seatChoices.length - 1 && seatChoices.includes("you") && !values.__position) {
+        navigate("/offline?" + new URLSearchParams({ spec: current.spec, level: ai[0].slice(3), seat: String(seatChoices.indexOf("you")), down: "1" }));
+        return;
+      }
       showError(t("home.cannotStart", { error: errorWords(err, { 503: "home.levelPreparing" }) }));
       startBtn.disabled = false;
     }

@@ -1,0 +1,252 @@
+// Package offline serves what the site needs to work without the server:
+// the engine compiled for the browser (the rules, search and levels in
+// WebAssembly, which cmd/stax-wasm is; stax serve builds it at start, see
+// docs/offline.md), the Go runtime's loader of it, and the service worker
+// that keeps the interface's files and the engine in the browser's cache.
+//
+// The engine may be missing (being built, or the go tool or the source
+// absent): GET /engine/status says why, the rest of the site works
+// without it, and the interface offers no offline play.
+package offline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Engine is the engine for the browser, built.
+type Engine struct {
+	// Wasm is the WebAssembly module, and Gzip the same compressed with
+	// gzip, served to the browsers that accept it.
+	Wasm, Gzip []byte
+	// Exec is the Go runtime's wasm_exec.js of the toolchain that built
+	// Wasm, which loads it.
+	Exec []byte
+	// Version names this build: a hash of Wasm and Exec.
+	Version string
+}
+
+// NewEngine returns the Engine of a module and its loader, with its gzip
+// form and version.
+func NewEngine(wasm, exec, gzip []byte) *Engine {
+	h := sha256.New()
+	h.Write(wasm)
+	h.Write(exec)
+	return &Engine{Wasm: wasm, Gzip: gzip, Exec: exec, Version: hex.EncodeToString(h.Sum(nil))[:16]}
+}
+
+// Source gives the engine: the built one, or nil and why there is none
+// (yet); building reports that it is on its way.
+type Source interface {
+	Engine() (e *Engine, building bool, why error)
+}
+
+// ErrNoSource is why a server configured without an engine has none.
+var ErrNoSource = errors.New("this server was started without the browser engine")
+
+// Config configures the offline files.
+type Config struct {
+	// Source gives the engine; nil serves none (ErrNoSource).
+	Source Source
+	// Assets are the interface's files, which the service worker caches;
+	// sw.js among them is its template (see ServiceWorker).
+	Assets fs.FS
+}
+
+// Offline serves the engine and the service worker.
+type Offline struct {
+	cfg Config
+}
+
+// New returns the offline files' server.
+func New(cfg Config) *Offline { return &Offline{cfg: cfg} }
+
+// Routes adds GET /engine/status, /engine/stax.wasm, /engine/wasm_exec.js
+// and /sw.js.
+func (o *Offline) Routes(m *http.ServeMux) {
+	m.HandleFunc("GET /engine/status", o.handleStatus)
+	m.HandleFunc("GET /engine/stax.wasm", o.handleWasm)
+	m.HandleFunc("GET /engine/wasm_exec.js", o.handleExec)
+	m.HandleFunc("GET /sw.js", o.handleServiceWorker)
+}
+
+// Status is the answer of GET /engine/status.
+type Status struct {
+	// Ready is true when the engine is served; Building while it is being
+	// built. Code says why it is not served, for the interface's
+	// catalogue: "none" (the server has no engine), "building" or
+	// "failed"; Reason says it in words, for people reading logs and
+	// scripts.
+	Ready    bool   `json:"ready"`
+	Building bool   `json:"building,omitempty"`
+	Code     string `json:"code,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Version  string `json:"version,omitempty"`
+	// Size and GzipSize are the module's sizes in bytes.
+	Size     int `json:"size,omitempty"`
+	GzipSize int `json:"gzipSize,omitempty"`
+}
+
+// engine returns the engine and the status of the engine.
+func (o *Offline) engine() (*Engine, Status) {
+	if o.cfg.Source == nil {
+		return nil, Status{Code: "none", Reason: ErrNoSource.Error()}
+	}
+	e, building, why := o.cfg.Source.Engine()
+	if e == nil {
+		st := Status{Building: building, Code: "failed"}
+		if building {
+			st.Code = "building"
+		}
+		if why != nil {
+			st.Reason = why.Error()
+		}
+		return nil, st
+	}
+	return e, Status{Ready: true, Version: e.Version, Size: len(e.Wasm), GzipSize: len(e.Gzip)}
+}
+
+func (o *Offline) handleStatus(w http.ResponseWriter, r *http.Request) {
+	_, st := o.engine()
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, st)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// unavailable answers a request for the engine's files while there is
+// none.
+func unavailable(w http.ResponseWriter, st Status) {
+	w.Header().Set("Cache-Control", "no-store")
+	if st.Building {
+		w.Header().Set("Retry-After", "10")
+	}
+	http.Error(w, "the browser engine is not available: "+st.Reason, http.StatusServiceUnavailable)
+}
+
+func (o *Offline) handleWasm(w http.ResponseWriter, r *http.Request) {
+	e, st := o.engine()
+	if e == nil {
+		unavailable(w, st)
+		return
+	}
+	body := e.Wasm
+	w.Header().Set("Content-Type", "application/wasm")
+	w.Header().Set("Vary", "Accept-Encoding")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("ETag", `"`+e.Version+`"`)
+	if acceptsGzip(r.Header.Get("Accept-Encoding")) && len(e.Gzip) > 0 {
+		body = e.Gzip
+		w.Header().Set("Content-Encoding", "gzip")
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+}
+
+func (o *Offline) handleExec(w http.ResponseWriter, r *http.Request) {
+	e, st := o.engine()
+	if e == nil {
+		unavailable(w, st)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("ETag", `"`+e.Version+`"`)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(e.Exec))
+}
+
+// acceptsGzip reports whether an Accept-Encoding header accepts gzip.
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			return strings.ReplaceAll(params, " ", "") != "q=0"
+		}
+	}
+	return false
+}
+
+// ServiceWorker returns the service worker: the template sw.js of the
+// assets with its two placeholders filled, __VERSION__ with the version
+// of the interface's files and the engine together (so that a new
+// deployment changes the worker's bytes, which is how the browser learns
+// of an update), and __SHELL__ with the list of files to cache (every
+// asset but sw.js, the page itself as "/", and the engine's two files
+// when it is ready).
+func (o *Offline) ServiceWorker() ([]byte, error) {
+	if o.cfg.Assets == nil {
+		return nil, errors.New("no interface files to cache")
+	}
+	tmpl, err := fs.ReadFile(o.cfg.Assets, "sw.js")
+	if err != nil {
+		return nil, err
+	}
+	files, hash, err := o.shell()
+	if err != nil {
+		return nil, err
+	}
+	version := hash
+	e, _ := o.engine()
+	if e != nil {
+		version += "-" + e.Version
+		files = append(files, "/engine/wasm_exec.js", "/engine/stax.wasm")
+	}
+	list, err := json.Marshal(files)
+	if err != nil {
+		return nil, err
+	}
+	out := bytes.Replace(tmpl, []byte(`"__VERSION__"`), []byte(`"`+version+`"`), 1)
+	out = bytes.Replace(out, []byte(`["__SHELL__"]`), list, 1)
+	return out, nil
+}
+
+// shell lists the interface's files to cache and hashes them.
+func (o *Offline) shell() ([]string, string, error) {
+	files := []string{"/"}
+	h := sha256.New()
+	err := fs.WalkDir(o.cfg.Assets, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if p == "sw.js" || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		b, err := fs.ReadFile(o.cfg.Assets, p)
+		if err != nil {
+			return err
+		}
+		h.Write([]byte(p))
+		h.Write(b)
+		if p != "index.html" {
+			files = append(files, "/"+p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	slices.Sort(files)
+	return files, hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+func (o *Offline) handleServiceWorker(w http.ResponseWriter, r *http.Request) {
+	b, err := o.ServiceWorker()
+	if err != nil {
+		http.Error(w, "no service worker: "+err.Error(), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Service-Worker-Allowed", "/")
+	w.Write(b)
+}
