@@ -324,6 +324,7 @@ func (s *Live) Routes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/recent", h.handleRecent)
 	m.HandleFunc("GET /ws/games/{id}", h.handleWS)
 	m.HandleFunc("GET /api/me/games", h.handleMyGames)
+	m.HandleFunc("POST /api/games/import", h.handleImport)
 }
 
 // resume looks at the unfinished games: it expires the abandoned ones and

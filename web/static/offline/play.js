@@ -8,7 +8,7 @@
 //                                          sends there when the server cannot be reached)
 //       /offline?game=ID                   a game kept on this device
 
-import { listGames } from "../api.js";
+import { listGames, request } from "../api.js";
 import { clear, h, navigate } from "../dom.js";
 import { gameModule } from "../games/index.js";
 import { Picker } from "../picker.js";
@@ -253,6 +253,28 @@ function playGame(root, g) {
       " ",
       h("a", { href: "/offline", "data-link": "", class: "button secondary", "data-testid": "offline-new" }, t("offline.new")),
     );
+    // A finished game can be kept in the player's account, once the
+    // server can be reached: it replays the moves and keeps it, unrated.
+    if (st.outcome && g.saved) {
+      after.append(" ", h("a", { href: "/game/" + g.saved, "data-link": "", class: "button secondary", "data-testid": "offline-saved" }, t("offline.saved")));
+    } else if (st.outcome) {
+      const note = h("p", { class: "error small", role: "alert" });
+      const save = h("button", { type: "button", class: "secondary", "data-testid": "offline-save" }, t("offline.save"));
+      save.addEventListener("click", async () => {
+        save.disabled = true;
+        note.textContent = "";
+        try {
+          const r = await request("POST", "/api/games/import", { spec: g.spec, start: g.start || "", moves: g.moves, seat: g.seat, level: g.level });
+          g.saved = r.id;
+          keep(g);
+          draw();
+        } catch (err) {
+          save.disabled = false;
+          note.textContent = errorWords(err, { 401: "offline.saveSignIn" });
+        }
+      });
+      after.append(" ", save, note);
+    }
   }
 
   call({ op: "variant", spec: g.spec }).then((v) => {

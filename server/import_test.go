@@ -1,0 +1,48 @@
+package server_test
+
+import (
+	"net/http"
+	"testing"
+
+	"stax/games"
+	"stax/server/play"
+	"stax/server/view"
+)
+
+// TestImportOfflineGame: a game played offline against the computer and
+// finished is kept in the player's account once online, unrated, after its
+// moves replay by the rules; an unfinished or illegal one, or one from a
+// guest, is refused.
+func TestImportOfflineGame(t *testing.T) {
+	ts := startAccounts(t, newDB(t), newFakeClock())
+	ann, _ := ts.annAndBob()
+	spec := "pogo(maxplies=10)"
+	g, err := games.Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.Start()
+	var moves []string
+	for !st.Terminal() && len(moves) < 10 {
+		m := st.Legal(nil)[0]
+		moves = append(moves, st.FormatMove(m))
+		st.Apply(m)
+	}
+	req := play.ImportRequest{Spec: spec, Moves: moves, Seat: 0, Level: "random"}
+	ts.player("guest").fails("POST", "/api/games/import", req, http.StatusUnauthorized, "not signed in")
+	ann.fails("POST", "/api/games/import", play.ImportRequest{Spec: spec, Moves: moves[:3], Seat: 0, Level: "random"}, http.StatusBadRequest, "not over")
+	ann.fails("POST", "/api/games/import", play.ImportRequest{Spec: spec, Moves: append([]string{"9z9-z9"}, moves...), Seat: 0, Level: "random"}, http.StatusBadRequest, "move 1")
+	ann.fails("POST", "/api/games/import", play.ImportRequest{Spec: spec, Moves: moves, Seat: 2, Level: "random"}, http.StatusBadRequest, "seat")
+	var got play.ImportResponse
+	ann.call("POST", "/api/games/import", req, http.StatusCreated, &got)
+	var mine struct{ Games []view.Summary }
+	ann.call("GET", "/api/me/games", nil, http.StatusOK, &mine)
+	if len(mine.Games) != 1 || mine.Games[0].ID != got.ID || mine.Games[0].Status != "finished" || mine.Games[0].Rated || mine.Games[0].Seats[1].Level != "random" {
+		t.Fatalf("ann's games %+v; want the imported game, finished, unrated, against random", mine.Games)
+	}
+	var state stateOf
+	ann.call("GET", "/api/games/"+got.ID, nil, http.StatusOK, &state)
+	if state.Ply != len(moves) || state.Outcome == nil {
+		t.Fatalf("imported game: ply %d outcome %+v; want %d moves and its end", state.Ply, state.Outcome, len(moves))
+	}
+}
