@@ -33,7 +33,7 @@ var wireTypes = map[string]any{}
 func init() {
 	for _, v := range []any{
 		play.State{}, play.Seat{}, play.CreateRequest{}, play.CreateResponse{}, play.JoinRequest{},
-		play.JoinResponse{}, play.Message{}, play.ChatLog{}, play.OfferMsg{}, play.RematchMsg{},
+		play.JoinResponse{}, play.ImportRequest{}, play.ImportResponse{}, play.Message{}, play.ChatLog{}, play.OfferMsg{}, play.RematchMsg{},
 		view.Summary{},
 		catalog.GameInfo{}, catalog.Variant{},
 		account.Credentials{}, account.PasswordChange{}, account.PasswordConfirm{}, account.Me{},
