@@ -28,6 +28,13 @@ func (s *Server) routes() {
 	if s.cfg.DebugStats {
 		m.HandleFunc("GET /debug/stats", s.handleStats)
 	}
+	if s.cfg.Metrics {
+		m.Handle("GET /metrics", s.metrics.handler())
+	} else {
+		m.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+			httpx.Error(w, http.StatusNotFound, "no metrics here; stax serve --metrics serves /metrics, and --health-addr on a listener of its own")
+		})
+	}
 	m.HandleFunc("/debug/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusNotFound, "no debug endpoint here; stax serve --stats serves /debug/stats")
 	})
@@ -35,7 +42,7 @@ func (s *Server) routes() {
 		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
 	})
 	m.HandleFunc("/", s.handleStatic)
-	s.mux = s.guard(m)
+	s.mux = s.metrics.count(s.guard(m))
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {

@@ -34,7 +34,7 @@ func (s *Server) Listener(ln net.Listener) net.Listener {
 		Listener: ln,
 		max:      s.cfg.MaxConns + s.cfg.ConnHeadroom,
 		perIP:    s.cfg.MaxConnsPerIP + s.cfg.IPHeadroom,
-		refused:  &s.refused,
+		refused:  listenerRefusals{&s.refused, s.metrics.refused.WithLabelValues(refusedConnections)},
 		proxies:  s.cfg.TrustedProxies,
 	}
 }

@@ -143,6 +143,10 @@ type Config struct {
 	// DebugStats serves GET /debug/stats; it is off by default because it
 	// tells outsiders how busy the server is.
 	DebugStats bool
+	// Metrics serves the Prometheus metrics at GET /metrics beside the
+	// site; off by default, for the reason of DebugStats. The health
+	// handler (HealthHandler) serves them always.
+	Metrics bool
 	// MaxConns bounds the open websockets (default DefaultMaxConns);
 	// MaxConnsPerIP bounds those of one client address (default
 	// DefaultMaxConnsPerIP). A websocket past them is refused with 503 or
@@ -239,6 +243,8 @@ type Server struct {
 	wg     sync.WaitGroup // the janitor and the lobby's sweeper
 	// refused counts the connections the listener refused.
 	refused atomic.Int64
+	// metrics is the registry of GET /metrics.
+	metrics *metrics
 }
 
 // New starts a server: it composes the site's domains, follows the store's
@@ -342,6 +348,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.ratings.RateMissed(s.ctx)
+	s.metrics = newMetrics(s)
 	s.routes()
 	s.wg.Add(1)
 	go s.janitor()

@@ -55,6 +55,8 @@ func runServe(e *env, args []string) error {
 	analysisWorkers := fs.Int("analysis-workers", server.DefaultAnalysisWorkers, "analyses and reviews searching at once, besides --workers")
 	analysisTime := fs.Duration("analysis-time", server.DefaultAnalysisTime, "the longest one live analysis of the analysis board searches")
 	stats := fs.Bool("stats", false, "serve the server's counters at /debug/stats (for monitoring and load tests)")
+	metrics := fs.Bool("metrics", false, "serve Prometheus metrics at /metrics on --addr (--health-addr serves them always)")
+	healthAddr := fs.String("health-addr", "", "a second address, for operators only, serving /healthz, /metrics (and /debug/stats with --stats), never refused for the site's connections; keep it private")
 	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or networks (CIDR) of the reverse proxies in front of the server, whose X-Forwarded-For names the client for the per-address limits")
 	browserEngine := fs.Bool("browser-engine", true, "build the engine for the browser at start with the go tool (offline play and local analysis; docs/offline.md); false serves none")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
@@ -72,6 +74,7 @@ func runServe(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats,
+		metrics: *metrics, healthAddr: *healthAddr,
 		maxConns: *maxConns, maxPerIP: *maxPerIP, readTimeout: *readTimeout, ping: *ping,
 		createEvery: *createEvery, createBurst: *createBurst, joinEvery: *joinEvery, joinBurst: *joinBurst,
 		maxOpen: *maxOpen, expiry: *expiry, maxPlies: *maxPlies, analysisWorkers: *analysisWorkers, analysisTime: *analysisTime}
@@ -163,6 +166,8 @@ type serveConfig struct {
 	workers                int
 	aiDelay                time.Duration
 	pprof, stats           bool
+	metrics                bool   // serve /metrics on addr
+	healthAddr             string // the operators' listener, if any
 	allowedHosts           []string
 	trustedProxies         []netip.Prefix
 	maxConns, maxPerIP     int
@@ -237,6 +242,7 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		AllowedHosts:   c.allowedHosts,
 		TrustedProxies: c.trustedProxies,
 		DebugStats:     c.stats,
+		Metrics:        c.metrics,
 
 		MaxConns:      fitFileLimit(e, c.maxConns),
 		MaxConnsPerIP: c.maxPerIP,
@@ -286,13 +292,33 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	if len(c.allowedHosts) == 0 && !isLoopbackAddr(ln.Addr()) {
 		fmt.Fprintf(e.stderr, "note: the server answers only requests for localhost or a loopback address; give --allowed-hosts to be reached by name from elsewhere\n")
 	}
+	var health *http.Server
+	var healthLn net.Listener
+	if c.healthAddr != "" {
+		if healthLn, err = net.Listen("tcp", c.healthAddr); err != nil {
+			ln.Close()
+			srv.Close()
+			return fmt.Errorf("--health-addr: %w", err)
+		}
+		health = srv.HealthServer()
+		health.ErrorLog = hs.ErrorLog
+		fmt.Fprintf(e.stdout, "operators' listener on http://%s/ (/healthz, /metrics)\n", healthLn.Addr())
+		log.Info("health listener", "addr", healthLn.Addr().String())
+	}
 	if c.ready != nil {
 		c.ready(ln.Addr().String())
 	}
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- hs.Serve(ln) }()
+	if health != nil {
+		go func() { errc <- health.Serve(healthLn) }()
+	}
 	select {
 	case err := <-errc:
+		if health != nil {
+			health.Close()
+		}
+		hs.Close()
 		srv.Close()
 		return err
 	case <-ctx.Done():
@@ -300,6 +326,9 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if health != nil {
+		health.Shutdown(sctx)
+	}
 	err = hs.Shutdown(sctx)
 	srv.Close()
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -13,6 +13,7 @@ type latency struct {
 	buckets [32]int64  // bucket i counts durations in [2^(i-1), 2^i) µs
 	n       int64
 	max     time.Duration
+	sum     time.Duration
 }
 
 func (h *latency) add(d time.Duration) {
@@ -25,6 +26,7 @@ func (h *latency) add(d time.Duration) {
 	h.buckets[i]++
 	h.n++
 	h.max = max(h.max, d)
+	h.sum += d
 	h.mu.Unlock()
 }
 
