@@ -140,6 +140,12 @@ type Config struct {
 	// the total. Without it, the connection's address is the client's, and
 	// X-Forwarded-For is ignored, since any client can write it.
 	TrustedProxies []netip.Prefix
+	// HSTSMaxAge is the max-age of the Strict-Transport-Security header
+	// of answers to requests that came over TLS, directly or through a
+	// trusted proxy that says so in X-Forwarded-Proto (default
+	// DefaultHSTSMaxAge; negative sends none). Plain HTTP answers never
+	// carry it.
+	HSTSMaxAge time.Duration
 	// DebugStats serves GET /debug/stats; it is off by default because it
 	// tells outsiders how busy the server is.
 	DebugStats bool
@@ -269,6 +275,9 @@ func New(cfg Config) (*Server, error) {
 	httpx.SetDefault(&cfg.PingTimeout, DefaultPingTimeout)
 	httpx.SetDefault(&cfg.SweepEvery, time.Minute)
 	httpx.SetDefault(&cfg.MaxPlies, DefaultMaxPlies)
+	if cfg.HSTSMaxAge == 0 {
+		cfg.HSTSMaxAge = DefaultHSTSMaxAge
+	}
 	now := cfg.Now
 	if now == nil {
 		now = time.Now

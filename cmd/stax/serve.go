@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -60,12 +61,22 @@ func runServe(e *env, args []string) error {
 	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or networks (CIDR) of the reverse proxies in front of the server, whose X-Forwarded-For names the client for the per-address limits")
 	browserEngine := fs.Bool("browser-engine", true, "build the engine for the browser at start with the go tool (offline play and local analysis; docs/offline.md); false serves none")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
+	var tf tlsFlags
+	fs.StringVar(&tf.cert, "tls-cert", "", "serve HTTPS on --addr with this certificate (a PEM file, read again when it changes), with --tls-key")
+	fs.StringVar(&tf.key, "tls-key", "", "the private key of --tls-cert (a PEM file)")
+	fs.StringVar(&tf.acmeHosts, "acme-hosts", "", "serve HTTPS on --addr with certificates got automatically (ACME, e.g. Let's Encrypt) for these comma-separated public names; --addr should be :443")
+	fs.StringVar(&tf.acmeCache, "acme-cache", "", "the directory that keeps the certificates of --acme-hosts across restarts")
+	fs.StringVar(&tf.acmeEmail, "acme-email", "", "the address the certificate authority may write to about --acme-hosts' certificates")
+	fs.StringVar(&tf.httpAddr, "http-addr", "", "with TLS, a plain HTTP address (e.g. :80) that redirects to HTTPS and answers ACME's challenges")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 0 {
 		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	if *hosts == "" && tf.acmeHosts != "" {
+		*hosts = tf.acmeHosts
 	}
 	log, err := newLogger(e, *level)
 	if err != nil {
@@ -74,7 +85,7 @@ func runServe(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := serveConfig{addr: *addr, db: *db, assets: *assets, workers: *workers, aiDelay: *aiDelay, sync: *sync, pprof: *pprof, stats: *stats,
-		metrics: *metrics, healthAddr: *healthAddr,
+		metrics: *metrics, healthAddr: *healthAddr, tls: tf,
 		maxConns: *maxConns, maxPerIP: *maxPerIP, readTimeout: *readTimeout, ping: *ping,
 		createEvery: *createEvery, createBurst: *createBurst, joinEvery: *joinEvery, joinBurst: *joinBurst,
 		maxOpen: *maxOpen, expiry: *expiry, maxPlies: *maxPlies, analysisWorkers: *analysisWorkers, analysisTime: *analysisTime}
@@ -168,6 +179,7 @@ type serveConfig struct {
 	pprof, stats           bool
 	metrics                bool   // serve /metrics on addr
 	healthAddr             string // the operators' listener, if any
+	tls                    tlsFlags
 	allowedHosts           []string
 	trustedProxies         []netip.Prefix
 	maxConns, maxPerIP     int
@@ -216,6 +228,10 @@ func redactDB(db string) string {
 // serve runs the server until ctx is cancelled, then shuts it down
 // gracefully.
 func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
+	tlsConfig, redirect, err := c.tls.setup()
+	if err != nil {
+		return err
+	}
 	st, err := openStore(ctx, c.db, c.sync)
 	if err != nil {
 		return err
@@ -283,40 +299,68 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	hs.Handler = h
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	ln = srv.Listener(ln)
-	url := "http://" + ln.Addr().String() + "/"
+	scheme := "http://"
+	if tlsConfig != nil {
+		// TLS over the limiting listener: the limits count connections
+		// before their handshake.
+		ln = tls.NewListener(ln, tlsConfig)
+		hs.TLSConfig = tlsConfig
+		scheme = "https://"
+	}
+	url := scheme + ln.Addr().String() + "/"
 	if strings.HasPrefix(c.addr, ":") || strings.HasPrefix(c.addr, "0.0.0.0:") {
-		url = "http://localhost:" + strings.TrimPrefix(c.addr[strings.LastIndex(c.addr, ":"):], ":") + "/"
+		url = scheme + "localhost:" + strings.TrimPrefix(c.addr[strings.LastIndex(c.addr, ":"):], ":") + "/"
 	}
 	fmt.Fprintf(e.stdout, "stax serving on %s (database %s); press Ctrl-C to stop\n", url, redactDB(c.db))
 	log.Info("listening", "addr", ln.Addr().String(), "db", redactDB(c.db))
 	if len(c.allowedHosts) == 0 && !isLoopbackAddr(ln.Addr()) {
 		fmt.Fprintf(e.stderr, "note: the server answers only requests for localhost or a loopback address; give --allowed-hosts to be reached by name from elsewhere\n")
 	}
-	var health *http.Server
-	var healthLn net.Listener
-	if c.healthAddr != "" {
-		if healthLn, err = net.Listen("tcp", c.healthAddr); err != nil {
+	// The other listeners: the operators' (--health-addr) and the
+	// redirection to HTTPS (--http-addr).
+	var others []*http.Server
+	var otherLns []net.Listener
+	listen := func(flag, addr string, h *http.Server) error {
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			for _, o := range otherLns {
+				o.Close()
+			}
 			ln.Close()
 			srv.Close()
-			return fmt.Errorf("--health-addr: %w", err)
+			return fmt.Errorf("%s: %w", flag, err)
 		}
-		health = srv.HealthServer()
-		health.ErrorLog = hs.ErrorLog
-		fmt.Fprintf(e.stdout, "operators' listener on http://%s/ (/healthz, /metrics)\n", healthLn.Addr())
-		log.Info("health listener", "addr", healthLn.Addr().String())
+		h.ErrorLog = hs.ErrorLog
+		others, otherLns = append(others, h), append(otherLns, l)
+		return nil
+	}
+	if c.healthAddr != "" {
+		if err := listen("--health-addr", c.healthAddr, srv.HealthServer()); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "operators' listener on http://%s/ (/healthz, /metrics)\n", otherLns[len(otherLns)-1].Addr())
+		log.Info("health listener", "addr", otherLns[len(otherLns)-1].Addr().String())
+	}
+	if c.tls.httpAddr != "" {
+		rs := &http.Server{Handler: redirect, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+			WriteTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}
+		if err := listen("--http-addr", c.tls.httpAddr, rs); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "redirecting http://%s/ to HTTPS\n", otherLns[len(otherLns)-1].Addr())
 	}
 	if c.ready != nil {
 		c.ready(ln.Addr().String())
 	}
-	errc := make(chan error, 2)
+	errc := make(chan error, 1+len(others))
 	go func() { errc <- hs.Serve(ln) }()
-	if health != nil {
-		go func() { errc <- health.Serve(healthLn) }()
+	for i, o := range others {
+		go func() { errc <- o.Serve(otherLns[i]) }()
 	}
 	select {
 	case err := <-errc:
-		if health != nil {
-			health.Close()
+		for _, o := range others {
+			o.Close()
 		}
 		hs.Close()
 		srv.Close()
@@ -326,8 +370,8 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if health != nil {
-		health.Shutdown(sctx)
+	for _, o := range others {
+		o.Shutdown(sctx)
 	}
 	err = hs.Shutdown(sctx)
 	srv.Close()
