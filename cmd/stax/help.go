@@ -69,10 +69,15 @@ func printCommandHelp(w io.Writer, c *command) error {
 	if len(flags) > 0 {
 		fmt.Fprintln(w, "\nFlags:")
 	}
-	for _, f := range flags {
-		fmt.Fprintf(w, "  %s\n", f.synopsis())
-		for _, line := range wrap(f.doc(), 72) {
-			fmt.Fprintf(w, "        %s\n", line)
+	for _, g := range groupFlags(c.name, flags) {
+		if g.title != "" {
+			fmt.Fprintf(w, "\n %s:\n", g.title)
+		}
+		for _, f := range g.flags {
+			fmt.Fprintf(w, "  %s\n", f.synopsis())
+			for _, line := range wrap(f.doc(), 72) {
+				fmt.Fprintf(w, "        %s\n", line)
+			}
 		}
 	}
 	if dep := deprecatedFlags(fs); dep != "" {
@@ -232,11 +237,17 @@ func writeReference(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\n%s\n", markdown(longText(c.name)))
 		flags := documentedFlags(fs)
-		if len(flags) > 0 {
+		for _, g := range groupFlags(c.name, flags) {
+			if len(g.flags) == 0 {
+				continue
+			}
+			if g.title != "" {
+				fmt.Fprintf(w, "\n%s:\n", g.title)
+			}
 			fmt.Fprintf(w, "\n| flag | meaning |\n|---|---|\n")
-		}
-		for _, f := range flags {
-			fmt.Fprintf(w, "| `%s` | %s |\n", f.synopsis(), tableCell(f.doc()))
+			for _, f := range g.flags {
+				fmt.Fprintf(w, "| `%s` | %s |\n", f.synopsis(), tableCell(f.doc()))
+			}
 		}
 		if dep := deprecatedFlags(fs); dep != "" {
 			fmt.Fprintf(w, "\nStill accepted but deprecated: %s.\n", tableCell(dep))

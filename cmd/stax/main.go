@@ -49,6 +49,9 @@ type env struct {
 	// flags is the flag set of the command run, once it has defined its
 	// flags and met -h or a bad flag.
 	flags *flag.FlagSet
+	// getenv, when not nil, replaces os.Getenv for the STAX_* settings
+	// (for tests).
+	getenv func(string) string
 }
 
 // commands lists every subcommand, in the order "stax help" shows them.

@@ -68,12 +68,21 @@ func runServe(e *env, args []string) error {
 	fs.StringVar(&tf.acmeCache, "acme-cache", "", "the directory that keeps the certificates of --acme-hosts across restarts")
 	fs.StringVar(&tf.acmeEmail, "acme-email", "", "the address the certificate authority may write to about --acme-hosts' certificates")
 	fs.StringVar(&tf.httpAddr, "http-addr", "", "with TLS, a plain HTTP address (e.g. :80) that redirects to HTTPS and answers ACME's challenges")
+	configFile, printConfig := configFlags(fs)
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 0 {
 		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	set, err := applySettings(e, "serve", fs, *configFile)
+	if err != nil {
+		return err
+	}
+	if *printConfig {
+		set.print(e.stdout)
+		return nil
 	}
 	if *hosts == "" && tf.acmeHosts != "" {
 		*hosts = tf.acmeHosts

@@ -24,12 +24,21 @@ func runWorker(e *env, args []string) error {
 	aiDelay := fs.Duration("ai-delay", 300*time.Millisecond, "the least time a computer takes to answer another computer")
 	aiTimeout := fs.Duration("ai-timeout", 30*time.Second, "the longest a computer move may take before its seat forfeits")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
+	configFile, printConfig := configFlags(fs)
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 0 {
 		return &usageError{fmt.Sprintf("unexpected argument %q", rest[0])}
+	}
+	set, err := applySettings(e, "worker", fs, *configFile)
+	if err != nil {
+		return err
+	}
+	if *printConfig {
+		set.print(e.stdout)
+		return nil
 	}
 	if *db == "" {
 		return &usageError{"--db is required"}
