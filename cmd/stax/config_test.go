@@ -190,3 +190,30 @@ func TestSettingGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestDeployConfigExample checks that the configuration file shown in
+// docs/deploy.md is one that stax serve reads.
+func TestDeployConfigExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "deploy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "    # /etc/stax/serve.toml\n")
+	if !ok {
+		t.Fatal("docs/deploy.md: no example beginning with # /etc/stax/serve.toml")
+	}
+	var lines []string
+	for _, l := range strings.Split(rest, "\n") {
+		if l != "" && !strings.HasPrefix(l, "    ") {
+			break
+		}
+		lines = append(lines, strings.TrimPrefix(l, "    "))
+	}
+	got, _, err := printedConfig(t, "serve", nil, "--config", writeConfig(t, strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatalf("the example of docs/deploy.md: %v", err)
+	}
+	if got["workers"] != int64(0) || got["health-addr"] != "10.0.0.11:9090" || got["trusted-proxies"] != "10.0.0.5" {
+		t.Errorf("the example of docs/deploy.md read as %v", got)
+	}
+}
