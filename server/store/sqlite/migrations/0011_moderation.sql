@@ -1,0 +1,33 @@
+-- Moderation: blocks between accounts, players' reports, moderators'
+-- restrictions, and one-time password reset tokens.
+CREATE TABLE blocks (
+	user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	blocked_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	PRIMARY KEY (user_id, blocked_id)
+);
+
+-- Reports outlive the accounts they name: no foreign keys.
+CREATE TABLE reports (
+	id       TEXT PRIMARY KEY,
+	reporter TEXT NOT NULL,
+	target   TEXT NOT NULL DEFAULT '',
+	game_id  TEXT NOT NULL DEFAULT '',
+	chat     TEXT NOT NULL DEFAULT '',
+	reason   TEXT NOT NULL,
+	created  INTEGER NOT NULL,
+	closed   INTEGER NOT NULL DEFAULT 0,
+	note     TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX reports_open ON reports (created) WHERE closed = 0;
+
+CREATE TABLE restrictions (
+	user_id  TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+	muted    INTEGER NOT NULL DEFAULT 0,
+	disabled INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE password_resets (
+	token_hash TEXT PRIMARY KEY,
+	user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	expires    INTEGER NOT NULL
+);
