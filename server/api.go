@@ -23,6 +23,7 @@ func (s *Server) routes() {
 	s.lobby.Routes(m)
 	s.analysis.Routes(m)
 	s.offline.Routes(m)
+	s.moderation.Routes(m)
 	m.HandleFunc("GET /api/view", view.Handler(s.cfg.Games))
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	if s.cfg.DebugStats {

@@ -40,6 +40,7 @@ import (
 	"stax/server/catalog"
 	"stax/server/httpx"
 	"stax/server/lobby"
+	"stax/server/moderation"
 	"stax/server/offline"
 	"stax/server/play"
 	"stax/server/ratings"
@@ -243,6 +244,8 @@ type Server struct {
 	analysis *analysis.Board
 	live     *play.Live
 	offline  *offline.Offline
+	// moderation holds the blocks, reports and restrictions.
+	moderation *moderation.Moderation
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -310,6 +313,15 @@ func New(cfg Config) (*Server, error) {
 	if seeks != nil {
 		seeks = store.SeeksWithDeadline(seeks, cfg.StoreDeadline)
 	}
+	mods, _ := cfg.Store.(store.Moderation)
+	if users == nil {
+		mods = nil
+	}
+	if mods != nil {
+		mods = store.ModerationWithDeadline(mods, cfg.StoreDeadline)
+	}
+	// Moderation comes first: the accounts refuse disabled ones.
+	s.moderation = moderation.New(moderation.Config{Store: mods, Users: users, Proxies: proxies, Now: now, Log: cfg.Log})
 	instance := httpx.NewID()
 	s.catalog = catalog.New(catalog.Config{Games: cfg.Games, Levels: cfg.Levels, LevelReady: cfg.LevelReady, LevelElo: cfg.LevelElo,
 		MaxPlies: cfg.MaxPlies})
@@ -324,7 +336,7 @@ func New(cfg Config) (*Server, error) {
 	if hashers < 1 {
 		hashers = runtime.NumCPU()
 	}
-	s.accounts = account.New(account.Config{Users: users, Feed: games, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
+	s.accounts = account.New(account.Config{Users: s.moderation.GuardUsers(users), Feed: games, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
 		Hashers: hashers, Proxies: proxies, Now: now, Log: cfg.Log})
 	live, err := play.New(play.Config{Store: games, Users: users, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
 		Sockets: s.sockets, Proxies: proxies, Instance: instance, Log: cfg.Log,
@@ -336,6 +348,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.live = live
+	live.SetModerator(s.moderation)
+	s.moderation.Wire(s.accounts, s.accounts, live)
 	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Users: users, Feed: games, Games: cfg.Games, Sessions: s.accounts,
 		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, MaxPlies: cfg.MaxPlies, Now: now, Log: cfg.Log})
 	// A deleted account's seats and seeks are forgotten.
@@ -362,8 +376,9 @@ func New(cfg Config) (*Server, error) {
 	s.wg.Add(1)
 	go s.janitor()
 	if cfg.Now == nil {
-		s.wg.Add(1)
+		s.wg.Add(2)
 		go s.lobbyLoop()
+		go s.moderationLoop()
 	}
 	return s, nil
 }
@@ -419,8 +434,17 @@ func (s *Server) lobbyLoop() {
 	httpx.Every(s.ctx, lobbyTick, func(now time.Time) { s.lobby.Sweep(now.UTC()) })
 }
 
-// CheckClocks flags the games whose player to move has run out of time
-// and withdraws the seeks left without their owner. A server configured
+// moderationLoop reads the blocks and restrictions again every
+// moderation.RefreshEvery, so that what stax admin or another instance
+// changed takes effect here.
+func (s *Server) moderationLoop() {
+	defer s.wg.Done()
+	httpx.Every(s.ctx, moderation.RefreshEvery, func(now time.Time) { s.moderation.Sweep(s.ctx, now) })
+}
+
+// CheckClocks flags the games whose player to move has run out of time,
+// withdraws the seeks left without their owner and reads the moderation's
+// snapshot again when it is due. A server configured
 // with Config.Now does this only when called; otherwise every 100 ms.
 func (s *Server) CheckClocks() {
 	s.live.CheckClocks()
@@ -429,6 +453,7 @@ func (s *Server) CheckClocks() {
 		now = s.cfg.Now
 	}
 	s.lobby.Sweep(now().UTC())
+	s.moderation.Sweep(s.ctx, now())
 }
 
 // Close stops the server: it closes every websocket with status 1001,

@@ -53,6 +53,14 @@ var layers = []struct {
 	// so that the browser's engine (cmd/stax-wasm) links no HTTP.
 	{"stax/server/offline", []string{"stax/server", "stax/server/httpx", "stax/server/store/...", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker"}},
 	{"stax/server/view/board", []string{"stax/server", "stax/server/httpx", "stax/server/store/...", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker"}},
+	// Moderation answers live play, the lobby and the accounts through
+	// their small interfaces, and imports none of them, nor they it.
+	{"stax/server/moderation", []string{"stax/server", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker"}},
+	{"stax/server/account", []string{"stax/server/moderation"}},
+	{"stax/server/play", []string{"stax/server/moderation"}},
+	{"stax/server/lobby", []string{"stax/server/moderation"}},
+	{"stax/server/httpx", []string{"stax/server/moderation"}},
+	{"stax/server/store/...", []string{"stax/server/moderation"}},
 }
 
 // TestLayers checks the layering rules on the non-test imports of every

@@ -59,6 +59,9 @@ func (s *Live) chat(l *room, c *client, text string) error {
 	} else if c.user == "" {
 		return &moveError{code: CodeNotYourSeat, msg: "sign in to chat as a spectator"}
 	}
+	if s.muted(c) {
+		return &moveError{code: CodeMuted, msg: "the operators have muted your account in chats"}
+	}
 	if ok, wait := c.chatLimit.Allow("", s.now()); !ok {
 		return &moveError{code: CodeRateLimited, msg: fmt.Sprintf("you are chatting too fast; wait %d s", int(wait.Seconds()+0.999))}
 	}
@@ -71,7 +74,7 @@ func (s *Live) chat(l *room, c *client, text string) error {
 // sendTalk sends a newcomer the chat of its room and the offers standing,
 // in one message. The caller holds l.mu.
 func (l *room) sendTalk(c *client) {
-	c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: roomOf(c), Lines: l.talk.chat.Lines(roomOf(c)), Offers: l.offers()}))
+	c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: roomOf(c), Lines: c.heard(l.talk.chat.Lines(roomOf(c))), Offers: l.offers()}))
 }
 
 // ChatLog is the chat of a room so far and the offers standing, sent to a

@@ -232,7 +232,7 @@ func (l *room) addLine(line chat.Line) {
 	}
 	msg := httpx.Marshal(line)
 	for sub := range l.subs {
-		if roomOf(sub) == line.Room {
+		if roomOf(sub) == line.Room && sub.hears(line) {
 			sub.send(msg)
 		}
 	}
@@ -246,9 +246,15 @@ func (l *room) mergeLines(got []chat.Line) {
 		// Connections that came before the history get it now.
 		msg := httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: l.talk.chat.Lines(room), Offers: l.offers()})
 		for c := range l.subs {
-			if roomOf(c) == room {
-				c.send(msg)
+			if roomOf(c) != room {
+				continue
 			}
+			if c.mod != nil && c.user != "" {
+				// A signed-in connection gets the lines it hears.
+				c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: c.heard(l.talk.chat.Lines(room)), Offers: l.offers()}))
+				continue
+			}
+			c.send(msg)
 		}
 	}
 }

@@ -130,6 +130,7 @@ type Live struct {
 	games map[string]*room
 
 	moveLat, commitLat latency
+	mod                Moderator // nil: no moderation (see SetModerator)
 
 	creates, joins *httpx.RateLimiter
 	open           openGames    // unfinished games per creating client

@@ -15,10 +15,11 @@ import (
 
 // client is one websocket connection to a game.
 type client struct {
-	seats  []int  // the seats it may move for
-	synced bool   // it has had the full state: send it updates (guarded by the game's lock)
-	user   string // the signed-in account's id, "" for a guest
-	name   string // the signed-in account's name
+	seats  []int     // the seats it may move for
+	synced bool      // it has had the full state: send it updates (guarded by the game's lock)
+	user   string    // the signed-in account's id, "" for a guest
+	name   string    // the signed-in account's name
+	mod    Moderator // who the account blocks; nil: nobody
 	// session is the token hash of the session that opened the
 	// connection, and drop closes it (the session ended).
 	session string
@@ -58,7 +59,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer conn.Done()
 
-	c := &client{Outbox: conn.Outbox(), chatLimit: httpx.NewRateLimiter(chat.Every, chat.Burst)}
+	c := &client{Outbox: conn.Outbox(), chatLimit: httpx.NewRateLimiter(chat.Every, chat.Burst), mod: s.mod}
 
 	// A signed-in player holds the seats of their account, on any device.
 	u, ss, _ := s.cfg.Sessions.Session(r)

@@ -74,3 +74,65 @@ type Moderation interface {
 	// succeeds. A token unknown, used or expired at now is ErrNotFound.
 	UseReset(ctx context.Context, tokenHash string, now time.Time) (userID string, err error)
 }
+
+// ModerationWithDeadline returns m with a deadline of d on each call, as
+// WithDeadline does for the games.
+func ModerationWithDeadline(m Moderation, d time.Duration) Moderation {
+	return moderationDeadline{m, d}
+}
+
+type moderationDeadline struct {
+	m Moderation
+	d time.Duration
+}
+
+// call runs f with a context of the deadline.
+func (x moderationDeadline) call(ctx context.Context, f func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return f(ctx)
+}
+
+func (x moderationDeadline) Block(ctx context.Context, userID, blocked string) error {
+	return x.call(ctx, func(ctx context.Context) error { return x.m.Block(ctx, userID, blocked) })
+}
+
+func (x moderationDeadline) Unblock(ctx context.Context, userID, blocked string) error {
+	return x.call(ctx, func(ctx context.Context) error { return x.m.Unblock(ctx, userID, blocked) })
+}
+
+func (x moderationDeadline) Blocks(ctx context.Context) (out []Block, err error) {
+	err = x.call(ctx, func(ctx context.Context) error { out, err = x.m.Blocks(ctx); return err })
+	return out, err
+}
+
+func (x moderationDeadline) AddReport(ctx context.Context, r *Report) error {
+	return x.call(ctx, func(ctx context.Context) error { return x.m.AddReport(ctx, r) })
+}
+
+func (x moderationDeadline) Reports(ctx context.Context, all bool, limit int) (out []*Report, err error) {
+	err = x.call(ctx, func(ctx context.Context) error { out, err = x.m.Reports(ctx, all, limit); return err })
+	return out, err
+}
+
+func (x moderationDeadline) CloseReport(ctx context.Context, id, note string, at time.Time) error {
+	return x.call(ctx, func(ctx context.Context) error { return x.m.CloseReport(ctx, id, note, at) })
+}
+
+func (x moderationDeadline) Restrict(ctx context.Context, r Restriction) error {
+	return x.call(ctx, func(ctx context.Context) error { return x.m.Restrict(ctx, r) })
+}
+
+func (x moderationDeadline) Restrictions(ctx context.Context) (out []Restriction, err error) {
+	err = x.call(ctx, func(ctx context.Context) error { out, err = x.m.Restrictions(ctx); return err })
+	return out, err
+}
+
+func (x moderationDeadline) CreateReset(ctx context.Context, tokenHash, userID string, expires time.Time) error {
+	return x.call(ctx, func(ctx context.Context) error { return x.m.CreateReset(ctx, tokenHash, userID, expires) })
+}
+
+func (x moderationDeadline) UseReset(ctx context.Context, tokenHash string, now time.Time) (userID string, err error) {
+	err = x.call(ctx, func(ctx context.Context) error { userID, err = x.m.UseReset(ctx, tokenHash, now); return err })
+	return userID, err
+}
