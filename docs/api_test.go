@@ -20,6 +20,7 @@ import (
 	"stax/server/chat"
 	"stax/server/clock"
 	"stax/server/lobby"
+	"stax/server/moderation"
 	"stax/server/offline"
 	"stax/server/play"
 	"stax/server/ratings"
@@ -42,6 +43,8 @@ func init() {
 		analysis.AnalyzeRequest{}, analysis.Analysis{}, analysis.Verdict{}, analysis.Review{},
 		analysis.SetupRequest{}, analysis.Setup{},
 		clock.State{}, chat.Line{}, offline.Status{},
+		moderation.Blocks{}, moderation.BlockRequest{}, moderation.ReportRequest{}, moderation.ReportResponse{},
+		moderation.ResetRequest{},
 	} {
 		t := reflect.TypeOf(v)
 		wireTypes[filepath.Base(t.PkgPath())+"."+t.Name()] = v
