@@ -78,7 +78,7 @@ func runAdmin(e *env, args []string) error {
 	if !ok1 || !ok2 {
 		return fmt.Errorf("%s keeps no accounts", redactDB(*db))
 	}
-	a := moderation.Admin{Users: users, Store: mods}
+	a := moderation.Admin{Users: users, Store: mods, Feed: st}
 	switch cmd {
 	case "reset-password":
 		link, err := a.ResetLink(ctx, arg, *url, *valid)
