@@ -352,6 +352,7 @@ func New(cfg Config) (*Server, error) {
 	s.moderation.Wire(s.accounts, s.accounts, live)
 	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Users: users, Feed: games, Games: cfg.Games, Sessions: s.accounts,
 		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, MaxPlies: cfg.MaxPlies, Now: now, Log: cfg.Log})
+	s.lobby.SetBlocker(s.moderation)
 	// A deleted account's seats and seeks are forgotten.
 	s.accounts.ForgetIn(live, s.lobby)
 	s.analysis = analysis.New(analysis.Config{Analyst: cfg.Analyst, Games: cfg.Games, Stored: games,

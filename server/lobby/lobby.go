@@ -178,6 +178,7 @@ type Lobby struct {
 	sessions Sessions
 	starter  Starter
 	ratings  Ratings
+	blocker  Blocker // nil: nobody blocks anybody (see SetBlocker)
 	sockets  *httpx.Sockets
 	now      func() time.Time
 	log      *slog.Logger
@@ -387,7 +388,7 @@ func (lb *Lobby) Publish(id string) {
 		lb.shown[sk.ID] = true
 		msg := httpx.Marshal(lobbyMsg{Type: "added", Seeks: []*Seek{sk}})
 		for c, uid := range lb.all {
-			if len(seeksFor([]*Seek{sk}, uid)) > 0 {
+			if len(lb.seeksFor([]*Seek{sk}, uid)) > 0 {
 				c.Send(msg)
 			}
 		}
@@ -601,6 +602,10 @@ func (lb *Lobby) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 			httpx.ErrorCode(w, http.StatusBadRequest, CodeSelfChallenge, "you cannot challenge yourself")
 			return
 		}
+		if lb.apart(u.ID, to.ID) {
+			httpx.Error(w, http.StatusForbidden, fmt.Sprintf("%s takes no challenges from you", to.Name))
+			return
+		}
 		sk.To, sk.toID = to.Name, to.ID
 	}
 	if sk.Pool != "" {
@@ -665,7 +670,7 @@ func (lb *Lobby) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := []*Seek{}
-	for _, sk := range seeksFor(all, uid) {
+	for _, sk := range lb.seeksFor(all, uid) {
 		if spec == "" || sk.Spec == spec || strings.HasPrefix(sk.Spec, spec+"(") {
 			out = append(out, sk)
 		}
@@ -696,6 +701,11 @@ func (lb *Lobby) takeSeek(w http.ResponseWriter, r *http.Request, userID string,
 		return nil
 	}
 	switch {
+	case by == "accept" && lb.apart(userID, sk.ownerID):
+		// A seek of an account apart from the player is not shown to
+		// them: it is as good as gone.
+		httpx.Error(w, http.StatusNotFound, gone)
+		return nil
 	case by == "accept" && sk.ownerID == userID:
 		httpx.ErrorCode(w, http.StatusConflict, CodeOwnSeek, "this is your own seek; another player must accept it (or cancel it)")
 		return nil
@@ -826,7 +836,7 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			lb.log.Error("lobby: read the seeks", "err", err)
 		}
-		c.Send(httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: seeksFor(all, uid)}))
+		c.Send(httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: lb.seeksFor(all, uid)}))
 	}
 
 	done := conn.Pump(c)
