@@ -62,6 +62,17 @@ func TestModeration(t *testing.T) {
 		t.Fatalf("reports: %+v, %v; want ann's report of bob's line", reports, err)
 	}
 
+	// The operators remove the line: within a refresh, the room's
+	// connections get the chat without it.
+	if quoted, err := admin.RemoveChat(ctx, reports[0].ID); err != nil || quoted != "bob: you play badly" {
+		t.Fatalf("removing the reported line: %q, %v", quoted, err)
+	}
+	clock.Advance(moderation.RefreshEvery)
+	ts.srv.CheckClocks()
+	if m := wb.next("chatlog"); len(m.Lines) != 1 || m.Lines[0].From != "ann" {
+		t.Fatalf("bob's chat log after the removal: %+v; want ann's line alone", m.Lines)
+	}
+
 	// The operators mute cat: within a refresh, cat cannot chat.
 	if err := admin.Mute(ctx, "cat", true); err != nil {
 		t.Fatal(err)

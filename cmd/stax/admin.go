@@ -17,7 +17,7 @@ import (
 )
 
 // adminUsage lists the operator's commands.
-const adminUsage = "want an operator's command: reset-password NAME, disable NAME, enable NAME, mute NAME, unmute NAME, reports, close-report ID"
+const adminUsage = "want an operator's command: reset-password NAME, disable NAME, enable NAME, mute NAME, unmute NAME, reports, close-report ID, remove-chat ID"
 
 // runAdmin runs what an operator does without SQL, on the site's
 // database: password reset links, disabling and muting accounts, reading
@@ -40,10 +40,10 @@ func runAdmin(e *env, args []string) error {
 	cmd, arg := rest[0], ""
 	wantArg := cmd != "reports"
 	switch {
-	case !strings.Contains(" reset-password disable enable mute unmute reports close-report ", " "+cmd+" "):
+	case !strings.Contains(" reset-password disable enable mute unmute reports close-report remove-chat ", " "+cmd+" "):
 		return &usageError{fmt.Sprintf("unknown command %q; %s", cmd, adminUsage)}
 	case wantArg && len(rest) != 2:
-		return &usageError{fmt.Sprintf("stax admin %s takes one argument: the account's name (a report's id for close-report)", cmd)}
+		return &usageError{fmt.Sprintf("stax admin %s takes one argument: the account's name (a report's id for close-report and remove-chat)", cmd)}
 	case !wantArg && len(rest) != 1:
 		return &usageError{fmt.Sprintf("unexpected argument %q", rest[1])}
 	case wantArg:
@@ -107,6 +107,12 @@ func runAdmin(e *env, args []string) error {
 			return err
 		}
 		printReports(e, rs)
+	case "remove-chat":
+		quoted, err := a.RemoveChat(ctx, arg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "removed %q from its game's chat (within %s on running servers)\n", quoted, moderation.RefreshEvery)
 	case "close-report":
 		if err := a.CloseReport(ctx, arg, *note); err != nil {
 			if errors.Is(err, store.ErrNotFound) {

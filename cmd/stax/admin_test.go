@@ -27,7 +27,7 @@ func TestAdmin(t *testing.T) {
 		}
 	}
 	st.CreateSession(ctx, &store.Session{TokenHash: "s", UserID: "id-bob", Created: time.Now(), Expires: time.Now().Add(time.Hour)})
-	st.AddReport(ctx, &store.Report{ID: "rep1", Reporter: "id-ann", Target: "id-bob", Game: "g1", Chat: "bob: rude\tthing", Reason: "insult", Created: time.Now()})
+	st.AddReport(ctx, &store.Report{ID: "rep1", Reporter: "id-ann", Target: "id-bob", Game: "g1", Chat: "bob: rude thing", Reason: "insult", Created: time.Now()})
 	st.Close()
 
 	admin := func(environ map[string]string, args ...string) (string, error) {
@@ -45,6 +45,8 @@ func TestAdmin(t *testing.T) {
 		{[]string{"--db", db, "mute", "bob"}, nil, "muted bob", ""},
 		{[]string{"disable", "BOB"}, map[string]string{"STAX_DB": db}, "disabled BOB", ""},
 		{[]string{"--db", db, "reset-password", "ann", "--url", "https://stax.example.org"}, nil, "https://stax.example.org/reset#", ""},
+		{[]string{"--db", db, "remove-chat", "rep1"}, nil, `removed "bob: rude thing"`, ""},
+		{[]string{"--db", db, "remove-chat", "rep9"}, nil, "", "no report has the id"},
 		{[]string{"--db", db, "close-report", "rep1", "--note", "warned"}, nil, "closed report rep1", ""},
 		{[]string{"--db", db, "reports"}, nil, "no reports", ""},
 		{[]string{"--db", db, "reports", "--all"}, nil, "warned", ""},

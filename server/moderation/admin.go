@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"stax/server/httpx"
@@ -141,6 +142,26 @@ func (a Admin) Reports(ctx context.Context, all bool, limit int) ([]ReportView, 
 		out[i] = ReportView{Report: *r, ReporterName: name(r.Reporter), TargetName: name(r.Target)}
 	}
 	return out, nil
+}
+
+// RemoveChat removes the chat line a report quotes from its game, on
+// every instance within RefreshEvery (chat is kept in memory only).
+func (a Admin) RemoveChat(ctx context.Context, reportID string) (string, error) {
+	rs, err := a.Store.Reports(ctx, true, 1<<20)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range rs {
+		if r.ID != reportID {
+			continue
+		}
+		from, text, ok := strings.Cut(r.Chat, ": ")
+		if r.Chat == "" || !ok || strings.HasSuffix(r.Chat, notFound) {
+			return "", fmt.Errorf("report %s quotes no chat line that the server kept", reportID)
+		}
+		return r.Chat, a.Store.RemoveChat(ctx, store.ChatRemoval{Game: r.Game, From: from, Text: text, Removed: a.now()})
+	}
+	return "", fmt.Errorf("no report has the id %q (stax admin reports --all lists them)", reportID)
 }
 
 // CloseReport closes a report with a note.

@@ -48,14 +48,21 @@ type Passwords interface {
 	ResetPassword(w http.ResponseWriter, r *http.Request, u *store.User, password string) bool
 }
 
-// ChatLines finds a chat line of a live game (live play implements it),
-// so that a report quotes what was said rather than what the reporter
-// claims.
+// ChatLines finds and removes chat lines of live games (live play
+// implements it), so that a report quotes what was said rather than what
+// the reporter claims, and an operator can take a line back.
 type ChatLines interface {
 	// ChatLine returns the text of the line of game sent by from at at,
 	// "from: text", and whether this instance holds it.
 	ChatLine(game, from string, at time.Time) (string, bool)
+	// RemoveChatLines drops the lines of game sent by from with text
+	// text, if this instance holds the game.
+	RemoveChatLines(game, from, text string)
 }
+
+// KeepRemovals is how long a removed chat line is removed again at each
+// refresh, in case another instance's copy of the chat brings it back.
+const KeepRemovals = 24 * time.Hour
 
 // Config configures the moderation domain.
 type Config struct {
@@ -137,9 +144,22 @@ func (m *Moderation) Refresh(ctx context.Context) error {
 		blocks[b.UserID][store.NameKey(b.BlockedName)] = true
 		ids[b.UserID][b.Blocked] = true
 	}
+	now := m.cfg.Now()
 	m.mu.Lock()
-	m.muted, m.disabled, m.blocks, m.blockIDs, m.loaded = muted, disabled, blocks, ids, m.cfg.Now()
+	m.muted, m.disabled, m.blocks, m.blockIDs, m.loaded = muted, disabled, blocks, ids, now
 	m.mu.Unlock()
+	if m.cfg.Chat == nil {
+		return nil
+	}
+	// Chat lives in the instances' memory: each removes the lines an
+	// operator removed (again: removing is idempotent).
+	removals, err := m.cfg.Store.ChatRemovals(ctx, now.Add(-KeepRemovals))
+	if err != nil {
+		return err
+	}
+	for _, r := range removals {
+		m.cfg.Chat.RemoveChatLines(r.Game, r.From, r.Text)
+	}
 	return nil
 }
 

@@ -56,6 +56,8 @@ func (f *fakePasswords) ResetPassword(w http.ResponseWriter, r *http.Request, u 
 // fakeChat holds one chat line.
 type fakeChat struct{}
 
+func (fakeChat) RemoveChatLines(game, from, text string) {}
+
 func (fakeChat) ChatLine(game, from string, at time.Time) (string, bool) {
 	if game == "aaaaaaaaaaaaaaaa" && from == "bob" && at.Equal(time.Unix(100, 0)) {
 		return "bob: something rude", true

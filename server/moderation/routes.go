@@ -67,6 +67,10 @@ const (
 	CodeBadPassword   = "bad-password"
 )
 
+// notFound ends the quote of a chat line reported that this instance did
+// not hold.
+const notFound = " (not found on this instance)"
+
 // maxReason bounds a report's reason, in characters.
 const maxReason = 500
 
@@ -218,7 +222,7 @@ func (m *Moderation) handleReport(w http.ResponseWriter, r *http.Request) {
 			// The line is not in this instance's memory (chat is not
 			// stored): the report says who and when, for the moderator
 			// to weigh.
-			line = req.Chat.From + " at " + req.Chat.At.UTC().Format(time.RFC3339) + " (not found on this instance)"
+			line = req.Chat.From + " at " + req.Chat.At.UTC().Format(time.RFC3339) + notFound
 		}
 		rep.Chat = line
 		if rep.Target == "" {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"stax/server/chat"
+	"stax/server/httpx"
 )
 
 // CodeMuted is the error code of a chat message from a muted account.
@@ -70,4 +71,25 @@ func (s *Live) ChatLine(game, from string, at time.Time) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// RemoveChatLines drops, from a game this instance holds, the chat lines
+// of sender from with text text (an operator removed one), and sends the
+// rooms that lost lines their chat log again.
+func (s *Live) RemoveChatLines(game, from, text string) {
+	s.mu.Lock()
+	l := s.games[game]
+	s.mu.Unlock()
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, room := range l.talk.chat.Remove(from, text) {
+		for c := range l.subs {
+			if roomOf(c) == room {
+				c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: c.heard(l.talk.chat.Lines(room)), Offers: l.offers()}))
+			}
+		}
+	}
 }

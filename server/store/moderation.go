@@ -38,6 +38,13 @@ type Restriction struct {
 	Muted, Disabled bool
 }
 
+// ChatRemoval is a chat line an operator removed: every instance holding
+// the game drops the lines of its sender with its text.
+type ChatRemoval struct {
+	Game, From, Text string
+	Removed          time.Time
+}
+
 // Moderation keeps the blocks between accounts, the players' reports, the
 // moderators' restrictions and one-time password reset tokens. Its
 // methods are safe for concurrent use; a method that writes returns once
@@ -73,6 +80,11 @@ type Moderation interface {
 	// token, once: of several uses, whichever instance they are on, one
 	// succeeds. A token unknown, used or expired at now is ErrNotFound.
 	UseReset(ctx context.Context, tokenHash string, now time.Time) (userID string, err error)
+	// RemoveChat records the removal of a chat line.
+	RemoveChat(ctx context.Context, r ChatRemoval) error
+	// ChatRemovals returns the removals recorded at since or later,
+	// oldest first.
+	ChatRemovals(ctx context.Context, since time.Time) ([]ChatRemoval, error)
 }
 
 // ModerationWithDeadline returns m with a deadline of d on each call, as
@@ -130,6 +142,15 @@ func (x moderationDeadline) Restrictions(ctx context.Context) (out []Restriction
 
 func (x moderationDeadline) CreateReset(ctx context.Context, tokenHash, userID string, expires time.Time) error {
 	return x.call(ctx, func(ctx context.Context) error { return x.m.CreateReset(ctx, tokenHash, userID, expires) })
+}
+
+func (x moderationDeadline) RemoveChat(ctx context.Context, r ChatRemoval) error {
+	return x.call(ctx, func(ctx context.Context) error { return x.m.RemoveChat(ctx, r) })
+}
+
+func (x moderationDeadline) ChatRemovals(ctx context.Context, since time.Time) (out []ChatRemoval, err error) {
+	err = x.call(ctx, func(ctx context.Context) error { out, err = x.m.ChatRemovals(ctx, since); return err })
+	return out, err
 }
 
 func (x moderationDeadline) UseReset(ctx context.Context, tokenHash string, now time.Time) (userID string, err error) {

@@ -177,3 +177,31 @@ func (s *Store) UseReset(ctx context.Context, tokenHash string, now time.Time) (
 	}
 	return userID, nil
 }
+
+// RemoveChat implements store.Moderation.
+func (s *Store) RemoveChat(ctx context.Context, r store.ChatRemoval) error {
+	if _, err := s.pool.Exec(ctx, `INSERT INTO chat_removals (game_id, sender, text, removed) VALUES ($1, $2, $3, $4)`,
+		r.Game, r.From, r.Text, r.Removed); err != nil {
+		return fmt.Errorf("remove chat line: %w", err)
+	}
+	return nil
+}
+
+// ChatRemovals implements store.Moderation.
+func (s *Store) ChatRemovals(ctx context.Context, since time.Time) ([]store.ChatRemoval, error) {
+	rows, err := s.pool.Query(ctx, `SELECT game_id, sender, text, removed FROM chat_removals WHERE removed >= $1 ORDER BY removed, game_id COLLATE "C", sender COLLATE "C", text COLLATE "C"`, since)
+	if err != nil {
+		return nil, fmt.Errorf("chat removals: %w", err)
+	}
+	out := []store.ChatRemoval{}
+	for rows.Next() {
+		var r store.ChatRemoval
+		if err := rows.Scan(&r.Game, &r.From, &r.Text, &r.Removed); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("chat removals: %w", err)
+		}
+		r.Removed = r.Removed.UTC()
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

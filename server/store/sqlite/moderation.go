@@ -185,3 +185,29 @@ func (s *Store) UseReset(ctx context.Context, tokenHash string, now time.Time) (
 	})
 	return userID, err
 }
+
+// RemoveChat implements store.Moderation.
+func (s *Store) RemoveChat(ctx context.Context, r store.ChatRemoval) error {
+	return s.exec(ctx, "remove chat line", `INSERT INTO chat_removals (game_id, sender, text, removed) VALUES (?, ?, ?, ?)`,
+		r.Game, r.From, r.Text, ms(r.Removed))
+}
+
+// ChatRemovals implements store.Moderation.
+func (s *Store) ChatRemovals(ctx context.Context, since time.Time) ([]store.ChatRemoval, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT game_id, sender, text, removed FROM chat_removals WHERE removed >= ? ORDER BY removed, rowid`, ms(since))
+	if err != nil {
+		return nil, fmt.Errorf("chat removals: %w", err)
+	}
+	defer rows.Close()
+	out := []store.ChatRemoval{}
+	for rows.Next() {
+		var r store.ChatRemoval
+		var removed int64
+		if err := rows.Scan(&r.Game, &r.From, &r.Text, &removed); err != nil {
+			return nil, fmt.Errorf("chat removals: %w", err)
+		}
+		r.Removed = fromMS(removed)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -19,6 +19,7 @@ func Moderation(t *testing.T, newDB Opener) {
 		{"Reports", testReports},
 		{"Restrictions", testRestrictions},
 		{"PasswordResets", testPasswordResets},
+		{"ChatRemovals", testChatRemovals},
 	}.run(t, newDB)
 }
 
@@ -168,4 +169,29 @@ func testPasswordResets(t *testing.T, open func() store.Store) {
 	check(t, "delete cy", a.DeleteUser(ctx, "id-cy", "anonymous"), nil)
 	_, err = m2.UseReset(ctx, "h3", at(1))
 	check(t, "a deleted account's token", err, store.ErrNotFound)
+}
+
+func testChatRemovals(t *testing.T, open func() store.Store) {
+	s1, s2 := open(), open()
+	m1, _ := moderation(t, s1)
+	m2 := implements[store.Moderation](t, s2)
+	ctx := context.Background()
+	rs := []store.ChatRemoval{
+		{Game: "g1", From: "bob", Text: "rude", Removed: at(10)},
+		{Game: "g2", From: "cy", Text: "spam: buy now", Removed: at(20)},
+		{Game: "g1", From: "bob", Text: "ruder", Removed: at(30)},
+	}
+	for _, r := range rs {
+		check(t, "remove "+r.Text, m1.RemoveChat(ctx, r), nil)
+	}
+	for _, c := range []struct {
+		since int
+		want  []store.ChatRemoval
+	}{{0, rs}, {20, rs[1:]}, {31, nil}} {
+		got, err := m2.ChatRemovals(ctx, at(c.since))
+		check(t, "chat removals", err, nil)
+		if fmt.Sprint(got) != fmt.Sprint(append([]store.ChatRemoval{}, c.want...)) {
+			t.Fatalf("chat removals since %d: %v; want %v", c.since, got, c.want)
+		}
+	}
 }

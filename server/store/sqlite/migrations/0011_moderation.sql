@@ -1,5 +1,5 @@
 -- Moderation: blocks between accounts, players' reports, moderators'
--- restrictions, and one-time password reset tokens.
+-- restrictions, one-time password reset tokens and removed chat lines.
 CREATE TABLE blocks (
 	user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
 	blocked_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -31,3 +31,12 @@ CREATE TABLE password_resets (
 	user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
 	expires    INTEGER NOT NULL
 );
+
+-- Chat lines removed by an operator; chat itself is kept in memory only.
+CREATE TABLE chat_removals (
+	game_id TEXT NOT NULL,
+	sender  TEXT NOT NULL,
+	text    TEXT NOT NULL,
+	removed INTEGER NOT NULL
+);
+CREATE INDEX chat_removals_removed ON chat_removals (removed);
