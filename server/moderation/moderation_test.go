@@ -294,7 +294,7 @@ func TestResetLink(t *testing.T) {
 		code int
 		says string
 	}{
-		{moderation.ResetRequest{Token: token, Password: "short"}, http.StatusBadRequest, moderation.CodeBadPassword},
+		{moderation.ResetRequest{Token: token, Password: "short"}, http.StatusBadRequest, moderation.CodeWeakPassword},
 		{moderation.ResetRequest{Token: "forged", Password: "a good new one"}, http.StatusNotFound, moderation.CodeBadLink},
 		{moderation.ResetRequest{Token: token, Password: "a good new one"}, http.StatusNoContent, ""},
 		{moderation.ResetRequest{Token: token, Password: "another good one"}, http.StatusNotFound, "used or expired"},

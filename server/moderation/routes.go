@@ -61,10 +61,11 @@ type ResetRequest struct {
 
 // Error codes of the moderation's routes.
 const (
-	CodeNoSuchAccount = "no-such-account"
-	CodeBadReport     = "bad-report"
-	CodeBadLink       = "bad-reset-link"
-	CodeBadPassword   = "bad-password"
+	CodeNoSuchAccount = "no_such_account"
+	CodeBadReport     = "bad_report"
+	CodeBadLink       = "bad_reset_link"
+	// CodeWeakPassword is the accounts' code of a password they refuse.
+	CodeWeakPassword = "weak_password"
 )
 
 // notFound ends the quote of a chat line reported that this instance did
@@ -251,7 +252,7 @@ func (m *Moderation) handleReset(w http.ResponseWriter, r *http.Request) {
 	// The rules that do not depend on the name come first, so that a
 	// password refused for them does not use the link up.
 	if err := m.cfg.Passwords.CheckNewPassword("", req.Password); err != nil {
-		httpx.ErrorCode(w, http.StatusBadRequest, CodeBadPassword, err.Error())
+		httpx.ErrorCode(w, http.StatusBadRequest, CodeWeakPassword, err.Error())
 		return
 	}
 	userID, err := m.cfg.Store.UseReset(r.Context(), httpx.HashSecret(req.Token), m.cfg.Now())
@@ -271,7 +272,7 @@ func (m *Moderation) handleReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := m.cfg.Passwords.CheckNewPassword(u.Name, req.Password); err != nil {
-		httpx.ErrorCode(w, http.StatusBadRequest, CodeBadPassword, err.Error()+"; the link is used: ask the operators for another")
+		httpx.ErrorCode(w, http.StatusBadRequest, CodeWeakPassword, err.Error()+"; the link is used: ask the operators for another")
 		return
 	}
 	if !m.cfg.Passwords.ResetPassword(w, r, u, req.Password) {

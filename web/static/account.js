@@ -61,6 +61,9 @@ export async function logout() {
 
 export const changePassword = (old, neu) => request("POST", "/api/password", { old, new: neu });
 
+// resetPassword sets a new password with the token of a reset link.
+export const resetPassword = (token, password) => request("POST", "/api/password/reset", { token, password });
+
 export async function deleteAccount(password) {
   await request("DELETE", "/api/me", { password });
   set(null);

@@ -8,6 +8,7 @@
 //         /new              the home page for a signed-in player, whose /
 //                           is the lobby
 //         /signup, /login, /account   accounts
+//         /reset#<token>    a password reset link (stax admin)
 //         /@/<name>         a player's profile
 //         /leaderboard/<pool>, /me/games
 //         /analysis         the analysis board and a finished game's review
@@ -28,6 +29,7 @@ import { logout, me, onAccount } from "./account.js";
 import { lobbyPage } from "./pages/lobby.js";
 import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
 import { accountPage, signinPage } from "./pages/signin.js";
+import { resetPage } from "./pages/reset.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { applyTheme, theme, toggleTheme } from "./theme.js";
 import { setSound, soundOn } from "./sound.js";
@@ -52,6 +54,7 @@ function route() {
   else if (path === "/signup") page = (root) => signinPage(root, true);
   else if (path === "/login") page = (root) => signinPage(root, false);
   else if (path === "/account") page = accountPage;
+  else if (path === "/reset") page = resetPage;
   else if (path === "/me/games") page = myGamesPage;
   else if (path === "/leaderboard") page = (root) => leaderboardPage(root, "");
   else if ((m = /^\/leaderboard\/([a-z0-9]+)$/.exec(path))) page = (root) => leaderboardPage(root, m[1]);

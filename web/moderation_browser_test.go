@@ -1,0 +1,79 @@
+package web_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"stax/games"
+	"stax/server"
+	"stax/server/moderation"
+	"stax/server/store"
+	"stax/server/store/sqlite"
+	"stax/web"
+)
+
+// TestBrowserResetLink: an operator makes a password reset link for ann;
+// opened in French on a phone-sized screen, a weak password is refused in
+// the catalogue's words, a good one is set and ann signs in with it, and
+// the link opened again says it is used.
+func TestBrowserResetLink(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Store: st, Games: games.All(), Assets: web.FS(),
+		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		srv.Close()
+		hs.Close()
+		st.Close()
+	})
+	ctx := context.Background()
+	if err := st.CreateUser(ctx, &store.User{ID: "id-ann", Name: "ann", PasswordHash: "forgotten", Created: time.Now().UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	link, err := moderation.Admin{Users: st, Store: st}.ResetLink(ctx, "ann", hs.URL, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	b := newBrowserAt(t, hs.URL)
+	tab := b.person(t, 60*time.Second)
+	do(t, tab, "a phone-sized screen in French", chromedp.EmulateViewport(390, 844),
+		chromedp.Navigate(hs.URL+"/"), chromedp.Evaluate[chromedp.Void](`localStorage.setItem("stax.lang", "fr")`))
+	do(t, tab, "open the link", chromedp.Navigate(link), chromedp.WaitVisible(tid("reset-password")))
+	do(t, tab, "a weak password", chromedp.SendKeys(tid("reset-password"), "short"), chromedp.Click(tid("reset-submit")))
+	// The browser's own check (required) passes; the server refuses it.
+	waitFor(t, tab, "the refusal", `document.querySelector('[data-testid=reset-status]').textContent !== ""`)
+	if got := eval[string](t, tab, `document.querySelector('[data-testid=reset-status]').textContent`); strings.Contains(got, "password:") {
+		t.Errorf("the refusal shows the server's words %q; want the catalogue's", got)
+	}
+	do(t, tab, "a good password",
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=reset-password]').value = ""`),
+		chromedp.SendKeys(tid("reset-password"), "a brand new secret"),
+		chromedp.Click(tid("reset-submit")),
+		chromedp.WaitVisible(`[data-testid=reset-status] a[href="/login"]`))
+	do(t, tab, "ann signs in with it",
+		chromedp.Click(`[data-testid=reset-status] a[href="/login"]`),
+		chromedp.SendKeys(tid("acct-name"), "ann", chromedp.NodeVisible),
+		chromedp.SendKeys(tid("acct-password"), "a brand new secret"),
+		chromedp.Click(tid("acct-submit")))
+	waitFor(t, tab, "ann's name in the header", `document.querySelector('[data-testid=nav-me]') && document.querySelector('[data-testid=nav-me]').textContent === "ann"`)
+	do(t, tab, "the link again", chromedp.Navigate(link), chromedp.WaitVisible(tid("reset-password")),
+		chromedp.SendKeys(tid("reset-password"), "another new secret"), chromedp.Click(tid("reset-submit")))
+	waitFor(t, tab, "the used link", `/utilisé/.test(document.querySelector('[data-testid=reset-status]').textContent)`)
+	b.checkNoExceptions(t)
+}
