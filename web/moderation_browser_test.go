@@ -77,3 +77,55 @@ func TestBrowserResetLink(t *testing.T) {
 	waitFor(t, tab, "the used link", `/utilisé/.test(document.querySelector('[data-testid=reset-status]').textContent)`)
 	b.checkNoExceptions(t)
 }
+
+// TestBrowserBlockReport: ann, signed in, blocks bob from his profile,
+// finds him blocked after a reload, and reports him with a reason that
+// reaches the operators.
+func TestBrowserBlockReport(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Store: st, Games: games.All(), Assets: web.FS(),
+		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		srv.Close()
+		hs.Close()
+		st.Close()
+	})
+	ctx := context.Background()
+	if err := st.CreateUser(ctx, &store.User{ID: "id-bob", Name: "bob", PasswordHash: "x", Created: time.Now().UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowserAt(t, hs.URL)
+	ann := b.person(t, 60*time.Second)
+	do(t, ann, "ann signs up",
+		chromedp.Navigate(hs.URL+"/signup"),
+		chromedp.SendKeys(tid("acct-name"), "ann", chromedp.NodeVisible),
+		chromedp.SendKeys(tid("acct-password"), "correct horse ann"),
+		chromedp.Click(tid("acct-submit")))
+	waitFor(t, ann, "ann's name in the header", `document.querySelector('[data-testid=nav-me]') && document.querySelector('[data-testid=nav-me]').textContent === "ann"`)
+	do(t, ann, "bob's profile", chromedp.Navigate(hs.URL+"/@/bob"), chromedp.WaitVisible(tid("block")))
+	if got := eval[string](t, ann, `document.querySelector('[data-testid=block]').textContent`); got != "Block" {
+		t.Fatalf("the block button says %q; want Block", got)
+	}
+	click(t, ann, "block")
+	waitFor(t, ann, "bob blocked", `document.querySelector('[data-testid=block]').textContent === "Unblock"`)
+	do(t, ann, "the profile again", chromedp.Reload(), chromedp.WaitVisible(tid("block")))
+	waitFor(t, ann, "bob still blocked", `document.querySelector('[data-testid=block]').textContent === "Unblock"`)
+	click(t, ann, "report")
+	do(t, ann, "a report", chromedp.SendKeys(tid("report-reason"), "insults after every game", chromedp.NodeVisible), chromedp.Click(tid("report-send")))
+	waitFor(t, ann, "the thanks", `/Thank you/.test(document.querySelector('[data-testid=moderation-status]').textContent)`)
+	reports, err := moderation.Admin{Users: st, Store: st}.Reports(ctx, false, 10)
+	if err != nil || len(reports) != 1 || reports[0].TargetName != "bob" || reports[0].ReporterName != "ann" || reports[0].Reason != "insults after every game" {
+		t.Fatalf("reports: %+v, %v; want ann's report of bob", reports, err)
+	}
+	b.checkNoExceptions(t)
+}

@@ -61,6 +61,14 @@ export async function logout() {
 
 export const changePassword = (old, neu) => request("POST", "/api/password", { old, new: neu });
 
+// blocks returns the names the signed-in player blocks; block and unblock
+// change them (and return them); report sends the operators a report
+// (docs/api.md#moderation).
+export const blocks = () => request("GET", "/api/blocks").then((d) => d.blocks || []);
+export const block = (name) => request("POST", "/api/blocks", { name }).then((d) => d.blocks || []);
+export const unblock = (name) => request("DELETE", "/api/blocks/" + encodeURIComponent(name)).then((d) => d.blocks || []);
+export const report = (body) => request("POST", "/api/reports", body);
+
 // resetPassword sets a new password with the token of a reset link.
 export const resetPassword = (token, password) => request("POST", "/api/password/reset", { token, password });
 

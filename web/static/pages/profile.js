@@ -2,7 +2,7 @@
 // of their history, and recent games; the leaderboards
 // (/leaderboard/<pool>); and the signed-in player's games (/me/games).
 
-import { leaderboard, myGames, pools, poolTitle, profile, ratingText } from "../account.js";
+import { block, blocks, leaderboard, me, myGames, pools, poolTitle, profile, ratingText, report, unblock } from "../account.js";
 import { h } from "../dom.js";
 import { svg } from "../svg.js";
 import { errorWords, formatNumber, language, t, timeAgo } from "../i18n.js";
@@ -54,6 +54,7 @@ export function profilePage(root, name) {
         r.history && r.history.length ? plot(r.history) : null));
     }
     body.append(ratings, h("h2", {}, t("profile.recent")), h("ul", { class: "games" }, ...p.games.map(gameRow)));
+    moderationBox(body, p.name || name);
   }).catch((e) => {
     body.replaceChildren(h("p", { class: "error", role: "alert" }, errorWords(e)));
   });
@@ -86,4 +87,50 @@ export function myGamesPage(root) {
     if (!gs.length) list.append(h("li", { class: "muted" }, t("profile.noGames"), " ", h("a", { href: "/", "data-link": "" }, t("profile.lobby")), "."));
     for (const g of gs) list.append(gameRow(g));
   }).catch((e) => list.append(h("li", { class: "error" }, e.status === 401 ? t("profile.signInFirst") : errorWords(e))));
+}
+
+// moderationBox adds, for a signed-in visitor of another player's page,
+// the buttons to block or unblock the player and to report them to the
+// operators with a reason.
+function moderationBox(body, name) {
+  me().then((who) => {
+    if (!who || who.name.toLowerCase() === name.toLowerCase()) return;
+    const status = h("p", { role: "status", class: "small", "data-testid": "moderation-status" });
+    const blockButton = h("button", { type: "button", class: "secondary small", "data-testid": "block" });
+    let blocked = false;
+    const draw = () => { blockButton.textContent = t(blocked ? "profile.unblock" : "profile.block"); };
+    blockButton.addEventListener("click", async () => {
+      try {
+        const list = await (blocked ? unblock(name) : block(name));
+        blocked = list.some((n) => n.toLowerCase() === name.toLowerCase());
+        status.textContent = t(blocked ? "profile.blocked" : "profile.unblocked", { name });
+        draw();
+      } catch (e) {
+        status.textContent = errorWords(e);
+      }
+    });
+    const reason = h("input", { type: "text", id: "report-reason", maxlength: 500, required: true, "data-testid": "report-reason" });
+    const form = h("form", { class: "account-form", hidden: true, "data-testid": "report-form" },
+      h("p", {}, h("label", { for: "report-reason" }, t("profile.reportReason")), reason),
+      h("button", { type: "submit", class: "danger small", "data-testid": "report-send" }, t("profile.reportSend")));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        await report({ user: name, reason: reason.value.trim() });
+        form.hidden = true;
+        reason.value = "";
+        status.textContent = t("profile.reported");
+      } catch (e) {
+        status.textContent = errorWords(e);
+      }
+    });
+    const reportButton = h("button", { type: "button", class: "secondary small", "data-testid": "report",
+      onclick: () => { form.hidden = !form.hidden; if (!form.hidden) reason.focus(); } }, t("profile.report"));
+    blocks().then((list) => {
+      blocked = list.some((n) => n.toLowerCase() === name.toLowerCase());
+      draw();
+      body.append(h("section", { class: "moderation", "data-testid": "moderation" },
+        h("p", { class: "small muted" }, t("profile.moderationNote")), blockButton, " ", reportButton, form, status));
+    }).catch(() => {});
+  });
 }
