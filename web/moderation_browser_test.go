@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -126,6 +128,61 @@ func TestBrowserBlockReport(t *testing.T) {
 	reports, err := moderation.Admin{Users: st, Store: st}.Reports(ctx, false, 10)
 	if err != nil || len(reports) != 1 || reports[0].TargetName != "bob" || reports[0].ReporterName != "ann" || reports[0].Reason != "insults after every game" {
 		t.Fatalf("reports: %+v, %v; want ann's report of bob", reports, err)
+	}
+	b.checkNoExceptions(t)
+}
+
+// TestBrowserReportChatLine: ann, signed in and watching a game, says
+// something in the spectators' chat and reports the line with its flag;
+// the report quotes the line as the server kept it.
+func TestBrowserReportChatLine(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "stax.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Store: st, Games: games.All(), Assets: web.FS(),
+		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		srv.Close()
+		hs.Close()
+		st.Close()
+	})
+	res, err := http.Post(hs.URL+"/api/games", "application/json", strings.NewReader(`{"spec":"pogo","seats":[{"kind":"human"},{"kind":"human"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ ID string }
+	json.NewDecoder(res.Body).Decode(&created)
+	res.Body.Close()
+
+	b := newBrowserAt(t, hs.URL)
+	ann := b.person(t, 60*time.Second)
+	do(t, ann, "ann signs up",
+		chromedp.Navigate(hs.URL+"/signup"),
+		chromedp.SendKeys(tid("acct-name"), "ann", chromedp.NodeVisible),
+		chromedp.SendKeys(tid("acct-password"), "correct horse ann"),
+		chromedp.Click(tid("acct-submit")))
+	waitFor(t, ann, "ann's name in the header", `document.querySelector('[data-testid=nav-me]') && document.querySelector('[data-testid=nav-me]').textContent === "ann"`)
+	do(t, ann, "ann watches and chats",
+		chromedp.Navigate(hs.URL+"/game/"+created.ID),
+		chromedp.SendKeys(tid("chat-input"), "a line to report", chromedp.NodeVisible),
+		chromedp.Click(tid("chat-send")))
+	waitFor(t, ann, "the line", `[...document.querySelectorAll('[data-testid=chat-line]')].some(l => l.textContent === "ann: a line to report")`)
+	do(t, ann, "ann reports it",
+		chromedp.Click(tid("chat-report"), chromedp.NodeVisible),
+		chromedp.SendKeys(tid("chat-report-reason"), "spam", chromedp.NodeVisible),
+		chromedp.Click(tid("chat-report-send")))
+	waitFor(t, ann, "the thanks", `/Thank you/.test(document.querySelector('[data-testid=chat] [role=alert]').textContent)`)
+	reports, err := moderation.Admin{Users: st, Store: st}.Reports(context.Background(), false, 10)
+	if err != nil || len(reports) != 1 || reports[0].Chat != "ann: a line to report" || reports[0].Game != created.ID || reports[0].Reason != "spam" {
+		t.Fatalf("reports: %+v, %v; want ann's report of her line", reports, err)
 	}
 	b.checkNoExceptions(t)
 }

@@ -4,6 +4,7 @@
 // spectators, and how many watch. Every text is shown as text.
 
 import { saveToken } from "../../api.js";
+import { report } from "../../account.js";
 import { h, clear, navigate } from "../../dom.js";
 import { t, errorWords } from "../../i18n.js";
 import { play } from "../../sound.js";
@@ -12,9 +13,11 @@ import { play } from "../../sound.js";
 const lowTime = 10000;
 
 export class GameExtras {
-  // send sends a websocket message; it reports whether it could.
-  constructor(send) {
+  // send sends a websocket message; it reports whether it could. game is
+  // the game's id, for reports of its chat lines.
+  constructor(send, game) {
     this.send = send;
+    this.game = game;
     this.st = null;
     this.held = [];
     this.offers = {};
@@ -39,7 +42,26 @@ export class GameExtras {
       const text = this.chatInput.value.trim();
       if (text && this.send({ type: "chat", text })) this.chatInput.value = "";
     });
-    this.chat = h("section", { class: "chat", "data-testid": "chat" }, this.chatTitle, this.chatList, form, this.chatErr);
+    // A chat line is reported to the operators with a reason.
+    this.reporting = null; // the line being reported
+    this.reportLabel = h("label", { for: "chat-report-reason" });
+    this.reportReason = h("input", { type: "text", id: "chat-report-reason", maxlength: 500, required: true, "data-testid": "chat-report-reason" });
+    this.reportForm = h("form", { class: "chat-form", hidden: true, "data-testid": "chat-report-form" }, this.reportLabel, this.reportReason,
+      h("button", { type: "submit", class: "danger small", "data-testid": "chat-report-send" }, t("extras.reportSend")));
+    this.reportForm.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const l = this.reporting;
+      if (!l) return;
+      try {
+        await report({ game: this.game, chat: { from: l.from, at: l.at }, reason: this.reportReason.value.trim() });
+        this.reportForm.hidden = true;
+        this.reportReason.value = "";
+        this.chatErr.textContent = t("extras.reported");
+      } catch (e) {
+        this.chatErr.textContent = errorWords(e, { 401: "extras.signInToReport" });
+      }
+    });
+    this.chat = h("section", { class: "chat", "data-testid": "chat" }, this.chatTitle, this.chatList, form, this.reportForm, this.chatErr);
     this.box = h("div", { class: "extras" }, this.clocks, this.offerBox, this.claimBox, this.watchers, this.chat);
     this.timer = setInterval(() => this.tick(), 100);
   }
@@ -101,7 +123,16 @@ export class GameExtras {
 
   addLine(l) {
     this.chatErr.textContent = "";
-    this.chatList.append(h("li", { "data-testid": "chat-line" }, h("b", {}, l.from + ": "), l.text));
+    // The flag is drawn by the style sheet, so that the line's text stays
+    // the message alone.
+    const flag = h("button", { type: "button", class: "link small chat-flag", title: t("extras.report"), "aria-label": t("extras.report"), "data-testid": "chat-report",
+      onclick: () => {
+        this.reporting = l;
+        this.reportLabel.textContent = t("extras.reportLine", { name: l.from });
+        this.reportForm.hidden = false;
+        this.reportReason.focus();
+      } });
+    this.chatList.append(h("li", { "data-testid": "chat-line" }, h("b", {}, l.from + ": "), l.text, flag));
     while (this.chatList.children.length > 100) this.chatList.firstChild.remove();
     this.chatList.scrollTop = this.chatList.scrollHeight;
   }

@@ -42,7 +42,7 @@ export function gamePage(root, id) {
   });
   const controls = new Controls(send, draw);
   // Clocks, offers, chat and spectators.
-  const extras = new GameExtras((m) => link.send(m));
+  const extras = new GameExtras((m) => link.send(m), id);
 
   // The page's parts.
   const title = h("h1", { class: "game-title", "data-testid": "game-title" }, t("game.heading"));
