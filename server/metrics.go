@@ -163,6 +163,7 @@ var (
 	descDBUp       = prometheus.NewDesc("stax_database_up", "1 when the database answered a ping within the health deadline at this scrape, else 0.", nil, nil)
 	descMoveLat    = prometheus.NewDesc("stax_move_relay_seconds", "From a move read to its state queued for every connection of the game, commit included.", nil, nil)
 	descCommitLat  = prometheus.NewDesc("stax_move_commit_seconds", "The commit of a move to the database.", nil, nil)
+	descQueue      = prometheus.NewDesc("stax_queue_waiting", "Requests waiting now for a shared worker, by queue: password_hashing (sign-ins, sign-ups, password changes) and analysis.", []string{"queue"}, nil)
 	descAIWait     = prometheus.NewDesc("stax_ai_queue_wait_seconds", "From a computer move being due to a worker of this process taking it.", nil, nil)
 )
 
@@ -170,7 +171,7 @@ var (
 // a fixed set of metrics.
 func (c *metricsCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descGames, descSockets, descMoves, descExpired, descBroken, descPingClosed,
-		descPlayers, descDBUp, descMoveLat, descCommitLat, descAIWait} {
+		descPlayers, descDBUp, descMoveLat, descCommitLat, descAIWait, descQueue} {
 		ch <- d
 	}
 }
@@ -194,6 +195,8 @@ func (c *metricsCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descBroken, float64(st.BrokenCount))
 	counter(descPingClosed, float64(st.PingClosed))
 	counter(descPlayers, float64(st.Players))
+	gauge(descQueue, float64(s.accounts.HashesWaiting()), "password_hashing")
+	gauge(descQueue, float64(s.analysis.Waiting()), "analysis")
 	up := 1.0
 	ctx, cancel := context.WithTimeout(context.Background(), HealthDeadline)
 	if err := s.cfg.Store.Ping(ctx); err != nil {

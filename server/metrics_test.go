@@ -98,6 +98,8 @@ func TestMetrics(t *testing.T) {
 		{"stax_refused_total", []string{"reason", "busy"}, 0},
 		{"stax_http_responses_total", []string{"code", "429"}, 1},
 		{"stax_database_up", nil, 1},
+		{"stax_queue_waiting", []string{"queue", "password_hashing"}, 0},
+		{"stax_queue_waiting", []string{"queue", "analysis"}, 0},
 		{"stax_games_broken_total", nil, 0},
 		{"go_goroutines", nil, 1},
 	} {

@@ -64,9 +64,15 @@ func TestSecureTransport(t *testing.T) {
 		if res.StatusCode != http.StatusCreated {
 			t.Fatalf("%s: signup %d", tt.what, res.StatusCode)
 		}
-		cookie := res.Header.Get("Set-Cookie")
-		if secure := strings.Contains(cookie, "; Secure"); secure != tt.secure {
-			t.Errorf("%s: Set-Cookie %q; want Secure: %v", tt.what, cookie, tt.secure)
+		// Every cookie: the session's and the known device's.
+		cookies := res.Header.Values("Set-Cookie")
+		if len(cookies) == 0 {
+			t.Fatalf("%s: no cookie set", tt.what)
+		}
+		for _, cookie := range cookies {
+			if secure := strings.Contains(cookie, "; Secure"); secure != tt.secure {
+				t.Errorf("%s: Set-Cookie %q; want Secure: %v", tt.what, cookie, tt.secure)
+			}
 		}
 		hsts := res.Header.Get("Strict-Transport-Security")
 		if (hsts != "") != tt.secure || tt.secure && hsts != "max-age=31536000" {
