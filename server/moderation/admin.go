@@ -27,11 +27,12 @@ type Admin struct {
 	Now func() time.Time
 }
 
+// now tells the time in milliseconds, which both stores keep alike.
 func (a Admin) now() time.Time {
 	if a.Now == nil {
-		return time.Now().UTC()
+		return time.Now().UTC().Truncate(time.Millisecond)
 	}
-	return a.Now().UTC()
+	return a.Now().UTC().Truncate(time.Millisecond)
 }
 
 // user returns the account named name, with an error saying so when

@@ -206,7 +206,9 @@ func (m *Moderation) handleReport(w http.ResponseWriter, r *http.Request) {
 		httpx.TooFast(w, retry, "reports")
 		return
 	}
-	rep := &store.Report{ID: httpx.NewID(), Reporter: u.ID, Game: req.Game, Reason: req.Reason, Created: m.cfg.Now().UTC()}
+	rep := &store.Report{ID: httpx.NewID(), Reporter: u.ID, Game: req.Game, Reason: req.Reason,
+		// Milliseconds, which both stores keep alike (stax db copy).
+		Created: m.cfg.Now().UTC().Truncate(time.Millisecond)}
 	if req.User != "" {
 		other, ok := m.account(w, r, req.User)
 		if !ok {

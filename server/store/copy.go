@@ -97,14 +97,18 @@ type Copied struct {
 	// RatedGames counts the games marked rated in both stores after the
 	// copy.
 	RatedGames int
+	// Blocks, Restrictions and Reports count the moderation's records
+	// copied (blocks and restrictions are written again on a second copy;
+	// reports already there are skipped).
+	Blocks, Restrictions, Reports int
 }
 
 // copyPage is how many records Copy reads at once.
 const copyPage = 200
 
 // Copy copies every account (with its ratings and rating history, but not
-// its sessions), every game and the marks of the games rated from from
-// into to, then reads everything back from both and checks that the
+// its sessions), every game, the marks of the games rated and the
+// moderation's blocks, restrictions and reports from from into to, then reads everything back from both and checks that the
 // destination holds each record identical, and as many as the source. A
 // record the destination already holds is skipped when identical (so an
 // interrupted copy can be run again) and is an error otherwise. progress,
@@ -216,6 +220,13 @@ func Copy(ctx context.Context, from, to Store, progress func(Copied)) (Copied, e
 		})
 		if err != nil {
 			return n, fmt.Errorf("check: %w", err)
+		}
+		fm, okFrom := from.(Moderation)
+		tm, okTo := to.(Moderation)
+		if okFrom && okTo {
+			if err := copyModeration(ctx, fm, tm, &n); err != nil {
+				return n, fmt.Errorf("copy the moderation: %w", err)
+			}
 		}
 	}
 	return n, nil

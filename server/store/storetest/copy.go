@@ -34,6 +34,13 @@ func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
 	rate("c014", 6, "pogo", 2, "u001", "u002")
 	rate("c024", 7, "diam", 1, "u001", "u200")
 	check(t, "mark c034 rated", fa.Rate(ctx, "c034", at(8), nil), nil)
+	fm, tm := implements[store.Moderation](t, from), implements[store.Moderation](t, to)
+	check(t, "block", fm.Block(ctx, "u001", "u002"), nil)
+	check(t, "block", fm.Block(ctx, "u001", "u200"), nil)
+	check(t, "mute", fm.Restrict(ctx, store.Restriction{UserID: "u003", Muted: true}), nil)
+	check(t, "report", fm.AddReport(ctx, &store.Report{ID: "r1", Reporter: "u001", Target: "u002", Game: "c004", Chat: "Nu002: rude", Reason: "insult", Created: at(3)}), nil)
+	check(t, "report", fm.AddReport(ctx, &store.Report{ID: "r2", Reporter: "u004", Reason: "spam", Created: at(4)}), nil)
+	check(t, "close report", fm.CloseReport(ctx, "r1", "warned", at(5)), nil)
 	var moves int
 	for i := range 230 { // more than one page
 		g := NewGame(fmt.Sprintf("c%03d", i))
@@ -61,6 +68,12 @@ func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
 	if n.Accounts != users || n.AccountsChecked != users || n.Ratings != 4 || n.RatingPoints != 6 || n.RatedGames != 4 {
 		t.Fatalf("copied %+v; want %d accounts with 4 ratings and 6 points of history, 4 rated games", n, users)
 	}
+	if n.Blocks != 2 || n.Restrictions != 1 || n.Reports != 2 {
+		t.Fatalf("copied %+v; want 2 blocks, 1 restriction and 2 reports", n)
+	}
+	if rs, err := tm.Reports(ctx, false, 10); err != nil || len(rs) != 1 || rs[0].ID != "r2" {
+		t.Fatalf("open reports in the copy: %+v, %v; want r2 alone", rs, err)
+	}
 	for _, u := range []string{"u001", "u200"} {
 		want, err := fa.Ratings(ctx, u)
 		if err != nil {
@@ -81,7 +94,7 @@ func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
 	// The marks of the games rated came along: none is rated twice.
 	check(t, "rate c034 in the copy", ta.Rate(ctx, "c034", at(9), nil), store.ErrConflict)
 	n, err = store.Copy(ctx, from, to, nil)
-	if err != nil || n.Games != 0 || n.Skipped != 230 || n.Checked != 230 || n.Accounts != 0 || n.AccountsSkipped != users || n.RatedGames != 4 {
+	if err != nil || n.Games != 0 || n.Skipped != 230 || n.Checked != 230 || n.Accounts != 0 || n.AccountsSkipped != users || n.RatedGames != 4 || n.Reports != 0 {
 		t.Fatalf("copying again: %+v, %v; want 230 games and %d accounts skipped", n, err, users)
 	}
 	check(t, "create a clashing account", ta.CreateUser(ctx, &store.User{ID: "v1", Name: "Nu3", PasswordHash: "h", Created: base}), nil)
