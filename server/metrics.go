@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -37,7 +38,7 @@ const (
 	refusedTooLarge    = "too_large"   // 413: a request too large
 )
 
-func newMetrics(s *Server) *metrics {
+func newMetrics(s *Server, errorsLogged prometheus.Counter) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.responses = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "stax_http_responses_total",
@@ -55,7 +56,7 @@ func newMetrics(s *Server) *metrics {
 	for _, r := range []string{refusedConnections, refusedRateLimit, refusedBusy, refusedTooLarge} {
 		m.refused.WithLabelValues(r)
 	}
-	m.reg.MustRegister(m.responses, m.refused, m.healthBad, &metricsCollector{s: s},
+	m.reg.MustRegister(m.responses, m.refused, m.healthBad, errorsLogged, &metricsCollector{s: s},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -254,4 +255,47 @@ func (s *Server) HealthServer() *http.Server {
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       10 * time.Second,
 	}
+}
+
+// errorsLogged counts the records the server logs at level error (a
+// database that fails, a game that does not load): stax_errors_logged_total.
+type errorsLogged struct{ c prometheus.Counter }
+
+func newErrorsLogged() errorsLogged {
+	return errorsLogged{prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "stax_errors_logged_total",
+		Help: "Records logged at level error (most are the database failing); a rise is worth a look at the log.",
+	})}
+}
+
+// wrap returns h counting its error records.
+func (e errorsLogged) wrap(h slog.Handler) slog.Handler { return countingHandler{h, e.c} }
+
+// countingHandler is a slog.Handler that counts the records of level
+// error it is given, handled or not.
+type countingHandler struct {
+	slog.Handler
+	c prometheus.Counter
+}
+
+func (h countingHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelError || h.Handler.Enabled(ctx, l)
+}
+
+func (h countingHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelError {
+		h.c.Inc()
+		if !h.Handler.Enabled(ctx, r.Level) {
+			return nil
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h countingHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return countingHandler{h.Handler.WithAttrs(as), h.c}
+}
+
+func (h countingHandler) WithGroup(name string) slog.Handler {
+	return countingHandler{h.Handler.WithGroup(name), h.c}
 }

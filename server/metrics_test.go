@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"database/sql"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -175,5 +176,35 @@ func TestHealthListenerUnderLoad(t *testing.T) {
 	}
 	if v, _ := sample(scrape(t, client, healthURL), "stax_refused_total", "reason", "connections"); v < 1 {
 		t.Errorf("stax_refused_total{reason=connections} = %v after a refused connection; want at least 1", v)
+	}
+}
+
+// TestMetricsBrokenGame damages a stored game: after a restart the
+// metrics count the game that did not load and the error logged for it.
+func TestMetricsBrokenGame(t *testing.T) {
+	db := newDB(t)
+	ts := startServer(t, db, server.Config{})
+	cr := ts.create(hotseat)
+	w := ts.dial("p", cr.ID, cr.Token)
+	w.hello()
+	w.move("1a1-a2", 0)
+	w.waitPly(1)
+	w.c.CloseNow()
+	ts.stop()
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE moves SET move = 'zz9' WHERE game_id = ?`, cr.ID); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+
+	ts = startServer(t, db, server.Config{Metrics: true})
+	fams := scrape(t, http.DefaultClient, ts.url)
+	for _, name := range []string{"stax_games_broken_total", "stax_errors_logged_total"} {
+		if v, _ := sample(fams, name); v < 1 {
+			t.Errorf("%s = %v after a damaged game was skipped; want at least 1", name, v)
+		}
 	}
 }

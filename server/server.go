@@ -265,6 +265,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	// The errors every domain logs are counted for the metrics.
+	errorsLogged := newErrorsLogged()
+	cfg.Log = slog.New(errorsLogged.wrap(cfg.Log.Handler()))
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.NumCPU()
 	}
@@ -372,7 +375,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.ratings.RateMissed(s.ctx)
-	s.metrics = newMetrics(s)
+	s.metrics = newMetrics(s, errorsLogged.c)
 	s.routes()
 	s.wg.Add(1)
 	go s.janitor()
