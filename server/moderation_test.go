@@ -84,12 +84,27 @@ func TestModeration(t *testing.T) {
 		t.Fatalf("a muted account chatting: %+v; want the error muted", m)
 	}
 
-	// The operators disable bob: his session ends and he cannot sign in.
-	if err := admin.Disable(ctx, "bob", true); err != nil {
+	// The operators disable bob, from another process (no feed): his
+	// session ends, his game's websocket closes within a refresh, and he
+	// cannot sign in.
+	adminElsewhere := admin
+	adminElsewhere.Feed = nil
+	if err := adminElsewhere.Disable(ctx, "bob", true); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(moderation.RefreshEvery)
 	ts.srv.CheckClocks()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _, err := wb.c.Read(ctx)
+		cancel()
+		if err != nil {
+			if strings.Contains(err.Error(), "deadline") {
+				t.Fatal("bob's websocket stayed open after his account was disabled")
+			}
+			break
+		}
+	}
 	bob.fails("GET", "/api/me", nil, http.StatusUnauthorized, "")
 	bob.fails("POST", "/api/login", account.Credentials{Name: "bob", Password: "battery staple"}, http.StatusUnauthorized, "wrong name or password")
 	if err := admin.Disable(ctx, "bob", false); err != nil {

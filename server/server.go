@@ -356,6 +356,12 @@ func New(cfg Config) (*Server, error) {
 	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Users: users, Feed: games, Games: cfg.Games, Sessions: s.accounts,
 		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, MaxPlies: cfg.MaxPlies, Now: now, Log: cfg.Log})
 	s.lobby.SetBlocker(s.moderation)
+	// An account disabled anywhere loses its websockets here.
+	s.moderation.OnDisabled(func(userID string) {
+		r := store.Revocation{User: userID}
+		s.live.Revoke(r)
+		s.lobby.Revoke(r)
+	})
 	// A deleted account's seats and seeks are forgotten.
 	s.accounts.ForgetIn(live, s.lobby)
 	s.analysis = analysis.New(analysis.Config{Analyst: cfg.Analyst, Games: cfg.Games, Stored: games,

@@ -94,6 +94,10 @@ type Moderation struct {
 	blocks   map[string]map[string]bool // account id → names (NameKey) it blocks
 	blockIDs map[string]map[string]bool // account id → account ids it blocks
 	loaded   time.Time
+
+	// onDisabled is told of each account found disabled at a refresh
+	// that was not at the one before (see OnDisabled).
+	onDisabled func(userID string)
 }
 
 // The limit of reports: 5 at once per account, then one a minute.
@@ -146,8 +150,17 @@ func (m *Moderation) Refresh(ctx context.Context) error {
 	}
 	now := m.cfg.Now()
 	m.mu.Lock()
+	before, first := m.disabled, m.loaded.IsZero()
 	m.muted, m.disabled, m.blocks, m.blockIDs, m.loaded = muted, disabled, blocks, ids, now
+	onDisabled := m.onDisabled
 	m.mu.Unlock()
+	if onDisabled != nil && !first {
+		for id, d := range disabled {
+			if d && !before[id] {
+				onDisabled(id)
+			}
+		}
+	}
 	if m.cfg.Chat == nil {
 		return nil
 	}
@@ -241,6 +254,15 @@ func (g guardedUsers) Session(ctx context.Context, tokenHash string) (*store.Ses
 
 // errNoModeration is the answer of every route of a site without it.
 var errNoModeration = errors.New("this server keeps no accounts, so no blocks or reports")
+
+// OnDisabled has f told of each account that a refresh finds newly
+// disabled (by stax admin, by another instance), so that the site closes
+// its websockets here. It is called while the site is wired.
+func (m *Moderation) OnDisabled(f func(userID string)) {
+	m.mu.Lock()
+	m.onDisabled = f
+	m.mu.Unlock()
+}
 
 // Wire gives the moderation its neighbours, which are built after it
 // (the accounts take GuardUsers): the accounts' sessions and passwords and
