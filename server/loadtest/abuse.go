@@ -59,6 +59,7 @@ type AbuseReport struct {
 	ComputerGames, ComputerMoved      int   // games created, and in which the human moved
 	ComputerAnswered                  int   // games whose computer answered within Limit
 	MemoryAfterMoves                  int64 // bytes, from Memory
+	Accounts                          AccountsReport
 	Server                            string
 }
 
@@ -71,6 +72,7 @@ func (r AbuseReport) String() string {
 	if r.MemoryAfterMoves > 0 {
 		s += fmt.Sprintf("\nserver resident memory after the human moves: %d MiB", r.MemoryAfterMoves>>20)
 	}
+	s += "\n" + r.Accounts.String()
 	if r.Server != "" {
 		s += "\nserver: " + r.Server
 	}
@@ -87,6 +89,7 @@ type abuser struct {
 	wsBase      string
 	progress    func(string, ...any)
 	statsClient *http.Client
+	lastSeek    string // the id of the last seek posted
 }
 
 // from returns an HTTP client whose connections come from ip, without
@@ -96,10 +99,12 @@ func from(ip string) *http.Client {
 	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}, Timeout: 30 * time.Second}
 }
 
-// Abuse runs the abuse scenario against a server: idle websockets up to
-// the server's caps while /healthz is timed, slow request bodies, a burst
-// of creations from one address, and many games against a computer level
-// with one human move each.
+// Abuse runs the abuse scenario against a server: guesses at an account's
+// password spread over twenty addresses, seek churn, one address's crowd
+// of games against the computer beside another player's, idle websockets
+// up to the server's caps while /healthz is timed, slow request bodies, a
+// burst of creations from one address, and many games against a computer
+// level with one human move each.
 func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseReport, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || u.Scheme != "http" {
@@ -129,6 +134,7 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseReport, error) {
 		a.progress = func(string, ...any) {}
 	}
 	var rep AbuseReport
+	a.accounts(ctx, &rep.Accounts)
 	a.computer(ctx, &rep)
 	a.burst(ctx, &rep)
 	a.slow(ctx, &rep)
