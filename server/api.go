@@ -24,6 +24,7 @@ func (s *Server) routes() {
 	s.analysis.Routes(m)
 	s.offline.Routes(m)
 	s.moderation.Routes(m)
+	s.puzzles.Routes(m)
 	m.HandleFunc("GET /api/view", view.Handler(s.cfg.Games))
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	if s.cfg.DebugStats {

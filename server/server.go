@@ -8,7 +8,8 @@
 // relay between instances), its clocks (server/clock), chat
 // (server/chat) and computer moves (server/worker),
 // accounts (server/account), ratings (server/ratings), the lobby
-// (server/lobby) and the analysis board (server/analysis). A domain that
+// (server/lobby), the analysis board (server/analysis) and the puzzles
+// (server/puzzles). A domain that
 // needs another calls a small interface the other implements. This package
 // is the thin layer that composes them: it wires their dependencies,
 // routes and guards the requests (headers, hosts, connection limits,
@@ -43,6 +44,7 @@ import (
 	"stax/server/moderation"
 	"stax/server/offline"
 	"stax/server/play"
+	"stax/server/puzzles"
 	"stax/server/ratings"
 	"stax/server/store"
 )
@@ -246,6 +248,7 @@ type Server struct {
 	offline  *offline.Offline
 	// moderation holds the blocks, reports and restrictions.
 	moderation *moderation.Moderation
+	puzzles    *puzzles.Puzzles
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -300,8 +303,9 @@ func New(cfg Config) (*Server, error) {
 	users, _ := cfg.Store.(store.Users)
 	rated, _ := cfg.Store.(store.Ratings)
 	seeks, _ := cfg.Store.(store.Seeks)
+	puzzleStore, _ := cfg.Store.(store.Puzzles)
 	if users == nil {
-		seeks = nil
+		seeks, puzzleStore = nil, nil
 	}
 	// Every call to the database has a deadline: a stalled database fails
 	// a request or a move in time rather than holding it.
@@ -325,6 +329,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	// Moderation comes first: the accounts refuse disabled ones.
 	s.moderation = moderation.New(moderation.Config{Store: mods, Users: users, Proxies: proxies, Now: now, Log: cfg.Log})
+	if puzzleStore != nil {
+		puzzleStore = store.PuzzlesWithDeadline(puzzleStore, cfg.StoreDeadline)
+	}
 	instance := httpx.NewID()
 	s.catalog = catalog.New(catalog.Config{Games: cfg.Games, Levels: cfg.Levels, LevelReady: cfg.LevelReady, LevelElo: cfg.LevelElo,
 		MaxPlies: cfg.MaxPlies})
@@ -369,6 +376,16 @@ func New(cfg Config) (*Server, error) {
 		Every: cfg.AnalyzeEvery, Burst: cfg.AnalyzeBurst, MaxPlies: cfg.MaxPlies, Proxies: proxies,
 		Sockets: s.sockets, Log: cfg.Log})
 	s.offline = offline.New(offline.Config{Source: cfg.Engine, Assets: cfg.Assets})
+	// The puzzles refute wrong moves with the analysis board's analyst.
+	var refuter puzzles.Refuter
+	if cfg.Analyst != nil {
+		refuter = cfg.Analyst
+	}
+	if s.puzzles, err = puzzles.New(puzzles.Config{Store: puzzleStore, Games: cfg.Games, Sessions: s.accounts, Refuter: refuter,
+		Proxies: proxies, Now: cfg.Now, Log: cfg.Log}); err != nil {
+		live.Close()
+		return nil, err
+	}
 
 	// Follow the feed before reading the games, so that no change falls
 	// between the two.
@@ -428,6 +445,7 @@ func (s *Server) janitor() {
 	httpx.Every(s.ctx, s.cfg.SweepEvery, func(now time.Time) {
 		s.accounts.Sweep(now)
 		s.analysis.Sweep(now)
+		s.puzzles.Sweep(now)
 		// A game whose instance stopped between its end and its rating
 		// is rated by whichever instance is alive.
 		s.ratings.RateMissed(s.ctx)
