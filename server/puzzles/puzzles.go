@@ -524,7 +524,7 @@ func (s *Puzzles) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req MoveRequest
-	if !httpx.ReadJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) || !validMode(w, req.Mode) {
 		return
 	}
 	if len(req.Moves)%2 != 1 {
@@ -569,7 +569,7 @@ func (s *Puzzles) handleMove(w http.ResponseWriter, r *http.Request) {
 		out.ReplyPosition = st.String()
 		out.ReplyView = view.Of(st, st.Terminal(), view.LastCells(at, reply))
 	}
-	if out.Result != Right && req.Mode != "streak" {
+	if out.Result != Right && req.Mode == "" {
 		if u := s.player(r); u != nil {
 			change, err := s.attempt(r.Context(), e, u, out.Result == Solved)
 			if err != nil {
@@ -596,7 +596,7 @@ func (s *Puzzles) handleHint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req HintRequest
-	if !httpx.ReadJSON(w, r, &req) {
+	if !httpx.ReadJSON(w, r, &req) || !validMode(w, req.Mode) {
 		return
 	}
 	if len(req.Moves)%2 != 0 || len(req.Moves) >= len(e.p.Solution) {
@@ -610,7 +610,7 @@ func (s *Puzzles) handleHint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := Hint{Cells: hintCells(st, e.p.Solution[len(req.Moves)])}
-	if req.Mode != "streak" {
+	if req.Mode == "" {
 		if u := s.player(r); u != nil {
 			change, err := s.attempt(r.Context(), e, u, false)
 			if err != nil {
@@ -622,6 +622,15 @@ func (s *Puzzles) handleHint(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// validMode answers 400 unless mode is a mode of MoveRequest.
+func validMode(w http.ResponseWriter, mode string) bool {
+	if mode == "" || mode == "streak" || mode == "replay" {
+		return true
+	}
+	httpx.Error(w, http.StatusBadRequest, fmt.Sprintf("mode %q: want none, streak or replay", mode))
+	return false
 }
 
 // hintCells returns the cell a move starts from, or the cells a placing

@@ -296,6 +296,19 @@ func TestHint(t *testing.T) {
 	if hint.Rating != nil || len(hint.Cells) != 1 {
 		t.Fatalf("a guest's hint %+v", hint)
 	}
+	// A streak's moves and a replay's are neither rated nor recorded.
+	q := s.first(t, "diam")
+	for _, mode := range []string{"streak", "replay"} {
+		s.call(t, "cy", "POST", "/api/puzzles/"+q.ID+"/move", puzzles.MoveRequest{Moves: []string{wrongMove(t, q)}, Mode: mode}, 200, &res)
+		if res.Result != puzzles.Wrong || res.Rating != nil {
+			t.Fatalf("a wrong move in mode %s: %+v; want wrong, unrated", mode, res)
+		}
+	}
+	var h puzzles.History
+	s.call(t, "cy", "GET", "/api/puzzles/me", nil, 200, &h)
+	if len(h.Attempts) != 1 || h.Attempts[0].Puzzle != p.ID {
+		t.Fatalf("cy's history %+v; want the hint's attempt alone", h)
+	}
 }
 
 // TestBadRequests: what the player sends never panics and is answered
@@ -321,6 +334,7 @@ func TestBadRequests(t *testing.T) {
 		{"an unknown game", "/api/puzzles/next?game=chess", nil, 404, puzzles.CodeNoPuzzle},
 		{"an unknown theme", "/api/puzzles/streak?step=0&theme=mate", nil, 404, puzzles.CodeNoPuzzle},
 		{"a bad step", "/api/puzzles/streak?step=-1", nil, 400, ""},
+		{"a bad mode", "/api/puzzles/" + p.ID + "/move", puzzles.MoveRequest{Moves: p.Solution[:1], Mode: "blitz"}, 400, ""},
 		{"a bad rating", "/api/puzzles/next?rating=NaN", nil, 400, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,8 +58,9 @@ type PlayerRating struct {
 // the server gave, ending with the player's new move.
 type MoveRequest struct {
 	Moves []string `json:"moves"`
-	// Mode is "streak" for a puzzle of a streak, which is never rated;
-	// empty otherwise.
+	// Mode is empty for an attempt, "streak" for a puzzle of a streak
+	// and "replay" for the solution played through once shown: a
+	// streak's and a replay's moves are neither rated nor recorded.
 	Mode string `json:"mode,omitempty"`
 }
 
@@ -137,7 +138,8 @@ type RatingChange struct {
 // so far (the player's moves and the replies), the player to move.
 type HintRequest struct {
 	Moves []string `json:"moves"`
-	Mode  string   `json:"mode,omitempty"`
+	// Mode is as in MoveRequest.
+	Mode string `json:"mode,omitempty"`
 }
 
 // Hint answers POST /api/puzzles/{id}/hint: the cells the next move of

@@ -217,3 +217,20 @@ export class AnalysisSocket {
     this.socket.close();
   }
 }
+
+// The puzzles (docs/api.md, "Puzzles"). puzzleNext takes the query's
+// parameters: game, theme, rating (a guest's), after (the puzzle just
+// played).
+const query = (params) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== "" && v !== null) q.set(k, String(v));
+  const s = q.toString();
+  return s ? "?" + s : "";
+};
+export const puzzleNext = (params) => request("GET", "/api/puzzles/next" + query(params));
+export const puzzleDaily = () => request("GET", "/api/puzzles/daily");
+export const puzzleStreak = (params) => request("GET", "/api/puzzles/streak" + query(params));
+export const puzzleGet = (id) => request("GET", `/api/puzzles/${encodeURIComponent(id)}`);
+export const puzzleMove = (id, moves, mode) => request("POST", `/api/puzzles/${encodeURIComponent(id)}/move`, { moves, mode: mode || undefined });
+export const puzzleHint = (id, moves, mode) => request("POST", `/api/puzzles/${encodeURIComponent(id)}/hint`, { moves, mode: mode || undefined });
+export const puzzleHistory = () => request("GET", "/api/puzzles/me");
