@@ -18,6 +18,7 @@ import (
 	"stax/server/account"
 	"stax/server/lobby"
 	"stax/server/play"
+	"stax/server/puzzles"
 	"stax/web"
 )
 
@@ -73,7 +74,7 @@ func TestTranslations(t *testing.T) {
 		}
 	}
 	// Every key written in the modules exists.
-	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker|extras|lobby|profile|account|board|settings|analysis|offline)\.[A-Za-z_.]*[A-Za-z_])"`)
+	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker|extras|lobby|profile|account|board|settings|analysis|offline|puzzles)\.[A-Za-z_.]*[A-Za-z_])"`)
 	for _, name := range modules(t) {
 		if strings.HasPrefix(name, "i18n/") {
 			continue
@@ -95,7 +96,8 @@ func TestTranslations(t *testing.T) {
 		}
 	}
 	for _, code := range []string{play.CodeBadToken, play.CodeBadMessage, play.CodeNotYourSeat, play.CodeNotYourTurn, play.CodeIllegalMove, play.CodeStale, play.CodeGameOver, play.CodeServer, play.CodeFlagged, play.CodeRateLimited,
-		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek} {
+		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek,
+		puzzles.CodeNoPuzzle, puzzles.CodeBadLine, puzzles.CodeIllegalMove} {
 		if _, ok := en["error."+code]; !ok {
 			t.Errorf("i18n/en.js lacks the error code %q", code)
 		}

@@ -15,6 +15,8 @@
 //                           (?game=ID, or ?spec=S&position=P&moves=...)
 //         /offline          games against the computer in the browser (offline/)
 //         /bench            the browser engine's speed
+//         /puzzles, /puzzles/daily, /puzzles/streak, /puzzles/history,
+//         /puzzles/<id>     the puzzles
 
 import { installPatterns } from "./render.js";
 import { clear, h } from "./dom.js";
@@ -25,6 +27,7 @@ import { gamePage } from "./pages/game/page.js";
 import { recentPage } from "./pages/recent.js";
 import { rulesPage } from "./pages/rules.js";
 import { analysisPage } from "./pages/analysis.js";
+import { puzzleHistoryPage, puzzlesPage } from "./pages/puzzles.js";
 import { logout, me, onAccount } from "./account.js";
 import { lobbyPage } from "./pages/lobby.js";
 import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
@@ -64,6 +67,11 @@ function route() {
   else if (path === "/analysis") page = analysisPage;
   else if (path === "/offline") page = offlinePage;
   else if (path === "/bench") page = benchPage;
+  else if (path === "/puzzles") page = (root) => puzzlesPage(root, "next");
+  else if (path === "/puzzles/daily") page = (root) => puzzlesPage(root, "daily");
+  else if (path === "/puzzles/streak") page = (root) => puzzlesPage(root, "streak");
+  else if (path === "/puzzles/history") page = puzzleHistoryPage;
+  else if ((m = /^\/puzzles\/(p[0-9a-f]{12})$/.exec(path))) page = (root) => puzzlesPage(root, "one", m[1]);
   else if ((m = /^\/rules\/([a-z0-9_-]+)$/.exec(path)) && GAMES.some((g) => g.name === m[1])) page = (root) => rulesPage(root, m[1]);
   else if (path === "/rules" && GAMES.length) page = (root) => rulesPage(root, GAMES[0].name);
   else page = notFound;
@@ -153,6 +161,7 @@ function drawNav() {
     h("a", { href: "/games", "data-link": "", "data-testid": "nav-recent" }, t("nav.recent")),
     h("a", { href: "/analysis", "data-link": "", "data-testid": "nav-analysis" }, t("nav.analysis")),
     h("a", { href: "/offline", "data-link": "", "data-testid": "nav-offline" }, t("nav.offline")),
+    h("a", { href: "/puzzles", "data-link": "", "data-testid": "nav-puzzles" }, t("nav.puzzles")),
     h("a", { href: "/leaderboard", "data-link": "", "data-testid": "nav-leaderboard" }, t("nav.leaderboard")),
     ...GAMES.filter((g) => g.rules).map((g) => h("a", { href: "/rules/" + g.name, "data-link": "" }, t("nav.rules", { game: g.title }))),
     h(
