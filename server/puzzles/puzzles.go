@@ -175,7 +175,11 @@ func New(cfg Config) (*Puzzles, error) {
 		}
 		cfg.Puzzles = ps
 	}
-	s := &Puzzles{cfg: cfg, log: cfg.Log, now: func() time.Time { return cfg.Now().UTC() }, byID: map[string]*entry{},
+	// The stores keep times to the millisecond: so does the domain, so
+	// that a rating read back is not aged by the part of a millisecond
+	// the store dropped.
+	now := func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }
+	s := &Puzzles{cfg: cfg, log: cfg.Log, now: now, byID: map[string]*entry{},
 		slots: make(chan struct{}, 1), moves: httpx.NewRateLimiter(cfg.MoveEvery, cfg.MoveBurst)}
 	for _, p := range cfg.Puzzles {
 		g, err := cfg.Games.Load(p.Spec)

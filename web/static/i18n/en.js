@@ -503,7 +503,7 @@ export default {
   "puzzles.streakUnrated": "Streaks are not rated: one mistake ends them.",
   "puzzles.guest": "You play as a guest, without a puzzle rating.",
   "puzzles.playedBefore": "You have played this puzzle before: this attempt is not rated (your puzzle rating: {rating}).",
-  "puzzles.yourRating": "Your puzzle rating: {rating}. This attempt is rated.",
+  "puzzles.yourRating": "This attempt is rated. Your puzzle rating: {rating}",
   "puzzles.ratingChange": "Your puzzle rating: {before} → {after} ({diff})",
   "puzzles.streakScore": "Streak: {n} solved (best on this device: {best})",
   "puzzles.boardLabel": "{title} puzzle board",

@@ -503,7 +503,7 @@ export default {
   "puzzles.streakUnrated": "Las rachas no puntúan: un error las termina.",
   "puzzles.guest": "Juegas como invitado, sin puntuación de problemas.",
   "puzzles.playedBefore": "Ya has jugado este problema: este intento no puntúa (tu puntuación de problemas: {rating}).",
-  "puzzles.yourRating": "Tu puntuación de problemas: {rating}. Este intento puntúa.",
+  "puzzles.yourRating": "Este intento puntúa. Tu puntuación de problemas: {rating}",
   "puzzles.ratingChange": "Tu puntuación de problemas: {before} → {after} ({diff})",
   "puzzles.streakScore": "Racha: {n} resueltos (récord en este dispositivo: {best})",
   "puzzles.boardLabel": "Tablero del problema de {title}",

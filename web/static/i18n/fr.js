@@ -503,7 +503,7 @@ export default {
   "puzzles.streakUnrated": "Les séries ne sont pas classées : une erreur les termine.",
   "puzzles.guest": "Vous jouez en invité, sans classement aux problèmes.",
   "puzzles.playedBefore": "Vous avez déjà joué ce problème : cet essai n'est pas classé (votre classement aux problèmes : {rating}).",
-  "puzzles.yourRating": "Votre classement aux problèmes : {rating}. Cet essai est classé.",
+  "puzzles.yourRating": "Cet essai est classé. Votre classement aux problèmes : {rating}",
   "puzzles.ratingChange": "Votre classement aux problèmes : {before} → {after} ({diff})",
   "puzzles.streakScore": "Série : {n} résolus (record sur cet appareil : {best})",
   "puzzles.boardLabel": "Plateau du problème de {title}",

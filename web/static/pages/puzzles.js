@@ -148,6 +148,7 @@ export function puzzlesPage(root, mode, id) {
         h("div", { class: "actions" }, hintBtn, retryBtn, solutionBtn, nextBtn),
         controls.form,
         controls.error,
+        controls.legalBox,
         h("h2", {}, t("game.moves")),
         movesBox,
       ),
