@@ -23,6 +23,7 @@ import (
 	"stax/server/moderation"
 	"stax/server/offline"
 	"stax/server/play"
+	"stax/server/puzzles"
 	"stax/server/ratings"
 	"stax/server/view"
 )
@@ -45,6 +46,7 @@ func init() {
 		clock.State{}, chat.Line{}, offline.Status{},
 		moderation.Blocks{}, moderation.BlockRequest{}, moderation.ReportRequest{}, moderation.ReportResponse{},
 		moderation.ResetRequest{},
+		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{},
 	} {
 		t := reflect.TypeOf(v)
 		wireTypes[filepath.Base(t.PkgPath())+"."+t.Name()] = v
