@@ -63,5 +63,9 @@ func runDB(e *env, args []string) error {
 	if n.Blocks+n.Restrictions+n.Reports > 0 {
 		fmt.Fprintf(e.stdout, "and the moderation: %d blocks and %d restrictions, checked identical; %d reports copied, and all checked identical\n", n.Blocks, n.Restrictions, n.Reports)
 	}
+	if n.PuzzleRatings+n.PuzzlePlayers+n.PuzzlePlayersChecked > 0 {
+		fmt.Fprintf(e.stdout, "copied the ratings of %d puzzles and the puzzles of %d accounts (%d attempts); the puzzles of %d accounts checked identical in both\n",
+			n.PuzzleRatings, n.PuzzlePlayers, n.PuzzleAttempts, n.PuzzlePlayersChecked)
+	}
 	return nil
 }

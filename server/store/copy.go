@@ -101,14 +101,20 @@ type Copied struct {
 	// copied (blocks and restrictions are written again on a second copy;
 	// reports already there are skipped).
 	Blocks, Restrictions, Reports int
+	// PuzzleRatings counts the puzzles' ratings copied, PuzzlePlayers and
+	// PuzzleAttempts the accounts' puzzle records and their attempts, and
+	// PuzzlePlayersChecked those read back and found identical.
+	PuzzleRatings, PuzzlePlayers, PuzzleAttempts, PuzzlePlayersChecked int
 }
 
 // copyPage is how many records Copy reads at once.
 const copyPage = 200
 
 // Copy copies every account (with its ratings and rating history, but not
-// its sessions), every game, the marks of the games rated and the
-// moderation's blocks, restrictions and reports from from into to, then reads everything back from both and checks that the
+// its sessions, and with its puzzle rating and attempts), the puzzles'
+// ratings, every game, the marks of the games rated and the moderation's
+// blocks, restrictions and reports from from into to, then reads
+// everything back from both and checks that the
 // destination holds each record identical, and as many as the source. A
 // record the destination already holds is skipped when identical (so an
 // interrupted copy can be run again) and is an error otherwise. progress,
@@ -156,6 +162,17 @@ func Copy(ctx context.Context, from, to Store, progress func(Copied)) (Copied, e
 		}, report)
 		if err != nil {
 			return n, fmt.Errorf("copy accounts: %w", err)
+		}
+	}
+	fp, puzzlesFrom := from.(Puzzles)
+	tp, puzzlesTo := to.(Puzzles)
+	if puzzlesFrom && !puzzlesTo && accounts {
+		return n, fmt.Errorf("copy: the destination %T keeps no puzzles", to)
+	}
+	puzzles := accounts && puzzlesFrom && puzzlesTo
+	if puzzles {
+		if err := copyPuzzles(ctx, fp, tp, &n, report); err != nil {
+			return n, fmt.Errorf("copy puzzles: %w", err)
 		}
 	}
 	err := walk(ctx, from.List, gameID, func(g *Game) error {
@@ -227,6 +244,11 @@ func Copy(ctx context.Context, from, to Store, progress func(Copied)) (Copied, e
 			if err := copyModeration(ctx, fm, tm, &n); err != nil {
 				return n, fmt.Errorf("copy the moderation: %w", err)
 			}
+		}
+	}
+	if puzzles {
+		if n.PuzzlePlayersChecked, err = checkPuzzles(ctx, fp, tp); err != nil {
+			return n, fmt.Errorf("check puzzles: %w", err)
 		}
 	}
 	return n, nil

@@ -63,6 +63,28 @@ type Puzzles interface {
 	// PuzzleAttempts returns up to limit of an account's attempts, latest
 	// first.
 	PuzzleAttempts(ctx context.Context, userID string, limit int) ([]PuzzleAttempt, error)
+	// ListPuzzlePlayers returns up to limit of the accounts that have
+	// attempted puzzles whose ids sort after the given id (byte order), in
+	// id order, each with its puzzle rating and attempts: a walk over them
+	// that copies a database.
+	ListPuzzlePlayers(ctx context.Context, after string, limit int) ([]*PuzzlePlayer, error)
+	// RestorePuzzlePlayer stores an account's puzzle rating and attempts
+	// read from another store as they are, all or none: an account that
+	// has attempted puzzles already, or that does not exist, is
+	// ErrConflict.
+	RestorePuzzlePlayer(ctx context.Context, p *PuzzlePlayer) error
+	// RestorePuzzleRating stores a puzzle's rating read from another
+	// store as it is; a puzzle rated already is ErrConflict.
+	RestorePuzzleRating(ctx context.Context, puzzleID string, r PuzzleRating) error
+}
+
+// PuzzlePlayer is what a store keeps of an account's puzzles: its puzzle
+// rating (Attempts 0 when it has made no rated attempt) and its attempts,
+// oldest first.
+type PuzzlePlayer struct {
+	UserID   string
+	Rating   PuzzleRating
+	Attempts []PuzzleAttempt
 }
 
 // PuzzlesWithDeadline returns p with a deadline of d on each call (see
@@ -103,4 +125,22 @@ func (x deadlinedPuzzles) PuzzleAttempts(ctx context.Context, userID string, lim
 	ctx, cancel := context.WithTimeout(ctx, x.d)
 	defer cancel()
 	return x.p.PuzzleAttempts(ctx, userID, limit)
+}
+
+func (x deadlinedPuzzles) ListPuzzlePlayers(ctx context.Context, after string, limit int) ([]*PuzzlePlayer, error) {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.p.ListPuzzlePlayers(ctx, after, limit)
+}
+
+func (x deadlinedPuzzles) RestorePuzzlePlayer(ctx context.Context, p *PuzzlePlayer) error {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.p.RestorePuzzlePlayer(ctx, p)
+}
+
+func (x deadlinedPuzzles) RestorePuzzleRating(ctx context.Context, puzzleID string, r PuzzleRating) error {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.p.RestorePuzzleRating(ctx, puzzleID, r)
 }

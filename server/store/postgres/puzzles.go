@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -124,8 +125,14 @@ func (s *Store) RecordAttempt(ctx context.Context, a store.PuzzleAttempt, player
 
 // PuzzleAttempts implements store.Puzzles.
 func (s *Store) PuzzleAttempts(ctx context.Context, userID string, limit int) ([]store.PuzzleAttempt, error) {
+	return s.puzzleAttempts(ctx, userID, `ORDER BY at DESC, puzzle_id COLLATE "C" LIMIT `+strconv.Itoa(max(limit, 0)))
+}
+
+// puzzleAttempts returns an account's attempts in the order (and up to
+// the limit) tail says.
+func (s *Store) puzzleAttempts(ctx context.Context, userID, tail string) ([]store.PuzzleAttempt, error) {
 	rows, err := s.pool.Query(ctx, `SELECT puzzle_id, at, solved, rated, player_before, player_after, puzzle_before, puzzle_after
-		FROM puzzle_attempts WHERE user_id = $1 ORDER BY at DESC, puzzle_id COLLATE "C" LIMIT $2`, userID, limit)
+		FROM puzzle_attempts WHERE user_id = $1 `+tail, userID)
 	if err != nil {
 		return nil, fmt.Errorf("puzzle attempts of %s: %w", userID, err)
 	}
@@ -142,4 +149,78 @@ func (s *Store) PuzzleAttempts(ctx context.Context, userID string, limit int) ([
 		out = []store.PuzzleAttempt{}
 	}
 	return out, nil
+}
+
+// ListPuzzlePlayers implements store.Puzzles.
+func (s *Store) ListPuzzlePlayers(ctx context.Context, after string, limit int) ([]*store.PuzzlePlayer, error) {
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT user_id COLLATE "C" AS id FROM puzzle_attempts WHERE user_id COLLATE "C" > $1 ORDER BY id LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list puzzle players: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("list puzzle players: %w", err)
+	}
+	out := []*store.PuzzlePlayer{}
+	for _, id := range ids {
+		p := &store.PuzzlePlayer{UserID: id}
+		p.Rating, err = s.PuzzlePlayer(ctx, id)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		list, err := s.puzzleAttempts(ctx, id, `ORDER BY at, puzzle_id COLLATE "C"`)
+		if err != nil {
+			return nil, err
+		}
+		p.Attempts = list
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// RestorePuzzlePlayer implements store.Puzzles.
+func (s *Store) RestorePuzzlePlayer(ctx context.Context, p *store.PuzzlePlayer) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM puzzle_attempts WHERE user_id = $1`, p.UserID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("%w: the account has attempted puzzles already", errPuzzleConflict)
+		}
+		if r := p.Rating; r.Attempts > 0 {
+			if _, err := tx.Exec(ctx, `INSERT INTO puzzle_players (user_id, rating, deviation, volatility, attempts, updated) VALUES ($1, $2, $3, $4, $5, $6)`,
+				p.UserID, r.Rating, r.Deviation, r.Volatility, r.Attempts, r.Updated); err != nil {
+				return err
+			}
+		}
+		for _, a := range p.Attempts {
+			if _, err := tx.Exec(ctx, `INSERT INTO puzzle_attempts (user_id, puzzle_id, at, solved, rated, player_before, player_after, puzzle_before, puzzle_after)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, p.UserID, a.PuzzleID, a.At, a.Solved, a.Rated,
+				a.PlayerBefore, a.PlayerAfter, a.PuzzleBefore, a.PuzzleAfter); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errPuzzleConflict) || isConflict(err) {
+		return fmt.Errorf("restore the puzzles of %s: %w: %v", p.UserID, store.ErrConflict, err)
+	}
+	if err != nil {
+		return fmt.Errorf("restore the puzzles of %s: %w", p.UserID, err)
+	}
+	return nil
+}
+
+// RestorePuzzleRating implements store.Puzzles.
+func (s *Store) RestorePuzzleRating(ctx context.Context, puzzleID string, r store.PuzzleRating) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts, updated) VALUES ($1, $2, $3, $4, $5, $6)`,
+		puzzleID, r.Rating, r.Deviation, r.Volatility, r.Attempts, r.Updated)
+	if isConflict(err) {
+		return fmt.Errorf("restore the rating of puzzle %s: %w: it is rated already", puzzleID, store.ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("restore the rating of puzzle %s: %w", puzzleID, err)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"stax/server/store"
 )
@@ -119,8 +120,14 @@ func (s *Store) RecordAttempt(ctx context.Context, a store.PuzzleAttempt, player
 
 // PuzzleAttempts implements store.Puzzles.
 func (s *Store) PuzzleAttempts(ctx context.Context, userID string, limit int) ([]store.PuzzleAttempt, error) {
+	return s.puzzleAttempts(ctx, userID, `ORDER BY at DESC, puzzle_id LIMIT `+strconv.Itoa(max(limit, 0)))
+}
+
+// puzzleAttempts returns an account's attempts in the order (and up to
+// the limit) tail says.
+func (s *Store) puzzleAttempts(ctx context.Context, userID, tail string) ([]store.PuzzleAttempt, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT puzzle_id, at, solved, rated, player_before, player_after, puzzle_before, puzzle_after
-		FROM puzzle_attempts WHERE user_id = ? ORDER BY at DESC, puzzle_id LIMIT ?`, userID, limit)
+		FROM puzzle_attempts WHERE user_id = ? `+tail, userID)
 	if err != nil {
 		return nil, fmt.Errorf("puzzle attempts of %s: %w", userID, err)
 	}
@@ -136,4 +143,88 @@ func (s *Store) PuzzleAttempts(ctx context.Context, userID string, limit int) ([
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+// ListPuzzlePlayers implements store.Puzzles.
+func (s *Store) ListPuzzlePlayers(ctx context.Context, after string, limit int) ([]*store.PuzzlePlayer, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT user_id FROM puzzle_attempts WHERE user_id > ? ORDER BY user_id LIMIT ?`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list puzzle players: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("list puzzle players: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list puzzle players: %w", err)
+	}
+	out := []*store.PuzzlePlayer{}
+	for _, id := range ids {
+		p := &store.PuzzlePlayer{UserID: id}
+		p.Rating, err = s.PuzzlePlayer(ctx, id)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		if p.Attempts, err = s.puzzleAttempts(ctx, id, `ORDER BY at, puzzle_id`); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// RestorePuzzlePlayer implements store.Puzzles.
+func (s *Store) RestorePuzzlePlayer(ctx context.Context, p *store.PuzzlePlayer) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM puzzle_attempts WHERE user_id = ?`, p.UserID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("%w: the account has attempted puzzles already", errPuzzleConflict)
+		}
+		if r := p.Rating; r.Attempts > 0 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO puzzle_players (user_id, rating, deviation, volatility, attempts, updated) VALUES (?, ?, ?, ?, ?, ?)`,
+				p.UserID, r.Rating, r.Deviation, r.Volatility, r.Attempts, ms(r.Updated)); err != nil {
+				return err
+			}
+		}
+		for _, a := range p.Attempts {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO puzzle_attempts (user_id, puzzle_id, at, solved, rated, player_before, player_after, puzzle_before, puzzle_after)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.UserID, a.PuzzleID, ms(a.At), boolInt(a.Solved), boolInt(a.Rated),
+				a.PlayerBefore, a.PlayerAfter, a.PuzzleBefore, a.PuzzleAfter); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errPuzzleConflict) || isConstraint(err) {
+		return fmt.Errorf("restore the puzzles of %s: %w: %v", p.UserID, store.ErrConflict, err)
+	}
+	if err != nil {
+		return fmt.Errorf("restore the puzzles of %s: %w", p.UserID, err)
+	}
+	return nil
+}
+
+// RestorePuzzleRating implements store.Puzzles.
+func (s *Store) RestorePuzzleRating(ctx context.Context, puzzleID string, r store.PuzzleRating) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts, updated) VALUES (?, ?, ?, ?, ?, ?)`,
+			puzzleID, r.Rating, r.Deviation, r.Volatility, r.Attempts, ms(r.Updated))
+		return err
+	})
+	if isConstraint(err) {
+		return fmt.Errorf("restore the rating of puzzle %s: %w: it is rated already", puzzleID, store.ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("restore the rating of puzzle %s: %w", puzzleID, err)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"stax/server/store"
@@ -16,6 +17,7 @@ func Puzzles(t *testing.T, newDB Opener) {
 		{"PuzzleAttempts", testPuzzleAttempts},
 		{"ConcurrentAttempts", testConcurrentAttempts},
 	}.run(t, newDB)
+	t.Run("CopyPuzzles", func(t *testing.T) { testCopyPuzzles(t, opener(t, newDB), opener(t, newDB)) })
 }
 
 // puzzles returns the store's store.Puzzles.
@@ -103,5 +105,49 @@ func testConcurrentAttempts(t *testing.T, open func() store.Store) {
 	})
 	if list, err := puzzles(t, stores[1]).PuzzleAttempts(ctx, "a", 10); err != nil || len(list) != 1 {
 		t.Fatalf("attempts %+v, %v; want one", list, err)
+	}
+}
+
+// testCopyPuzzles copies one store into another: the puzzles' ratings and
+// the accounts' puzzle ratings and attempts arrive identical, copying
+// again skips them, and a clashing record stops the copy.
+func testCopyPuzzles(t *testing.T, openFrom, openTo func() store.Store) {
+	from, to := openFrom(), openTo()
+	ctx := context.Background()
+	fp, tp := puzzles(t, from), puzzles(t, to)
+	for _, u := range []string{"u1", "u2", "u3"} {
+		check(t, "create user", accounts(t, from).CreateUser(ctx, &store.User{ID: u, Name: "N" + u, PasswordHash: "h", Created: base}), nil)
+	}
+	r := func(rating float64, attempts int) store.PuzzleRating {
+		return store.PuzzleRating{Rating: rating, Deviation: 200.5, Volatility: 0.06, Attempts: attempts}
+	}
+	rated := func(user, puzzle string, sec int) store.PuzzleAttempt {
+		return store.PuzzleAttempt{UserID: user, PuzzleID: puzzle, At: at(sec), Solved: sec%2 == 0, Rated: true, PlayerBefore: 1500, PlayerAfter: 1500.5 + float64(sec), PuzzleBefore: 1200, PuzzleAfter: 1190.25}
+	}
+	check(t, "u1 at p1", fp.RecordAttempt(ctx, rated("u1", "p1", 1), r(1510, 1), r(1190, 1)), nil)
+	check(t, "u1 at p2", fp.RecordAttempt(ctx, rated("u1", "p2", 2), r(1520, 2), r(900, 1)), nil)
+	check(t, "u1 at p1 again", fp.RecordAttempt(ctx, store.PuzzleAttempt{UserID: "u1", PuzzleID: "p1", At: at(3)}, store.PuzzleRating{}, store.PuzzleRating{}), nil)
+	check(t, "u2 at p1", fp.RecordAttempt(ctx, rated("u2", "p1", 4), r(1400, 1), r(1250, 2)), nil)
+	n, err := store.Copy(ctx, from, to, nil)
+	if err != nil || n.PuzzleRatings != 2 || n.PuzzlePlayers != 2 || n.PuzzleAttempts != 4 || n.PuzzlePlayersChecked != 2 {
+		t.Fatalf("copied %+v, %v; want 2 puzzle ratings, 2 players with 4 attempts, 2 checked", n, err)
+	}
+	want, _ := fp.PuzzleRatings(ctx)
+	if got, err := tp.PuzzleRatings(ctx); err != nil || len(got) != 2 || got["p1"].Rating != 1250 || !got["p1"].Updated.Equal(want["p1"].Updated) {
+		t.Fatalf("puzzle ratings in the copy: %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := tp.PuzzlePlayer(ctx, "u1"); err != nil || got.Rating != 1520 || got.Attempts != 2 || !got.Updated.Equal(at(2)) {
+		t.Fatalf("u1's puzzle rating in the copy: %+v, %v", got, err)
+	}
+	if list, err := tp.PuzzleAttempts(ctx, "u1", 10); err != nil || len(list) != 3 || list[0].Rated || !list[2].At.Equal(at(1)) || list[2].PlayerAfter != 1501.5 {
+		t.Fatalf("u1's attempts in the copy: %+v, %v", list, err)
+	}
+	n, err = store.Copy(ctx, from, to, nil)
+	if err != nil || n.PuzzleRatings != 0 || n.PuzzlePlayers != 0 || n.PuzzlePlayersChecked != 2 {
+		t.Fatalf("copying again: %+v, %v; want nothing copied, 2 checked", n, err)
+	}
+	check(t, "u2 at p2", fp.RecordAttempt(ctx, store.PuzzleAttempt{UserID: "u2", PuzzleID: "p2", At: at(5)}, store.PuzzleRating{}, store.PuzzleRating{}), nil)
+	if _, err := store.Copy(ctx, from, to, nil); err == nil || !strings.Contains(err.Error(), "u2") {
+		t.Fatalf("copy onto a destination holding other puzzles of u2: %v; want an error naming u2", err)
 	}
 }
