@@ -202,6 +202,44 @@ func TestBrowserPuzzles(t *testing.T) {
 		shot(t, ctx, "puzzle-history")
 	})
 
+	t.Run("streak", func(t *testing.T) {
+		byID := map[string]puzzle.Puzzle{}
+		for _, p := range builtin {
+			byID[p.ID] = p
+		}
+		do(t, ctx, "opening a streak", chromedp.Navigate(b.base+"/puzzles/streak?game=pogo"))
+		for step := 0; step < 2; step++ {
+			waitFor(t, ctx, "a puzzle of the streak", `document.querySelector('[data-testid=puzzle][data-state=play]') !== null`)
+			p := byID[eval[string](t, ctx, `document.querySelector('[data-testid=puzzle]').dataset.puzzle`)]
+			if step == 1 {
+				// A mistake ends the streak.
+				var wrong string
+				for _, m := range legal(t, ctx) {
+					if m != p.Solution[0] {
+						wrong = m
+						break
+					}
+				}
+				clickMove(t, ctx, "pogo", wrong)
+				waitFor(t, ctx, "the streak's end", `document.querySelector('[data-testid=streak-over]') !== null`)
+				break
+			}
+			for ply := 0; ply < len(p.Solution); ply += 2 {
+				waitFor(t, ctx, "the player's move", `document.querySelector('[data-testid=puzzle][data-state=play]') !== null`)
+				clickMove(t, ctx, "pogo", p.Solution[ply])
+			}
+			waitFor(t, ctx, "the streak's first puzzle solved", `document.querySelector('[data-testid=puzzle][data-state=solved]') !== null`)
+			if s := eval[string](t, ctx, `document.querySelector('[data-testid=streak-score]').textContent`); !strings.Contains(s, "1 solved") {
+				t.Errorf("the streak's score reads %q", s)
+			}
+			if eval[bool](t, ctx, `document.querySelector('[data-testid=rating-change]') !== null`) {
+				t.Error("a streak's puzzle changed the rating")
+			}
+			click(t, ctx, "puzzle-continue")
+		}
+		shot(t, ctx, "puzzle-streak-over")
+	})
+
 	t.Run("guest", func(t *testing.T) {
 		guest := b.person(t, 40*time.Second)
 		do(t, guest, "opening the daily puzzle", chromedp.Navigate(b.base+"/puzzles/daily"))

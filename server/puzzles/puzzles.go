@@ -225,7 +225,8 @@ func startRating(p puzzle.Puzzle) store.PuzzleRating {
 }
 
 // puzzleRatings returns the puzzles' ratings that attempts have changed,
-// read from the store at most every cacheFor.
+// read from the store at most every cacheFor. The map is never changed
+// once returned.
 func (s *Puzzles) puzzleRatings(ctx context.Context) map[string]store.PuzzleRating {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -751,10 +752,10 @@ func (s *Puzzles) attempt(ctx context.Context, e *entry, u *store.User, solved b
 			PlayerBefore: pl.Rating, PlayerAfter: np.Rating, PuzzleBefore: pz.Rating, PuzzleAfter: nz.Rating}
 		err = s.cfg.Store.RecordAttempt(ctx, a, newPlayer, newPuzzle)
 		if err == nil {
+			// The map read is shared with the requests under way and never
+			// changed: the next request reads the ratings again.
 			s.mu.Lock()
-			if s.ratings != nil {
-				s.ratings[e.p.ID] = newPuzzle
-			}
+			s.read = time.Time{}
 			s.mu.Unlock()
 			return &RatingChange{Solved: solved, PlayerBefore: wireGlicko(glicko(pl)), PlayerAfter: wireGlicko(np),
 				PuzzleBefore: wireGlicko(glicko(pz)), PuzzleAfter: wireGlicko(nz)}, nil
