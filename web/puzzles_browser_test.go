@@ -240,6 +240,15 @@ func TestBrowserPuzzles(t *testing.T) {
 		shot(t, ctx, "puzzle-streak-over")
 	})
 
+	t.Run("choose", func(t *testing.T) {
+		do(t, ctx, "opening the next puzzle", chromedp.Navigate(b.base+"/puzzles"))
+		waitFor(t, ctx, "a puzzle", `document.querySelector('[data-testid=puzzle][data-state=play]') !== null`)
+		eval[chromedp.Void](t, ctx, `(e => { e.value = 'diam'; e.dispatchEvent(new Event('change')); })(document.querySelector('[data-testid=puzzle-game]'))`)
+		eval[chromedp.Void](t, ctx, `(e => { e.value = 'diam-in-1'; e.dispatchEvent(new Event('change')); })(document.querySelector('[data-testid=puzzle-theme]'))`)
+		waitFor(t, ctx, "a diam in 1", `document.querySelector('[data-testid=puzzle][data-state=play]') !== null && document.querySelector('[data-testid=puzzle-about]').textContent.includes('diam in 1') && location.search === '?game=diam&theme=diam-in-1'`)
+		shot(t, ctx, "puzzle-choose")
+	})
+
 	t.Run("guest", func(t *testing.T) {
 		guest := b.person(t, 40*time.Second)
 		do(t, guest, "opening the daily puzzle", chromedp.Navigate(b.base+"/puzzles/daily"))

@@ -531,5 +531,7 @@ export default {
   "puzzles.historySignIn": "Sign in to keep a history of your puzzles.",
   "puzzles.historyNoAccounts": "This server keeps no accounts: puzzles are played as a guest.",
   "error.no_puzzle": "No puzzle here.",
-  "error.bad_line": "The moves sent are not the puzzle's line."
+  "error.bad_line": "The moves sent are not the puzzle's line.",
+  "puzzles.theme": "Theme",
+  "puzzles.anyTheme": "Any theme"
 };

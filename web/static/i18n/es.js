@@ -531,5 +531,7 @@ export default {
   "puzzles.historySignIn": "Inicia sesión para guardar el historial de tus problemas.",
   "puzzles.historyNoAccounts": "Este servidor no guarda cuentas: los problemas se juegan como invitado.",
   "error.no_puzzle": "No hay ningún problema aquí.",
-  "error.bad_line": "Las jugadas enviadas no son las del problema."
+  "error.bad_line": "Las jugadas enviadas no son las del problema.",
+  "puzzles.theme": "Tema",
+  "puzzles.anyTheme": "Cualquier tema"
 };

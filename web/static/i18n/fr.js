@@ -531,5 +531,7 @@ export default {
   "puzzles.historySignIn": "Connectez-vous pour garder l'historique de vos problèmes.",
   "puzzles.historyNoAccounts": "Ce serveur ne garde pas de comptes : les problèmes se jouent en invité.",
   "error.no_puzzle": "Aucun problème ici.",
-  "error.bad_line": "Les coups envoyés ne sont pas ceux du problème."
+  "error.bad_line": "Les coups envoyés ne sont pas ceux du problème.",
+  "puzzles.theme": "Thème",
+  "puzzles.anyTheme": "Tous les thèmes"
 };

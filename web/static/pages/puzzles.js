@@ -26,6 +26,14 @@ import { errorWords, formatNumber, playerWords, t, timeAgo } from "../i18n.js";
 // The games a puzzle may be of, for the choice of game.
 const PUZZLE_GAMES = ["pogo", "diam", "pisola"];
 
+// THEMES are the themes of the sets (docs/puzzles.md), by game, for the
+// choice of theme.
+const THEMES = {
+  pogo: ["win-in-1", "win-in-2", "win-in-3", "win-in-4", "win-in-5", "save-the-draw", "dont-fall-for-it"],
+  diam: ["diam-in-1", "diam-in-2", "diam-in-3"],
+  pisola: ["best-move"],
+};
+
 // replyDelay is how long the player's move stays on the board before the
 // opponent's answer, in ms.
 const replyDelay = 500;
@@ -127,7 +135,17 @@ export function puzzlesPage(root, mode, id) {
     h("option", { value: "" }, t("puzzles.anyGame")),
     PUZZLE_GAMES.map((g) => h("option", { value: g, selected: g === s.game }, gameModule(g).title)),
   );
-  const chooser = h("label", { class: "small", hidden: mode !== "next" && mode !== "streak" }, t("home.game"), " ", gameSel);
+  const themeSel = h("select", { "data-testid": "puzzle-theme", "aria-label": t("puzzles.theme"), onchange: () => chooseTheme(themeSel.value) });
+  const themeLabel = h("label", { class: "small", hidden: mode !== "next" }, t("puzzles.theme"), " ", themeSel);
+  // drawThemes offers the themes of the chosen game (of every game when
+  // none is chosen).
+  const drawThemes = () => {
+    const list = s.game ? THEMES[s.game] || [] : Object.values(THEMES).flat();
+    if (!list.includes(s.theme)) s.theme = "";
+    clear(themeSel).append(h("option", { value: "" }, t("puzzles.anyTheme")), ...list.map((th) => h("option", { value: th, selected: th === s.theme }, themeWords(th))));
+  };
+  drawThemes();
+  const chooser = h("div", { class: "puzzle-choice" }, h("label", { class: "small", hidden: mode !== "next" && mode !== "streak" }, t("home.game"), " ", gameSel), " ", themeLabel);
   const page = h("section", { class: "puzzle", "data-testid": "puzzle", "data-state": "load" });
 
   page.append(
@@ -445,14 +463,29 @@ export function puzzlesPage(root, mode, id) {
 
   function chooseGame(g) {
     s.game = g;
-    const p = new URLSearchParams(location.search);
-    if (g) p.set("game", g);
-    else p.delete("game");
-    const qs = p.toString();
-    history.replaceState(null, "", location.pathname + (qs ? "?" + qs : ""));
+    drawThemes();
+    setQuery();
     if (mode === "streak") s.streak = { seed: Math.random().toString(36).slice(2, 10), step: 0, solved: 0 };
     s.pz = null;
     load();
+  }
+
+  function chooseTheme(th) {
+    s.theme = th;
+    setQuery();
+    s.pz = null;
+    load();
+  }
+
+  // setQuery writes the chosen game and theme into the address.
+  function setQuery() {
+    const p = new URLSearchParams(location.search);
+    for (const [k, v] of [["game", s.game], ["theme", s.theme]]) {
+      if (v) p.set(k, v);
+      else p.delete(k);
+    }
+    const qs = p.toString();
+    history.replaceState(null, "", location.pathname + (qs ? "?" + qs : ""));
   }
 
   load();
