@@ -25,6 +25,7 @@ func (s *Server) routes() {
 	s.offline.Routes(m)
 	s.moderation.Routes(m)
 	s.puzzles.Routes(m)
+	s.explorer.Routes(m)
 	m.HandleFunc("GET /api/view", view.Handler(s.cfg.Games))
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	if s.cfg.DebugStats {

@@ -39,6 +39,7 @@ import (
 	"stax/server/account"
 	"stax/server/analysis"
 	"stax/server/catalog"
+	"stax/server/explorer"
 	"stax/server/httpx"
 	"stax/server/lobby"
 	"stax/server/moderation"
@@ -249,6 +250,7 @@ type Server struct {
 	// moderation holds the blocks, reports and restrictions.
 	moderation *moderation.Moderation
 	puzzles    *puzzles.Puzzles
+	explorer   *explorer.Explorer
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -304,6 +306,7 @@ func New(cfg Config) (*Server, error) {
 	rated, _ := cfg.Store.(store.Ratings)
 	seeks, _ := cfg.Store.(store.Seeks)
 	puzzleStore, _ := cfg.Store.(store.Puzzles)
+	explorerStore, _ := cfg.Store.(store.Explorer)
 	if users == nil {
 		seeks, puzzleStore = nil, nil
 	}
@@ -331,6 +334,9 @@ func New(cfg Config) (*Server, error) {
 	s.moderation = moderation.New(moderation.Config{Store: mods, Users: users, Proxies: proxies, Now: now, Log: cfg.Log})
 	if puzzleStore != nil {
 		puzzleStore = store.PuzzlesWithDeadline(puzzleStore, cfg.StoreDeadline)
+	}
+	if explorerStore != nil {
+		explorerStore = store.ExplorerWithDeadline(explorerStore, cfg.StoreDeadline)
 	}
 	instance := httpx.NewID()
 	s.catalog = catalog.New(catalog.Config{Games: cfg.Games, Levels: cfg.Levels, LevelReady: cfg.LevelReady, LevelElo: cfg.LevelElo,
@@ -386,6 +392,16 @@ func New(cfg Config) (*Server, error) {
 		live.Close()
 		return nil, err
 	}
+	// The explorer gives the verdicts of the analysis board's analyst and
+	// the players' ratings before their rated games.
+	xcfg := explorer.Config{Store: explorerStore, PoolOf: ratings.PoolOf, Games: cfg.Games, Proxies: proxies, Log: cfg.Log}
+	if cfg.Analyst != nil {
+		xcfg.Analyst = cfg.Analyst
+	}
+	if rated != nil {
+		xcfg.Ratings = rated
+	}
+	s.explorer = explorer.New(xcfg)
 
 	// Follow the feed before reading the games, so that no change falls
 	// between the two.
@@ -400,8 +416,9 @@ func New(cfg Config) (*Server, error) {
 	s.ratings.RateMissed(s.ctx)
 	s.metrics = newMetrics(s, errorsLogged.c)
 	s.routes()
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.janitor()
+	go s.explorerLoop()
 	if cfg.Now == nil {
 		s.wg.Add(2)
 		go s.lobbyLoop()
@@ -446,10 +463,30 @@ func (s *Server) janitor() {
 		s.accounts.Sweep(now)
 		s.analysis.Sweep(now)
 		s.puzzles.Sweep(now)
+		s.explorer.Sweep(now)
 		// A game whose instance stopped between its end and its rating
 		// is rated by whichever instance is alive.
 		s.ratings.RateMissed(s.ctx)
 	})
+}
+
+// explorerBatch bounds the finished games the explorer indexes at once,
+// so that a server started on a large database that was never indexed
+// catches up a batch every SweepEvery (stax db explore indexes it all at
+// once).
+const explorerBatch = 1000
+
+// explorerLoop indexes the finished games for the opening explorer at
+// start and then every SweepEvery.
+func (s *Server) explorerLoop() {
+	defer s.wg.Done()
+	index := func(time.Time) {
+		if n, err := s.explorer.IndexMissed(s.ctx, explorerBatch); err != nil && s.ctx.Err() == nil {
+			s.log.Error("explorer: index the finished games", "err", err, "indexed", n)
+		}
+	}
+	index(time.Now())
+	httpx.Every(s.ctx, s.cfg.SweepEvery, index)
 }
 
 // lobbyTick is how often the lobby withdraws the seeks left without their
