@@ -12,17 +12,21 @@ import (
 	"stax/server/store/postgres"
 )
 
-// runDB runs the database commands: today only copy.
+// runDB runs the database commands: copy, and explore.
 func runDB(e *env, args []string) error {
 	fs := newFlags(e, "db")
 	from := fs.String("from", "", "the `DB` to copy from: a SQLite file or a postgres:// URL")
 	to := fs.String("to", "", "the `DB` to copy to (created and migrated if needed; empty, or an earlier copy of the same games)")
+	db := fs.String("db", "", "the `DB` whose finished games explore indexes for the opening explorer")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
+	if len(rest) == 1 && rest[0] == "explore" {
+		return runDBExplore(e, *db)
+	}
 	if len(rest) != 1 || rest[0] != "copy" {
-		return &usageError{"want a database command: copy, e.g. stax db copy --from stax.db --to postgres://..."}
+		return &usageError{"want a database command: copy or explore, e.g. stax db copy --from stax.db --to postgres://..."}
 	}
 	if *from == "" || *to == "" {
 		return &usageError{"--from and --to are required"}
