@@ -192,6 +192,11 @@ export const setupPosition = (req) => request("POST", "/api/setup", req);
 // review returns the review of a finished game (GET /api/games/{id}/review).
 export const review = (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`);
 
+// explore returns the moves the site's games played from a position, the
+// one after moves from position (the start when empty): GET /api/explorer.
+export const explore = (spec, position, moves) =>
+  request("GET", `/api/explorer?spec=${encodeURIComponent(spec)}&position=${encodeURIComponent(position || "")}&moves=${encodeURIComponent((moves || []).join(","))}`);
+
 // AnalysisSocket streams live analyses (/ws/analyze): onMessage gets
 // every message, and {type: "done"} when the socket closes; start(req)
 // starts an analysis of a position, stop() stops it. The socket opens at

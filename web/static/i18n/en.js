@@ -533,5 +533,22 @@ export default {
   "error.no_puzzle": "No puzzle here.",
   "error.bad_line": "The moves sent are not the puzzle's line.",
   "puzzles.theme": "Theme",
-  "puzzles.anyTheme": "Any theme"
+  "puzzles.anyTheme": "Any theme",
+
+  "analysis.explorer.title": "Opening explorer",
+  "analysis.explorer.kind": "Which games",
+  "analysis.explorer.all": "All games",
+  "analysis.explorer.rated": "Rated",
+  "analysis.explorer.casual": "Casual",
+  "analysis.explorer.games": "{n} games of this site went on from here.",
+  "analysis.explorer.games.one": "1 game of this site went on from here.",
+  "analysis.explorer.none": "No game of this site went on from here.",
+  "analysis.explorer.loading": "Looking in the games…",
+  "analysis.explorer.off": "This server keeps no opening explorer.",
+  "analysis.explorer.move": "Move",
+  "analysis.explorer.count": "Games",
+  "analysis.explorer.results": "Won / drawn / lost",
+  "analysis.explorer.resultsTitle": "How the games went on for the player who made the move",
+  "analysis.explorer.rating": "Average rating",
+  "analysis.explorer.verdict": "Exact value"
 };

@@ -533,5 +533,22 @@ export default {
   "error.no_puzzle": "No hay ningún problema aquí.",
   "error.bad_line": "Las jugadas enviadas no son las del problema.",
   "puzzles.theme": "Tema",
-  "puzzles.anyTheme": "Cualquier tema"
+  "puzzles.anyTheme": "Cualquier tema",
+
+  "analysis.explorer.title": "Explorador de aperturas",
+  "analysis.explorer.kind": "Qué partidas",
+  "analysis.explorer.all": "Todas las partidas",
+  "analysis.explorer.rated": "Puntuables",
+  "analysis.explorer.casual": "Amistosas",
+  "analysis.explorer.games": "{n} partidas de este sitio siguieron desde aquí.",
+  "analysis.explorer.games.one": "1 partida de este sitio siguió desde aquí.",
+  "analysis.explorer.none": "Ninguna partida de este sitio siguió desde aquí.",
+  "analysis.explorer.loading": "Buscando en las partidas…",
+  "analysis.explorer.off": "Este servidor no tiene explorador de aperturas.",
+  "analysis.explorer.move": "Jugada",
+  "analysis.explorer.count": "Partidas",
+  "analysis.explorer.results": "Ganadas / tablas / perdidas",
+  "analysis.explorer.resultsTitle": "Cómo acabaron las partidas para quien hizo la jugada",
+  "analysis.explorer.rating": "Puntuación media",
+  "analysis.explorer.verdict": "Valor exacto"
 };

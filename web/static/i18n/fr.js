@@ -533,5 +533,22 @@ export default {
   "error.no_puzzle": "Aucun problème ici.",
   "error.bad_line": "Les coups envoyés ne sont pas ceux du problème.",
   "puzzles.theme": "Thème",
-  "puzzles.anyTheme": "Tous les thèmes"
+  "puzzles.anyTheme": "Tous les thèmes",
+
+  "analysis.explorer.title": "Explorateur d'ouvertures",
+  "analysis.explorer.kind": "Quelles parties",
+  "analysis.explorer.all": "Toutes les parties",
+  "analysis.explorer.rated": "Classées",
+  "analysis.explorer.casual": "Amicales",
+  "analysis.explorer.games": "{n} parties de ce site ont continué d'ici.",
+  "analysis.explorer.games.one": "1 partie de ce site a continué d'ici.",
+  "analysis.explorer.none": "Aucune partie de ce site n'a continué d'ici.",
+  "analysis.explorer.loading": "Recherche dans les parties…",
+  "analysis.explorer.off": "Ce serveur ne tient pas d'explorateur d'ouvertures.",
+  "analysis.explorer.move": "Coup",
+  "analysis.explorer.count": "Parties",
+  "analysis.explorer.results": "Gagnées / nulles / perdues",
+  "analysis.explorer.resultsTitle": "Comment les parties ont fini pour le joueur qui a joué le coup",
+  "analysis.explorer.rating": "Classement moyen",
+  "analysis.explorer.verdict": "Valeur exacte"
 };

@@ -11,6 +11,7 @@
 //       /analysis?game=ID&ply=N                        a finished game
 
 import { AnalysisSocket, analyze, getGame, listGames, review, setupPosition, variant, view } from "../offline/local-api.js";
+import { explore } from "../api.js";
 import { clear, h } from "../dom.js";
 import { GAMES, gameModule } from "../games/index.js";
 import { Picker } from "../picker.js";
@@ -18,7 +19,7 @@ import { render } from "../render.js";
 import { svg as el } from "../svg.js";
 import { BoardView } from "../board-view.js";
 import { Controls } from "../controls.js";
-import { errorWords, playerWords, t } from "../i18n.js";
+import { errorWords, formatNumber, playerWords, t } from "../i18n.js";
 
 // verdictText writes a score ("win 7", "loss 4", "draw", "-35") in words.
 export function verdictText(score) {
@@ -97,6 +98,7 @@ export function analysisPage(root) {
     load();
   });
   const shareLink = h("a", { href: "#", "data-testid": "share", class: "small" }, t("analysis.share"));
+  const explorer = explorerBox((m) => tryMove(m));
 
   root.append(
     h("div", { class: "game-head" }, title),
@@ -112,6 +114,7 @@ export function analysisPage(root) {
         lineBox,
         verdicts,
         streamBtn,
+        explorer.box,
         controls.form,
         controls.error,
         h("h2", {}, t("game.moves")),
@@ -190,6 +193,7 @@ export function analysisPage(root) {
     controls.error.textContent = "";
     status.textContent = t("analysis.thinking");
     shareURL();
+    explorer.show(a.spec, a.start, a.line.slice(0, a.cursor));
     try {
       const r = await analyze(request());
       if (!a.alive || seq !== a.seq) return;
@@ -575,6 +579,88 @@ function setupBox(onUse) {
         check();
       };
       listGames().then((list) => fill(list.map((g) => g.name)), () => fill([]));
+    },
+  };
+}
+
+// percent writes a part of a whole as a whole percentage.
+const percent = (n, of) => (of ? Math.round((100 * n) / of) : 0) + "%";
+
+// explorerBox is the opening explorer: the moves the site's finished games
+// played from the position shown, with how often, how those games ended
+// for the player who moved and the players' average rating, the rated
+// games, the casual ones or both; beside each the exact verdict where the
+// server knows it. onMove(move) plays a move of the list.
+function explorerBox(onMove) {
+  let kind = "all"; // all, rated, casual
+  let shown = null; // the last answer
+  let seq = 0;
+  const list = h("table", { class: "explorer-moves small", "data-testid": "explorer-moves" });
+  const note = h("p", { class: "small muted", "data-testid": "explorer-note" });
+  const kinds = h(
+    "div",
+    { class: "explorer-kinds", role: "group", "aria-label": t("analysis.explorer.kind") },
+    ["all", "rated", "casual"].map((k) =>
+      h("button", { type: "button", class: "secondary small", "data-kind": k, "data-testid": "explorer-" + k, "aria-pressed": String(k === kind), onclick: () => {
+        kind = k;
+        for (const b of kinds.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.getAttribute("data-kind") === kind));
+        draw();
+      } }, t("analysis.explorer." + k)),
+    ),
+  );
+  const box = h("details", { class: "explorer", "data-testid": "explorer", open: true }, h("summary", {}, t("analysis.explorer.title")), kinds, note, list);
+
+  // stats returns the counts of a move for the kind of games chosen.
+  const stats = (m) => {
+    if (kind === "rated") return m.rated;
+    if (kind === "casual") return m.casual;
+    const r = m.rated;
+    const c = m.casual;
+    const rated = r.averageRating ? r.games : 0;
+    return { games: r.games + c.games, wins: r.wins + c.wins, draws: r.draws + c.draws, losses: r.losses + c.losses, averageRating: rated ? r.averageRating : 0 };
+  };
+
+  function draw() {
+    clear(list);
+    if (!shown) return;
+    const rows = shown.moves.map((m) => ({ m, s: stats(m) })).filter((x) => x.s.games > 0);
+    note.textContent = rows.length ? t("analysis.explorer.games", { n: rows.reduce((sum, x) => sum + x.s.games, 0) }) : t("analysis.explorer.none");
+    if (!rows.length) return;
+    list.append(h("tr", {}, h("th", {}, t("analysis.explorer.move")), h("th", {}, t("analysis.explorer.count")), h("th", {}, t("analysis.explorer.results")), h("th", {}, t("analysis.explorer.rating")), h("th", {}, t("analysis.explorer.verdict"))));
+    for (const { m, s } of rows) {
+      list.append(
+        h(
+          "tr",
+          { "data-testid": "explorer-move", "data-move": m.move, "data-games": String(s.games), "data-wins": String(s.wins), "data-draws": String(s.draws), "data-losses": String(s.losses) },
+          h("td", {}, h("button", { type: "button", class: "move", onclick: () => onMove(m.move) }, m.move)),
+          h("td", {}, formatNumber(s.games)),
+          h("td", { title: t("analysis.explorer.resultsTitle") }, `${percent(s.wins, s.games)} / ${percent(s.draws, s.games)} / ${percent(s.losses, s.games)}`),
+          h("td", {}, s.averageRating ? formatNumber(Math.round(s.averageRating)) : "–"),
+          h("td", {}, m.verdict ? verdictText(m.verdict.score) : ""),
+        ),
+      );
+    }
+  }
+
+  return {
+    box,
+    // show asks for the moves played from the position after moves from
+    // position.
+    show(spec, position, moves) {
+      const my = ++seq;
+      shown = null;
+      clear(list);
+      note.textContent = t("analysis.explorer.loading");
+      explore(spec, position, moves).then(
+        (ex) => {
+          if (my !== seq) return;
+          shown = ex;
+          draw();
+        },
+        (err) => {
+          if (my === seq) note.textContent = errorWords(err, { 501: "analysis.explorer.off" });
+        },
+      );
     },
   };
 }
