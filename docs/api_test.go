@@ -19,6 +19,7 @@ import (
 	"stax/server/catalog"
 	"stax/server/chat"
 	"stax/server/clock"
+	"stax/server/explorer"
 	"stax/server/lobby"
 	"stax/server/moderation"
 	"stax/server/offline"
@@ -46,6 +47,7 @@ func init() {
 		clock.State{}, chat.Line{}, offline.Status{},
 		moderation.Blocks{}, moderation.BlockRequest{}, moderation.ReportRequest{}, moderation.ReportResponse{},
 		moderation.ResetRequest{},
+		explorer.Answer{},
 		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{},
 	} {
 		t := reflect.TypeOf(v)

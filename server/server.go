@@ -8,8 +8,8 @@
 // relay between instances), its clocks (server/clock), chat
 // (server/chat) and computer moves (server/worker),
 // accounts (server/account), ratings (server/ratings), the lobby
-// (server/lobby), the analysis board (server/analysis) and the puzzles
-// (server/puzzles). A domain that
+// (server/lobby), the analysis board (server/analysis), the opening
+// explorer (server/explorer) and the puzzles (server/puzzles). A domain that
 // needs another calls a small interface the other implements. This package
 // is the thin layer that composes them: it wires their dependencies,
 // routes and guards the requests (headers, hosts, connection limits,
