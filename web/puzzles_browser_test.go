@@ -65,13 +65,7 @@ func TestBrowserPuzzles(t *testing.T) {
 	b := newBrowserAt(t, hs.URL)
 	ctx := b.person(t, 150*time.Second)
 	do(t, ctx, "a phone-sized screen", chromedp.EmulateViewport(390, 844))
-	do(t, ctx, "signing up",
-		chromedp.Navigate(b.base+"/signup"),
-		chromedp.SendKeys(tid("acct-name"), "puzzler", chromedp.NodeVisible),
-		chromedp.SendKeys(tid("acct-password"), "correct horse puzzler"),
-		chromedp.Click(tid("acct-submit")),
-	)
-	waitFor(t, ctx, "the player's name in the header", `document.querySelector('[data-testid=nav-me]') && document.querySelector('[data-testid=nav-me]').textContent === "puzzler"`)
+	signUp(t, b, ctx, "puzzler")
 
 	builtin, err := puzzle.Builtin()
 	if err != nil {
