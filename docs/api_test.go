@@ -48,7 +48,7 @@ func init() {
 		moderation.Blocks{}, moderation.BlockRequest{}, moderation.ReportRequest{}, moderation.ReportResponse{},
 		moderation.ResetRequest{},
 		explorer.Answer{},
-		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{},
+		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{}, puzzles.Themes{},
 	} {
 		t := reflect.TypeOf(v)
 		wireTypes[filepath.Base(t.PkgPath())+"."+t.Name()] = v

@@ -378,17 +378,17 @@ func (x *Explorer) handle(w http.ResponseWriter, r *http.Request) {
 		return a.Games > b.Games || a.Games == b.Games && a.Move < b.Move
 	})
 	if !h.Over() {
-		x.verdicts(r.Context(), g, h, &out)
+		x.verdicts(r.Context(), h, &out)
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
-// verdicts adds the exact verdicts the analyst knows: every move's in
-// Pogo (its table), the proven ones in Diam (its solver); none for
-// Pisola, whose verdicts are estimates.
-func (x *Explorer) verdicts(ctx context.Context, g game.Game, h *game.History, out *Answer) {
-	name := g.Info().Name
-	if x.cfg.Analyst == nil || name != "pogo" && name != "diam" {
+// verdicts adds the exact verdicts the analyst knows within VerdictTime:
+// every move's in a game with a solved table (Pogo), the proven ones in a
+// game with a solver (two-player Diam); a search's estimates are left
+// out.
+func (x *Explorer) verdicts(ctx context.Context, h *game.History, out *Answer) {
+	if x.cfg.Analyst == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, 3*x.cfg.VerdictTime)
@@ -399,7 +399,7 @@ func (x *Explorer) verdicts(ctx context.Context, g game.Game, h *game.History, o
 	case <-ctx.Done():
 		return
 	}
-	a, err := x.cfg.Analyst.Analyze(ctx, search.PositionOf(h), search.AnalyzeOptions{Time: x.cfg.VerdictTime, Prove: name == "diam"})
+	a, err := x.cfg.Analyst.Analyze(ctx, search.PositionOf(h), search.AnalyzeOptions{Time: x.cfg.VerdictTime, Prove: true})
 	if err != nil {
 		x.log.Warn("explorer verdicts", "err", err)
 		return

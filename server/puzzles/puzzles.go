@@ -202,6 +202,7 @@ func (s *Puzzles) Routes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/puzzles/daily", s.handleDaily)
 	m.HandleFunc("GET /api/puzzles/streak", s.handleStreak)
 	m.HandleFunc("GET /api/puzzles/me", s.handleMe)
+	m.HandleFunc("GET /api/puzzles/themes", s.handleThemes)
 	m.HandleFunc("GET /api/puzzles/{id}", s.handleGet)
 	m.HandleFunc("POST /api/puzzles/{id}/move", s.handleMove)
 	m.HandleFunc("POST /api/puzzles/{id}/hint", s.handleHint)
@@ -212,6 +213,14 @@ func (s *Puzzles) Sweep(now time.Time) { s.moves.Sweep(now) }
 
 // Count returns the number of puzzles served.
 func (s *Puzzles) Count() int { return len(s.list) }
+
+// fastestOnly reports whether a puzzle of main theme t claims only that
+// its solution wins fastest: a forced diam (docs/puzzles.md), which a
+// slower move may force too.
+func fastestOnly(t puzzle.Theme) bool {
+	n, ok := t.Moves()
+	return ok && t == puzzle.DiamIn(n)
+}
 
 // gameName returns the name of a spec's game: "diam" of "diam(drop=any)".
 func gameName(spec string) string {
@@ -309,6 +318,9 @@ func (s *Puzzles) describe(r *http.Request, e *entry, u *store.User, attempted b
 		Rating: math.Round(pr.Rating), Plays: pr.Attempts, View: view.Of(st, false, nil), Attempted: attempted}
 	for _, t := range e.p.Themes {
 		out.Themes = append(out.Themes, string(t))
+	}
+	if len(e.p.Themes) > 0 {
+		out.Fastest = fastestOnly(e.p.Themes[0])
 	}
 	if u != nil {
 		pl, err := s.playerRating(r.Context(), u.ID, s.now())
@@ -425,12 +437,13 @@ func (s *Puzzles) handleNext(w http.ResponseWriter, r *http.Request) {
 	s.serve(w, r, e, u, nil)
 }
 
-// Daily returns the daily puzzle of the UTC day of t: a Pogo or Diam
-// puzzle of at least two moves, the same on every instance.
+// Daily returns the daily puzzle of the UTC day of t, the same on every
+// instance: a puzzle of two moves of the solver or more (a proven win,
+// none of the one-move best-move puzzles), drawn by a hash of the day.
 func (s *Puzzles) Daily(t time.Time) (puzzle.Puzzle, bool) {
 	var pool []*entry
 	for _, e := range s.list {
-		if g := gameName(e.p.Spec); (g == "pogo" || g == "diam") && len(e.p.Solution) >= 3 {
+		if len(e.p.Solution) >= 3 {
 			pool = append(pool, e)
 		}
 	}
@@ -685,7 +698,9 @@ func (s *Puzzles) refute(ctx context.Context, e *entry, line []string, m game.Mo
 	case <-ctx.Done():
 		return nil
 	}
-	opt := search.AnalyzeOptions{Time: s.cfg.RefuteTime, Prove: gameName(e.p.Spec) == "diam"}
+	// Prove lets a game with a proof-number solver (two-player Diam) prove
+	// the refutation; the others ignore it.
+	opt := search.AnalyzeOptions{Time: s.cfg.RefuteTime, Prove: true}
 	a, err := s.cfg.Refuter.Analyze(ctx, search.PositionOf(h), opt)
 	if err != nil || len(a.Moves) == 0 {
 		if err != nil {
@@ -804,6 +819,36 @@ func (s *Puzzles) handleMe(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		out.Attempts = append(out.Attempts, at)
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// handleThemes lists the games that have puzzles, with their themes and
+// how many puzzles each has, in the order of the sets.
+func (s *Puzzles) handleThemes(w http.ResponseWriter, r *http.Request) {
+	out := Themes{Games: []GameThemes{}}
+	index := map[string]int{}
+	for _, e := range s.list {
+		name := gameName(e.p.Spec)
+		i, ok := index[name]
+		if !ok {
+			i = len(out.Games)
+			index[name] = i
+			out.Games = append(out.Games, GameThemes{Game: name, Title: e.g.Info().Title, Themes: []ThemeCount{}})
+		}
+		gt := &out.Games[i]
+		gt.Puzzles++
+		for _, t := range e.p.Themes {
+			k := slices.IndexFunc(gt.Themes, func(c ThemeCount) bool { return c.Theme == string(t) })
+			if k < 0 {
+				gt.Themes = append(gt.Themes, ThemeCount{Theme: string(t)})
+				k = len(gt.Themes) - 1
+			}
+			gt.Themes[k].Puzzles++
+		}
+	}
+	for i := range out.Games {
+		slices.SortStableFunc(out.Games[i].Themes, func(a, b ThemeCount) int { return strings.Compare(a.Theme, b.Theme) })
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 }

@@ -361,9 +361,27 @@ func TestChoosing(t *testing.T) {
 	if p.Game != "diam" || !strings.HasPrefix(p.Themes[0], "diam-in-1") || p.Player != nil {
 		t.Fatalf("a guest's diam puzzle near 700: %+v; want a diam in 1", p)
 	}
+	if !p.Fastest {
+		t.Errorf("a diam puzzle does not say that it asks only for the fastest win")
+	}
 	s.call(t, "ann", "GET", "/api/puzzles/next?game=pogo&theme=win-in-3", nil, 200, &p)
+	if p.Fastest {
+		t.Errorf("a Pogo win in 3 says that another move may win too")
+	}
 	if p.Game != "pogo" || !slices.Contains(p.Themes, "win-in-3") || p.Player == nil || p.Attempted {
 		t.Fatalf("ann's win in 3: %+v", p)
+	}
+	var themes puzzles.Themes
+	s.call(t, "", "GET", "/api/puzzles/themes", nil, 200, &themes)
+	counts := map[string]int{}
+	for _, g := range themes.Games {
+		counts[g.Game] = g.Puzzles
+		for _, th := range g.Themes {
+			counts[g.Game+" "+th.Theme] = th.Puzzles
+		}
+	}
+	if counts["pogo"] != 2000 || counts["pogo win-in-2"] != 600 || counts["diam"] != 400 || counts["diam diam-in-1"] != 80 || counts["pisola best-move"] != 100 {
+		t.Errorf("the themes: %v; want the counts of docs/puzzles.md", counts)
 	}
 	var d1, d2, d3 puzzles.Puzzle
 	s.call(t, "", "GET", "/api/puzzles/daily", nil, 200, &d1)

@@ -26,6 +26,9 @@ type Puzzle struct {
 	Themes []string `json:"themes"`
 	// Moves is the number of the solver's moves in the solution.
 	Moves int `json:"moves"`
+	// Fastest is true when the puzzle claims only that its solution wins
+	// fastest (a forced diam): another move may win too, more slowly.
+	Fastest bool `json:"fastest,omitempty"`
 	// Rating is the puzzle's rating now and Plays the rated attempts made
 	// at it.
 	Rating float64    `json:"rating"`
@@ -169,4 +172,24 @@ type Attempt struct {
 type History struct {
 	Rating   PlayerRating `json:"rating"`
 	Attempts []Attempt    `json:"attempts"`
+}
+
+// Themes answers GET /api/puzzles/themes: the games that have puzzles.
+type Themes struct {
+	Games []GameThemes `json:"games"`
+}
+
+// GameThemes is a game's puzzles in Themes: its name and title, how many
+// puzzles it has, and its themes with how many puzzles each.
+type GameThemes struct {
+	Game    string       `json:"game"`
+	Title   string       `json:"title"`
+	Puzzles int          `json:"puzzles"`
+	Themes  []ThemeCount `json:"themes"`
+}
+
+// ThemeCount is a theme and its number of puzzles.
+type ThemeCount struct {
+	Theme   string `json:"theme"`
+	Puzzles int    `json:"puzzles"`
 }

@@ -239,3 +239,4 @@ export const puzzleGet = (id) => request("GET", `/api/puzzles/${encodeURICompone
 export const puzzleMove = (id, moves, mode) => request("POST", `/api/puzzles/${encodeURIComponent(id)}/move`, { moves, mode: mode || undefined });
 export const puzzleHint = (id, moves, mode) => request("POST", `/api/puzzles/${encodeURIComponent(id)}/hint`, { moves, mode: mode || undefined });
 export const puzzleHistory = () => request("GET", "/api/puzzles/me");
+export const puzzleThemes = () => request("GET", "/api/puzzles/themes");

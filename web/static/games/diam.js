@@ -69,6 +69,9 @@ export default {
       "option.teams.doc": "With 4 players, play red and yellow against green and blue, partners moving each other's pieces.",
       "option.drop.label": "Place on",
       "option.drop.doc": "Where a piece may be placed: only on an empty cell, or on any cell holding fewer than 4 pieces.",
+      "puzzle.theme.diam-in": "diam in {n}",
+      "puzzle.task.diam-in.1": "{player} to move: make a diam now.",
+      "puzzle.task.diam-in.n": "{player} to move: force a diam in {n} moves.",
     },
     fr: {
       "name.Player 1 (red, yellow)": "Joueur 1 (rouge, jaune)",
@@ -101,6 +104,9 @@ export default {
       "option.teams.doc": "À 4 joueurs, jouer rouge et jaune contre vert et bleu, les partenaires déplaçant les pions l’un de l’autre.",
       "option.drop.label": "Poser sur",
       "option.drop.doc": "Où un pion peut être posé : seulement sur une case vide, ou sur toute case de moins de 4 pions.",
+      "puzzle.theme.diam-in": "diam en {n}",
+      "puzzle.task.diam-in.1": "{player} au trait : faites un diam tout de suite.",
+      "puzzle.task.diam-in.n": "{player} au trait : forcez un diam en {n} coups.",
     },
     es: {
       "name.Player 1 (red, yellow)": "Jugador 1 (rojo, amarillo)",
@@ -133,6 +139,9 @@ export default {
       "option.teams.doc": "Con 4 jugadores, rojo y amarillo contra verde y azul, moviendo cada compañero las fichas del otro.",
       "option.drop.label": "Colocar en",
       "option.drop.doc": "Dónde se puede colocar una ficha: solo en una casilla vacía, o en cualquier casilla con menos de 4 fichas.",
+      "puzzle.theme.diam-in": "diam en {n}",
+      "puzzle.task.diam-in.1": "Juegan {player}: haz un diam ya.",
+      "puzzle.task.diam-in.n": "Juegan {player}: fuerza un diam en {n} jugadas.",
     },
   },
 };

@@ -1,7 +1,7 @@
 // puzzles.js is the puzzles' page, played as on Lichess: the player makes
 // the moves of the solution on the board and the server answers with the
 // opponent's replies; a wrong move is shown wrong with the opponent's best
-// answer (from Pogo's solved table where the server has it); a hint shows
+// answer (from a solved table where the server has one); a hint shows
 // where the next move starts (and fails a rated attempt); a signed-in
 // player's first attempt at a puzzle changes their puzzle rating and the
 // puzzle's. The solution stays on the server until the puzzle is solved or
@@ -14,25 +14,14 @@
 //       /puzzles/history    the signed-in player's attempts
 //       /puzzles/<id>       one puzzle
 
-import { puzzleDaily, puzzleGet, puzzleHint, puzzleHistory, puzzleMove, puzzleNext, puzzleStreak } from "../api.js";
+import { puzzleDaily, puzzleGet, puzzleHint, puzzleHistory, puzzleMove, puzzleNext, puzzleStreak, puzzleThemes } from "../api.js";
 import { clear, h, navigate } from "../dom.js";
 import { gameModule } from "../games/index.js";
 import { Picker } from "../picker.js";
 import { BoardView } from "../board-view.js";
 import { Controls } from "../controls.js";
 import { loadJSON, saveJSON } from "../storage.js";
-import { errorWords, formatNumber, playerWords, t, timeAgo } from "../i18n.js";
-
-// The games a puzzle may be of, for the choice of game.
-const PUZZLE_GAMES = ["pogo", "diam", "pisola"];
-
-// THEMES are the themes of the sets (docs/puzzles.md), by game, for the
-// choice of theme.
-const THEMES = {
-  pogo: ["win-in-1", "win-in-2", "win-in-3", "win-in-4", "win-in-5", "save-the-draw", "dont-fall-for-it"],
-  diam: ["diam-in-1", "diam-in-2", "diam-in-3"],
-  pisola: ["best-move"],
-};
+import { errorWords, formatNumber, gameText, playerWords, t, timeAgo } from "../i18n.js";
 
 // replyDelay is how long the player's move stays on the board before the
 // opponent's answer, in ms.
@@ -45,11 +34,16 @@ const replayMode = "replay";
 // streakKey is where the best streak is kept on this device.
 const streakKey = "stax.puzzles.streakBest";
 
-// themeWords writes a theme (win-in-2, save-the-draw…) in words.
-export function themeWords(theme) {
+// themeWords writes a theme (win-in-2, save-the-draw…) of a puzzle of the
+// game of module mod in words: the themes every game may have from the
+// catalogue, the themes of one game only from its module.
+export function themeWords(theme, mod) {
   let m;
-  if ((m = /^win-in-(\d+)$/.exec(theme))) return t("puzzles.theme.winIn", { n: Number(m[1]) });
-  if ((m = /^diam-in-(\d+)$/.exec(theme))) return t("puzzles.theme.diamIn", { n: Number(m[1]) });
+  if ((m = /^([a-z]+)-in-(\d+)$/.exec(theme))) {
+    const n = Number(m[2]);
+    if (m[1] === "win") return t("puzzles.theme.winIn", { n });
+    return gameText(mod, `puzzle.theme.${m[1]}-in`, theme, { n });
+  }
   if (theme === "save-the-draw") return t("puzzles.theme.saveTheDraw");
   if (theme === "dont-fall-for-it") return t("puzzles.theme.dontFall");
   if (theme === "best-move") return t("puzzles.theme.bestMove");
@@ -57,11 +51,14 @@ export function themeWords(theme) {
 }
 
 // taskWords says what the player must find.
-function taskWords(pz, player) {
+function taskWords(pz, player, mod) {
   const main = pz.themes[0] || "";
   let m;
-  if ((m = /^win-in-(\d+)$/.exec(main))) return t("puzzles.task.winIn", { player, n: Number(m[1]) });
-  if ((m = /^diam-in-(\d+)$/.exec(main))) return t("puzzles.task.diamIn", { player, n: Number(m[1]) });
+  if ((m = /^([a-z]+)-in-(\d+)$/.exec(main))) {
+    const n = Number(m[2]);
+    if (m[1] === "win") return t("puzzles.task.winIn", { player, n });
+    return gameText(mod, `puzzle.task.${m[1]}-in.${n === 1 ? "1" : "n"}`, t("puzzles.task.any", { player }), { player, n });
+  }
   if (main === "save-the-draw") return t("puzzles.task.saveTheDraw", { player });
   if (main === "best-move") return t("puzzles.task.bestMove", { player });
   return t("puzzles.task.any", { player });
@@ -129,22 +126,30 @@ export function puzzlesPage(root, mode, id) {
   const nextBtn = h("button", { type: "button", hidden: true, "data-testid": "puzzle-continue", onclick: () => next() }, t("puzzles.continue"));
   const movesBox = h("ol", { class: "move-list", "data-testid": "puzzle-moves" });
   const streakBox = h("p", { class: "puzzle-streak", hidden: mode !== "streak", "data-testid": "streak-score" });
-  const gameSel = h(
-    "select",
-    { "data-testid": "puzzle-game", "aria-label": t("home.game"), onchange: () => chooseGame(gameSel.value) },
-    h("option", { value: "" }, t("puzzles.anyGame")),
-    PUZZLE_GAMES.map((g) => h("option", { value: g, selected: g === s.game }, gameModule(g).title)),
-  );
+  const gameSel = h("select", { "data-testid": "puzzle-game", "aria-label": t("home.game"), onchange: () => chooseGame(gameSel.value) }, h("option", { value: "" }, t("puzzles.anyGame")));
   const themeSel = h("select", { "data-testid": "puzzle-theme", "aria-label": t("puzzles.theme"), onchange: () => chooseTheme(themeSel.value) });
   const themeLabel = h("label", { class: "small", hidden: mode !== "next" }, t("puzzles.theme"), " ", themeSel);
-  // drawThemes offers the themes of the chosen game (of every game when
-  // none is chosen).
-  const drawThemes = () => {
-    const list = s.game ? THEMES[s.game] || [] : Object.values(THEMES).flat();
-    if (!list.includes(s.theme)) s.theme = "";
-    clear(themeSel).append(h("option", { value: "" }, t("puzzles.anyTheme")), ...list.map((th) => h("option", { value: th, selected: th === s.theme }, themeWords(th))));
+  let offered = []; // the games with puzzles and their themes (GET /api/puzzles/themes)
+  // drawChoices offers the games with puzzles and the themes of the chosen
+  // game (of every game when none is chosen).
+  const drawChoices = () => {
+    clear(gameSel).append(h("option", { value: "" }, t("puzzles.anyGame")), ...offered.map((g) => h("option", { value: g.game, selected: g.game === s.game }, gameModule(g.game).title || g.title)));
+    const themes = offered.filter((g) => !s.game || g.game === s.game).flatMap((g) => g.themes.map((th) => ({ theme: th.theme, game: g.game })));
+    const seen = new Set();
+    clear(themeSel).append(h("option", { value: "" }, t("puzzles.anyTheme")));
+    for (const th of themes) {
+      if (seen.has(th.theme)) continue;
+      seen.add(th.theme);
+      themeSel.append(h("option", { value: th.theme, selected: th.theme === s.theme }, themeWords(th.theme, gameModule(th.game))));
+    }
+    if (!seen.has(s.theme)) s.theme = "";
   };
-  drawThemes();
+  if (mode === "next" || mode === "streak") {
+    puzzleThemes().then((list) => {
+      offered = list.games;
+      drawChoices();
+    }, () => {});
+  }
   const chooser = h("div", { class: "puzzle-choice" }, h("label", { class: "small", hidden: mode !== "next" && mode !== "streak" }, t("home.game"), " ", gameSel), " ", themeLabel);
   const page = h("section", { class: "puzzle", "data-testid": "puzzle", "data-state": "load" });
 
@@ -217,12 +222,12 @@ export function puzzlesPage(root, mode, id) {
     clear(about).append(
       t("puzzles.about", { rating: formatNumber(Math.round(pz.rating)), plays: formatNumber(pz.plays) }),
       " · ",
-      pz.themes.map(themeWords).join(", "),
+      pz.themes.map((th) => themeWords(th, gameModule(pz.game))).join(", "),
       " · ",
       h("a", { href: "/puzzles/" + encodeURIComponent(pz.id), "data-link": "", "data-testid": "puzzle-link" }, pz.id),
     );
     page.setAttribute("data-puzzle", pz.id);
-    task.textContent = taskWords(pz, player) + (pz.themes.includes("dont-fall-for-it") ? " " + t("puzzles.task.trap") : "");
+    task.textContent = taskWords(pz, player, gameModule(pz.game)) + (pz.themes.includes("dont-fall-for-it") ? " " + t("puzzles.task.trap") : "");
     clear(feedback);
     drawRatingNote();
     drawStreak();
@@ -340,7 +345,7 @@ export function puzzlesPage(root, mode, id) {
       setState("failed");
       clear(feedback).append(h("p", { class: "wrong", "data-testid": "puzzle-wrong" }, t("puzzles.wrong", { move: r.move })));
       if (r.refutation) feedback.append(refutationWords(r.refutation));
-      else if (s.pz.game === "diam") feedback.append(h("p", { class: "small" }, t("puzzles.maybeSlower")));
+      else if (s.pz.fastest) feedback.append(h("p", { class: "small" }, t("puzzles.maybeSlower")));
       feedback.append(h("p", { class: "small", "data-testid": "puzzle-solution" }, t("puzzles.solutionWas", { moves: r.solution.join(" ") })));
       s.solution = r.solution;
       if (mode === "streak") {
@@ -463,7 +468,7 @@ export function puzzlesPage(root, mode, id) {
 
   function chooseGame(g) {
     s.game = g;
-    drawThemes();
+    drawChoices();
     setQuery();
     if (mode === "streak") s.streak = { seed: Math.random().toString(36).slice(2, 10), step: 0, solved: 0 };
     s.pz = null;
@@ -517,7 +522,7 @@ export function puzzleHistoryPage(root) {
           h(
             "li",
             { "data-testid": "history-attempt", "data-puzzle": a.puzzle, "data-solved": String(a.solved), "data-rated": String(a.rated) },
-            h("a", { href: "/puzzles/" + encodeURIComponent(a.puzzle), "data-link": "" }, gameModule(a.spec.split("(")[0]).title + " · " + a.themes.map(themeWords).join(", ")),
+            h("a", { href: "/puzzles/" + encodeURIComponent(a.puzzle), "data-link": "" }, gameModule(a.spec.split("(")[0]).title + " · " + a.themes.map((th) => themeWords(th, gameModule(a.spec.split("(")[0]))).join(", ")),
             " — ",
             h("span", { class: a.solved ? "solved" : "wrong" }, t(a.solved ? "puzzles.historySolved" : "puzzles.historyFailed")),
             a.rated ? " · " + t("puzzles.historyChange", { after: formatNumber(Math.round(a.playerAfter)), diff: signed(a.playerAfter - a.playerBefore) }) : " · " + t("puzzles.historyUnrated"),
