@@ -377,7 +377,9 @@ func (x *Explorer) handle(w http.ResponseWriter, r *http.Request) {
 		a, b := out.Moves[i], out.Moves[j]
 		return a.Games > b.Games || a.Games == b.Games && a.Move < b.Move
 	})
-	if !h.Over() {
+	// The analyst is asked only about positions the games went on from:
+	// the analysis board gives the others' verdicts.
+	if !h.Over() && len(out.Moves) > 0 {
 		x.verdicts(r.Context(), h, &out)
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
