@@ -120,6 +120,7 @@ func TestMoveAgainstFlagTwoInstances(t *testing.T) {
 	wa.hello()
 	wb.hello()
 	s2 := firstMoves(wa, wb)
+	wb.waitPly(2)                   // the second instance holds the game at ply 2
 	clock.Advance(60 * time.Second) // within her 60 s and the allowance
 	slow.slow.Store(true)
 	wa.move(s2.Legal[0], 2)

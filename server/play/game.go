@@ -653,7 +653,7 @@ func (s *Live) checkClocks(wait bool) {
 		if !l.mu.TryLock() {
 			continue
 		}
-		p, out := l.flagged(now)
+		_, out := l.flagged(now)
 		flagging := out && l.flagging
 		if out && !flagging {
 			l.flagging = true
@@ -672,8 +672,11 @@ func (s *Live) checkClocks(wait bool) {
 			l.mu.Lock()
 			defer l.mu.Unlock()
 			l.flagging = false
-			if q, out := l.flagged(s.now()); out && q == p {
-				s.flag(l, p)
+			// The game as stored first: this instance may have missed a
+			// move, and then another seat may be the one out of time.
+			s.relay.catchUp(l)
+			if q, out := l.flagged(s.now()); out {
+				s.flag(l, q)
 			}
 		}()
 	}
