@@ -72,7 +72,7 @@ func TestBrowserAccounts(t *testing.T) {
 	do(t, bob, "bob accepts", chromedp.Click(tid("accept-ann"), chromedp.NodeVisible), chromedp.WaitVisible(tid("board-box")))
 	do(t, ann, "ann is taken to the game", chromedp.WaitVisible(tid("board-box")))
 	gamePath := eval[string](t, ann, `location.pathname`)
-	waitFor(t, ann, "the clocks", `!document.querySelector('[data-testid=clocks]').hidden && /^[01]:[0-5][0-9]$/.test(document.querySelector('[data-testid=clock-0] .time').textContent) && document.querySelector('[data-testid=clock-0]').classList.contains("running")`)
+	waitFor(t, ann, "the clocks", `document.querySelector('[data-testid=clock-0]') !== null && /^[01]:[0-5][0-9]$/.test(document.querySelector('[data-testid=clock-0] .time').textContent) && document.querySelector('[data-testid=clock-0]').classList.contains("running")`)
 
 	// They play by clicking.
 	waitMyTurn(t, ann)
@@ -127,6 +127,10 @@ func TestBrowserAccounts(t *testing.T) {
 		ctx := ann
 		if p.who == "bob" {
 			ctx = bob
+		}
+		// On a phone, the header's links are behind the menu during a game.
+		if eval[bool](t, ctx, `getComputedStyle(document.querySelector('[data-testid=menu-toggle]')).display !== 'none'`) {
+			click(t, ctx, "menu-toggle")
 		}
 		do(t, ctx, p.who+" opens the profile", chromedp.Click(tid("nav-me"), chromedp.NodeVisible), chromedp.WaitVisible(tid("rating-value-pogo")), chromedp.WaitVisible(tid("rating-plot")))
 		v, err := strconv.ParseFloat(eval[string](t, ctx, `document.querySelector('[data-testid=rating-value-pogo]').dataset.rating`), 64)

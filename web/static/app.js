@@ -49,6 +49,7 @@ function route() {
     leave = null;
   }
   clear(main);
+  document.querySelector("header.top").classList.remove("open");
   const path = location.pathname.replace(/\/+$/, "") || "/";
   let m;
   let page;
@@ -204,6 +205,7 @@ function drawNav() {
         onchange: (ev) => {
           setLanguage(ev.target.value);
           drawNav();
+          drawMenu();
           drawAccount(account);
           route();
         },
@@ -225,8 +227,22 @@ function speakerIcon(on) {
   );
 }
 
+// During a game a phone's header is one line (style.css): its links are
+// behind this button.
+const header = document.querySelector("header.top");
+const menu = h("button", { type: "button", class: "theme menu-toggle", "aria-expanded": "false", "aria-controls": "account", "data-testid": "menu-toggle", onclick: () => {
+  menu.setAttribute("aria-expanded", String(header.classList.toggle("open")));
+} }, "☰");
+header.append(menu);
+const drawMenu = () => {
+  menu.setAttribute("aria-label", t("nav.menu"));
+  menu.title = t("nav.menu");
+};
+window.addEventListener("stax:navigate", () => header.classList.remove("open"));
+
 applyTheme();
 drawNav();
+drawMenu();
 
 installPatterns();
 route();

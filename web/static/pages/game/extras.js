@@ -14,16 +14,19 @@ const lowTime = 10000;
 
 export class GameExtras {
   // send sends a websocket message; it reports whether it could. game is
-  // the game's id, for reports of its chat lines.
-  constructor(send, game) {
+  // the game's id, for reports of its chat lines. place(els) puts the
+  // clocks, one element a seat, where the page shows them (beside each
+  // player's name, near the board).
+  constructor(send, game, place) {
     this.send = send;
     this.game = game;
+    this.place = place;
     this.st = null;
     this.held = [];
     this.offers = {};
     this.offset = 0; // server time minus this browser's, in ms
     this.warned = ""; // the turn (clock.since) whose low time was sounded
-    this.clocks = h("div", { class: "clocks", hidden: true, "data-testid": "clocks" });
+    this.clockEls = []; // one clock a seat, placed by the page
     this.watchers = h("p", { class: "small muted", "data-testid": "watchers" });
     this.offerBox = h("div", { class: "offers", "data-testid": "offers" });
     // When the opponent leaves a live game, the player may claim it once
@@ -62,7 +65,7 @@ export class GameExtras {
       }
     });
     this.chat = h("section", { class: "chat", "data-testid": "chat" }, this.chatTitle, this.chatList, form, this.reportForm, this.chatErr);
-    this.box = h("div", { class: "extras" }, this.clocks, this.offerBox, this.claimBox, this.watchers, this.chat);
+    this.box = h("div", { class: "extras" }, this.offerBox, this.claimBox, this.watchers, this.chat);
     this.timer = setInterval(() => this.tick(), 100);
   }
 
@@ -140,17 +143,11 @@ export class GameExtras {
   drawClocks() {
     const st = this.st;
     const c = st && st.clock;
-    this.clocks.hidden = !c;
     if (!c) return;
-    if (this.clocks.children.length !== st.seats.length) {
-      clear(this.clocks);
-      for (const s of st.seats) {
-        this.clocks.append(h("div", { class: "clock", "data-testid": "clock-" + s.seat }, h("span", { class: "who" }), h("span", { class: "time" }), h("span", { class: "first small muted" })));
-      }
+    if (this.clockEls.length !== st.seats.length) {
+      this.clockEls = st.seats.map((s) => h("span", { class: "clock", role: "timer", "data-testid": "clock-" + s.seat }, h("span", { class: "time" }), h("span", { class: "first small" })));
+      this.place(this.clockEls);
     }
-    st.seats.forEach((s, i) => {
-      this.clocks.children[i].querySelector(".who").textContent = s.name || st.playerNames[i];
-    });
     this.tick();
   }
 
@@ -174,7 +171,7 @@ export class GameExtras {
     if (!c) return;
     const now = Date.now() + this.offset;
     st.seats.forEach((s, i) => {
-      const el = this.clocks.children[i];
+      const el = this.clockEls[i];
       if (!el) return;
       const running = c.running === i;
       // Before a player's first move their clock does not run: they have

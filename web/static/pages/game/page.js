@@ -17,6 +17,7 @@ import { GameLink, joinBox } from "./connection.js";
 import { GameExtras } from "./extras.js";
 import { errorWords, playerWords, t } from "../../i18n.js";
 import { play } from "../../sound.js";
+import { SeatRatings } from "./ratings.js";
 
 // gamePage draws game id into root and returns the page's clean-up.
 export function gamePage(root, id) {
@@ -41,8 +42,19 @@ export function gamePage(root, id) {
     controls.result(p.click(cell, depth));
   });
   const controls = new Controls(send, draw);
+  // The players around the board: a strip a seat with its name, rating
+  // and clock, the opponents above the board and this browser's seat
+  // below it, so that on a phone all of it is on screen with the board.
+  const stripsTop = h("div", { class: "strips", "data-testid": "strips-top" });
+  const stripsBottom = h("div", { class: "strips", "data-testid": "strips-bottom" });
+  const strips = []; // one strip a seat: {box, name, rating, clock}
+  const clockSlots = [];
   // Clocks, offers, chat and spectators.
-  const extras = new GameExtras((m) => link.send(m), id);
+  const extras = new GameExtras((m) => link.send(m), id, (els) => {
+    els.forEach((el, i) => clockSlots[i] && clear(clockSlots[i]).append(el));
+  });
+  // The players' ratings in the game's pool, and what the game changed.
+  const ratings = new SeatRatings(id, () => v.alive && draw());
 
   // The page's parts.
   const title = h("h1", { class: "game-title", "data-testid": "game-title" }, t("game.heading"));
@@ -80,7 +92,7 @@ export function gamePage(root, id) {
   const playArea = h(
       "div",
       { class: "play" },
-      h("div", { class: "board-col" }, board.box, controls.buttons, controls.hint, controls.info),
+      h("div", { class: "board-col" }, stripsTop, board.box, stripsBottom, controls.buttons, controls.hint, controls.info),
       h(
         "div",
         { class: "side-col" },
@@ -247,6 +259,7 @@ export function gamePage(root, id) {
     }
 
     drawStatus(interactive);
+    drawStrips();
     controls.draw({ st, held: v.held, board: shown ? shown.board : liveBoard(), picker: v.picker, interactive, pos, seatName, module: mod });
     drawSeats();
     drawMoves();
@@ -299,6 +312,52 @@ export function gamePage(root, id) {
     if (v.held.length === 0 && v.review === null) text += t("game.watching");
     status.textContent = text;
     status.classList.toggle("your-turn", interactive);
+  }
+
+  // bottomSeat returns the seat shown below the board: this browser's own
+  // (the one the board is turned to), or the first.
+  function bottomSeat() {
+    if (v.held.length === 1) return v.held[0];
+    return flipped() ? 1 : 0;
+  }
+
+  // drawStrips draws a strip a seat: its colours, name, rating and clock,
+  // marked while it is the seat's turn. Two players face each other across
+  // the board; more share the space above it.
+  function drawStrips() {
+    const st = v.st;
+    ratings.follow(st);
+    if (strips.length !== st.seats.length) {
+      strips.length = 0;
+      clockSlots.length = 0;
+      st.seats.forEach((s, i) => {
+        const chipBox = h("span", { class: "strip-chip" });
+        const name = h("span", { class: "strip-name", "data-testid": "strip-name-" + i });
+        const rating = h("span", { class: "strip-rating", "data-testid": "strip-rating-" + i });
+        const clock = h("span", { class: "strip-clock" });
+        clockSlots[i] = clock;
+        strips[i] = { box: h("div", { class: "strip", "data-testid": "strip-" + i }, chipBox, name, rating, clock), chipBox, name, rating };
+      });
+      extras.clockEls.forEach((el, i) => clockSlots[i] && clockSlots[i].append(el));
+    }
+    const bottom = bottomSeat();
+    const two = st.seats.length === 2;
+    clear(stripsTop);
+    clear(stripsBottom);
+    stripsTop.classList.toggle("many", !two);
+    st.seats.forEach((s, i) => {
+      const sp = strips[i];
+      clear(sp.chipBox).append(seatChip(i));
+      sp.name.textContent = s.kind === "ai" ? t("game.computerSeat", { level: s.level }) : s.name || (s.joined ? t("game.person") : t("game.invited"));
+      sp.name.title = seatName(i);
+      sp.rating.textContent = ratings.text(i);
+      const turn = i === st.toMove && st.status === "playing";
+      sp.box.classList.toggle("to-move", turn);
+      sp.box.classList.toggle("mine", v.held.includes(i));
+      sp.box.setAttribute("aria-label", seatName(i) + (turn ? " – " + t("game.strip.toMove") : ""));
+      (two && i === bottom ? stripsBottom : stripsTop).append(sp.box);
+    });
+    stripsBottom.hidden = !stripsBottom.firstChild;
   }
 
   // seatChip draws a small piece of each of a seat's colours.
@@ -453,7 +512,10 @@ export function gamePage(root, id) {
   });
   joinBox(joinArea, id, link);
 
+  // During a game the site's header is compact (app.js, style.css).
+  document.body.classList.add("in-game");
   return () => {
+    document.body.classList.remove("in-game");
     v.alive = false;
     if (v.timer) clearInterval(v.timer);
     document.removeEventListener("keydown", onKey);

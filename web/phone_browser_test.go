@@ -1,0 +1,220 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"stax/ai"
+	"stax/games"
+	"stax/server"
+	"stax/server/store/sqlite"
+	"stax/web"
+)
+
+// startAccountServer runs the real server with accounts on the SQLite
+// database at db (a new one when db is ""), with cheap password hashing,
+// and returns its base URL. Several servers on one database are
+// instances of one site.
+func startAccountServer(t *testing.T, db string) string {
+	t.Helper()
+	if db == "" {
+		db = filepath.Join(t.TempDir(), "stax.db")
+	}
+	st, err := sqlite.Open(db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := ai.Config{Tables: ai.NewTables(ai.TablesConfig{Dir: t.TempDir()})}
+	srv, err := server.New(server.Config{
+		Store: st, Games: games.All(), Assets: web.FS(),
+		NewPlayer: levels.New, Levels: levels.Levels, LevelReady: levels.Ready, LevelElo: ai.Elo,
+		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1},
+		AIDelay:        50 * time.Millisecond,
+	})
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		srv.Close()
+		hs.Close()
+		st.Close()
+	})
+	return hs.URL
+}
+
+// signUp creates an account from the tab, through the API, so that the
+// tab's browser context holds its session.
+func signUp(t *testing.T, ctx context.Context, base, name string) {
+	t.Helper()
+	do(t, ctx, "opening the site", chromedp.Navigate(base+"/signup"), chromedp.WaitVisible(tid("acct-name")))
+	status := awaitEval[int](t, ctx, fmt.Sprintf(`fetch("/api/signup", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: %q, password: "correct horse " + %q})}).then(r => r.status)`, name, name))
+	if status != 201 && status != 200 {
+		t.Fatalf("signing %s up: status %d", name, status)
+	}
+}
+
+// apiCall sends a JSON request from the tab and returns the answer's
+// status and body.
+func apiCall(t *testing.T, ctx context.Context, method, path, body string) (int, string) {
+	t.Helper()
+	out := awaitEval[[]any](t, ctx, fmt.Sprintf(`fetch(%q, {method: %q, headers: {"Content-Type": "application/json"}, body: %s}).then(async r => [r.status, await r.text()])`, path, method, cmpOr(body, "undefined")))
+	return int(out[0].(float64)), out[1].(string)
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// onScreen lists the parts of a game page that must be on a phone's
+// screen without scrolling, by data-testid, and returns those that are
+// not: missing, hidden, empty or outside the viewport. The page must not
+// have been scrolled either.
+func offScreen(t *testing.T, ctx context.Context, ids []string) []string {
+	t.Helper()
+	js := fmt.Sprintf(`(() => {
+  const bad = [];
+  if (window.scrollY !== 0) bad.push("the page is scrolled by " + window.scrollY + " px");
+  for (const id of %s) {
+    const e = document.querySelector('[data-testid="' + id + '"]');
+    if (!e) { bad.push(id + ": missing"); continue; }
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) { bad.push(id + ": not shown"); continue; }
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) bad.push(id + ": at " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(",") + " in " + innerWidth + "x" + innerHeight);
+  }
+  return bad;
+})()`, jsList(ids))
+	return eval[[]string](t, ctx, js)
+}
+
+func jsList(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = fmt.Sprintf("%q", id)
+	}
+	return "[" + strings.Join(q, ",") + "]"
+}
+
+// TestBrowserPhoneGames plays a rated 3+2 game of each two-player game
+// between two accounts on phones of 390x844 (and Pogo on 360x640), and a
+// four-player Diam game against the computer on both, checking with
+// bounding boxes at every move that the board, both players' names,
+// ratings and clocks, whose turn it is and the move controls are on the
+// screen without scrolling.
+func TestBrowserPhoneGames(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	base := startAccountServer(t, "")
+	b := newBrowserAt(t, base)
+	defer b.checkNoExceptions(t)
+	ann := b.person(t, 4*time.Minute)
+	bob := b.person(t, 4*time.Minute)
+	signUp(t, ann, base, "ann")
+	signUp(t, bob, base, "bob")
+
+	cases := []struct {
+		game, spec    string
+		width, height int64
+	}{
+		{"pogo", "pogo", 390, 844},
+		{"pisola", "pisola", 390, 844},
+		{"diam", "diam", 390, 844},
+		{"pogo", "pogo", 360, 640},
+	}
+	for _, c := range cases {
+		name := fmt.Sprintf("%s-%dx%d", c.game, c.width, c.height)
+		t.Run(name, func(t *testing.T) {
+			for _, ctx := range []context.Context{ann, bob} {
+				do(t, ctx, "a phone's screen", chromedp.EmulateViewport(c.width, c.height))
+			}
+			code, body := apiCall(t, ann, "POST", "/api/seeks", fmt.Sprintf(`JSON.stringify({spec: %q, rated: true, seat: 0, clock: {initial: 180, increment: 2}})`, c.spec))
+			if code != 201 {
+				t.Fatalf("ann's seek: %d %s", code, body)
+			}
+			id := between(body, `"id":"`, `"`)
+			code, body = apiCall(t, bob, "POST", "/api/seeks/"+id+"/accept", "'{}'")
+			if code != 201 {
+				t.Fatalf("bob accepts: %d %s", code, body)
+			}
+			gameID := between(body, `"game":"`, `"`)
+			for _, ctx := range []context.Context{ann, bob} {
+				do(t, ctx, "opening the game", chromedp.Navigate(base+"/game/"+gameID), chromedp.WaitVisible(tid("board-box")))
+				waitFor(t, ctx, "the ratings", `/^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-0]').textContent) && /^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-1]').textContent)`)
+				waitFor(t, ctx, "the clocks", `document.querySelector('[data-testid=clock-0] .time') !== null && document.querySelector('[data-testid=clock-0] .time').textContent !== ""`)
+			}
+			must := []string{"board-box", "strip-name-0", "strip-name-1", "strip-rating-0", "strip-rating-1", "clock-0", "clock-1", "status", "controls"}
+			players := []context.Context{ann, bob}
+			for ply := 0; ply < 6; ply++ {
+				p := players[ply%2]
+				waitMyTurn(t, p)
+				for i, ctx := range players {
+					if bad := offScreen(t, ctx, must); len(bad) > 0 {
+						t.Fatalf("%s, ply %d, player %d: off the screen: %s", name, ply, i, strings.Join(bad, "; "))
+					}
+				}
+				if !eval[bool](t, p, `document.querySelector('[data-testid=strip-`+fmt.Sprint(ply%2)+`]').classList.contains('to-move')`) {
+					t.Fatalf("ply %d: the strip of the player to move is not marked", ply)
+				}
+				shot(t, p, fmt.Sprintf("phone-%s-%d", name, ply))
+				clickMove(t, p, c.game, legal(t, p)[0])
+				waitPlies(t, players[(ply+1)%2], ply+1)
+			}
+			do(t, ann, "ann resigns", chromedp.Click(tid("resign"), chromedp.NodeVisible), chromedp.Click(tid("resign-confirm"), chromedp.NodeVisible))
+			// After a rated game each strip shows what it changed.
+			for _, ctx := range players {
+				waitFor(t, ctx, "the rating changes", `/^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-0]').textContent) && /^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-1]').textContent)`)
+			}
+			if got := eval[string](t, bob, `document.querySelector('[data-testid=strip-rating-1]').textContent`); !strings.Contains(got, "+") {
+				t.Fatalf("bob won and his strip shows %q; want a gain", got)
+			}
+		})
+	}
+
+	for _, vp := range [][2]int64{{390, 844}, {360, 640}} {
+		t.Run(fmt.Sprintf("diam4-%dx%d", vp[0], vp[1]), func(t *testing.T) {
+			if !offers("diam") {
+				t.Skip("no diam")
+			}
+			ctx := b.tab(t, 90*time.Second)
+			do(t, ctx, "a phone's screen", chromedp.EmulateViewport(vp[0], vp[1]))
+			startVariant(t, ctx, base, "diam", [][2]string{{"players", "4"}}, "diam(players=4)", "you", "ai:random", "ai:random", "ai:random")
+			must := []string{"board-box", "strip-name-0", "strip-name-1", "strip-name-2", "strip-name-3", "status", "controls"}
+			for i := 0; i < 3; i++ {
+				waitMyTurn(t, ctx)
+				if bad := offScreen(t, ctx, must); len(bad) > 0 {
+					t.Fatalf("move %d: off the screen: %s", i, strings.Join(bad, "; "))
+				}
+				shot(t, ctx, fmt.Sprintf("phone-diam4-%dx%d-%d", vp[0], vp[1], i))
+				before := plies(t, ctx)
+				clickMove(t, ctx, "diam", legal(t, ctx)[0])
+				waitPlies(t, ctx, before+4)
+			}
+		})
+	}
+}
+
+// between returns the text of s between the first before and the next
+// after.
+func between(s, before, after string) string {
+	i := strings.Index(s, before)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(before):]
+	if j := strings.Index(s, after); j >= 0 {
+		return s[:j]
+	}
+	return s
+}
