@@ -41,7 +41,7 @@ func init() {
 		catalog.GameInfo{}, catalog.Variant{},
 		account.Credentials{}, account.PasswordChange{}, account.PasswordConfirm{}, account.Me{},
 		ratings.Profile{}, ratings.PoolRating{},
-		lobby.SeekRequest{}, lobby.Seek{}, lobby.AcceptResponse{},
+		lobby.SeekRequest{}, lobby.Seek{}, lobby.AcceptResponse{}, lobby.PairingInfo{}, lobby.PairRequest{}, lobby.PairResponse{},
 		analysis.AnalyzeRequest{}, analysis.Analysis{}, analysis.Verdict{}, analysis.Review{},
 		analysis.SetupRequest{}, analysis.Setup{},
 		clock.State{}, chat.Line{}, offline.Status{},

@@ -305,10 +305,11 @@ func New(cfg Config) (*Server, error) {
 	users, _ := cfg.Store.(store.Users)
 	rated, _ := cfg.Store.(store.Ratings)
 	seeks, _ := cfg.Store.(store.Seeks)
+	pairing, _ := cfg.Store.(store.Pairing)
 	puzzleStore, _ := cfg.Store.(store.Puzzles)
 	explorerStore, _ := cfg.Store.(store.Explorer)
 	if users == nil {
-		seeks, puzzleStore = nil, nil
+		seeks, pairing, puzzleStore = nil, nil, nil
 	}
 	// Every call to the database has a deadline: a stalled database fails
 	// a request or a move in time rather than holding it.
@@ -366,7 +367,7 @@ func New(cfg Config) (*Server, error) {
 	s.live = live
 	live.SetModerator(s.moderation)
 	s.moderation.Wire(s.accounts, s.accounts, live)
-	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Users: users, Feed: games, Games: cfg.Games, Sessions: s.accounts,
+	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Pairing: pairing, Users: users, Feed: games, Games: cfg.Games, Sessions: s.accounts,
 		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, MaxPlies: cfg.MaxPlies, Now: now, Log: cfg.Log})
 	s.lobby.SetBlocker(s.moderation)
 	// An account disabled anywhere loses its websockets here.

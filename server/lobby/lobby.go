@@ -138,6 +138,9 @@ type Ratings interface {
 type Config struct {
 	// Seeks keeps the seeks; nil keeps no lobby (its routes answer 501).
 	Seeks store.Seeks
+	// Pairing keeps the pools of quick pairing; nil keeps none (its
+	// routes answer 501).
+	Pairing store.Pairing
 	// Users finds the players challenged.
 	Users store.Users
 	// Feed carries the news of the lobby to every instance.
@@ -171,7 +174,8 @@ type Config struct {
 // a seek taken or declined) travels the same way (EventNews), to whichever
 // instance holds its connections (Deliver).
 type Lobby struct {
-	seeks    store.Seeks // nil when the store keeps none
+	seeks    store.Seeks   // nil when the store keeps none
+	pairing  store.Pairing // nil when the store keeps none
 	users    store.Users
 	feed     store.Feed
 	games    game.Registry
@@ -211,7 +215,7 @@ func New(cfg Config) *Lobby {
 	}
 	httpx.SetDefault(&cfg.MaxPlies, 2000)
 	httpx.SetDefault(&cfg.Quiet, DefaultQuiet)
-	return &Lobby{maxPlies: cfg.MaxPlies, quiet: cfg.Quiet, seeks: cfg.Seeks, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
+	return &Lobby{maxPlies: cfg.MaxPlies, quiet: cfg.Quiet, seeks: cfg.Seeks, pairing: cfg.Pairing, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
 		starter: cfg.Starter, ratings: cfg.Ratings, sockets: cfg.Sockets, now: func() time.Time { return cfg.Now().UTC() },
 		log: cfg.Log, instance: cfg.Instance,
 		conns: map[string]map[*httpx.Outbox]lobbyConn{}, all: map[*httpx.Outbox]string{}, shown: map[string]bool{},
@@ -273,6 +277,7 @@ func (lb *Lobby) Routes(m *http.ServeMux) {
 	m.HandleFunc("POST /api/challenges/{id}/decline", lb.handleDeclineSeek)
 	m.HandleFunc("DELETE /api/challenges/{id}", lb.handleCancelSeek)
 	m.HandleFunc("GET /ws/lobby", lb.handleLobbyWS)
+	lb.pairingRoutes(m)
 }
 
 // The codes of the HTTP errors a player meets in the lobby, by which the UI
@@ -430,6 +435,11 @@ func (lb *Lobby) ForgetAccount(ctx context.Context, userID string) {
 	if err := lb.seeks.DeleteSeeks(ctx, userID); err != nil {
 		lb.log.Error("lobby: delete the seeks of a deleted account", "err", err)
 	}
+	if lb.pairing != nil {
+		if err := lb.pairing.Unwait(ctx, userID, ""); err != nil && !errors.Is(err, store.ErrNotFound) {
+			lb.log.Error("lobby: stop the pairing of a deleted account", "err", err)
+		}
+	}
 }
 
 // Sweep withdraws the seeks whose owner has been out of the lobby
@@ -463,6 +473,7 @@ func (lb *Lobby) Sweep(now time.Time) {
 		if _, err := lb.seeks.ExpireSeeks(ctx, now); err != nil {
 			lb.log.Error("lobby: expire seeks", "err", err)
 		}
+		lb.sweepPairing(ctx, now)
 	}
 }
 

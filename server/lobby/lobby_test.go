@@ -96,7 +96,7 @@ func newLobbyQuiet(t *testing.T, quiet time.Duration) (*httptest.Server, *fakeSt
 		users[name] = u
 	}
 	starter := &fakeStarter{}
-	lb := lobby.New(lobby.Config{Seeks: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
+	lb := lobby.New(lobby.Config{Seeks: st, Pairing: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
 		Starter: starter, Ratings: fakeRatings{1612}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil),
 		Quiet: quiet})
 	// The seeks' changes come back through the store's feed, as the
