@@ -218,3 +218,50 @@ func between(s, before, after string) string {
 	}
 	return s
 }
+
+// TestBrowserQuickPairing: two players on two instances of one site (two
+// servers sharing one database), on phones, pick the same game and preset
+// in the lobby's quick pairing; the first waits, the second is paired with
+// her, and both pages go to the one rated game with the preset's clock.
+func TestBrowserQuickPairing(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	db := filepath.Join(t.TempDir(), "stax.db")
+	base1 := startAccountServer(t, db)
+	base2 := startAccountServer(t, db)
+	b := newBrowserAt(t, base1)
+	defer b.checkNoExceptions(t)
+	ann := b.person(t, 90*time.Second)
+	bob := b.person(t, 90*time.Second)
+	signUp(t, ann, base1, "ann")
+	signUp(t, bob, base2, "bob")
+	for _, p := range []struct {
+		ctx  context.Context
+		base string
+	}{{ann, base1}, {bob, base2}} {
+		do(t, p.ctx, "the lobby on a phone", chromedp.EmulateViewport(390, 844), chromedp.Navigate(p.base+"/"), chromedp.WaitVisible(tid("quick-3+2")))
+		waitFor(t, p.ctx, "the rated games", `document.querySelector('[data-testid=quick-spec] option[value=pisola]') !== null`)
+		if bad := offScreen(t, p.ctx, []string{"quick-spec", "quick-1+0", "quick-15+10", "quick-7d"}); len(bad) > 0 {
+			t.Fatalf("quick pairing off the screen: %s", strings.Join(bad, "; "))
+		}
+		do(t, p.ctx, "choosing pisola", chromedp.SetValue(tid("quick-spec"), "pisola"))
+	}
+	click(t, ann, "quick-3+2")
+	waitFor(t, ann, "ann's wait", `document.querySelector('[data-testid=quick-status]').textContent !== "" && !document.querySelector('[data-testid=quick-cancel]').hidden`)
+	shot(t, ann, "quick-waiting")
+	click(t, bob, "quick-3+2")
+	var games []string
+	for _, ctx := range []context.Context{ann, bob} {
+		waitFor(t, ctx, "the game", `/^\/game\/[a-z0-9]+$/.test(location.pathname) && document.querySelector('[data-testid=clock-1] .time') !== null`)
+		games = append(games, eval[string](t, ctx, `location.pathname`))
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=clock-0] .time').textContent`); got != "3:00" {
+			t.Errorf("the clock shows %q; want 3:00", got)
+		}
+	}
+	if games[0] != games[1] {
+		t.Fatalf("ann is in %s and bob in %s; want one game", games[0], games[1])
+	}
+	for _, ctx := range []context.Context{ann, bob} {
+		waitFor(t, ctx, "both names", `[0, 1].map(i => document.querySelector('[data-testid=strip-name-' + i + ']').textContent).sort().join() === "ann,bob"`)
+	}
+}

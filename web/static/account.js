@@ -85,6 +85,12 @@ export const challenge = (body) => request("POST", "/api/challenges", body);
 export const declineChallenge = (id) => request("POST", `/api/challenges/${encodeURIComponent(id)}/decline`, {});
 export const profile = (name) => request("GET", `/api/users/${encodeURIComponent(name)}`);
 export const leaderboard = (pool) => request("GET", `/api/leaderboard/${encodeURIComponent(pool)}`);
+// Quick pairing (docs/api.md): the presets, asking to be paired (the
+// answer is {game} when paired at once, {waiting, pool, since, reach} when
+// waiting; renew keeps a wait) and leaving the pools.
+export const pairingPresets = () => request("GET", "/api/pairing").then((d) => d.presets || []);
+export const pair = (spec, preset, renew = false) => request("POST", "/api/pairing", { spec, preset, renew });
+export const unpair = () => request("DELETE", "/api/pairing");
 export const myGames = () => request("GET", "/api/me/games").then((d) => d.games || []);
 
 // LobbySocket follows the lobby: on is {seeks(list), started(msg),
@@ -157,6 +163,9 @@ function fmtMinutes(sec) {
   const m = sec / 60;
   return Number.isInteger(m) ? String(m) : m.toFixed(1).replace(/\.0$/, "");
 }
+
+// presetText writes a preset of quick pairing: "3+2", "3 days".
+export const presetText = (p) => (p.days ? t("lobby.days", { n: p.days }) : p.name);
 
 // ratingText writes a rating, "1500?" while provisional.
 export const ratingText = (r) => Math.round(r.rating) + (r.provisional ? "?" : "");

@@ -2,7 +2,7 @@
 // seeks, live over /ws/lobby, a form to seek a game, challenges to and
 // from named players, and the player's games waiting for a move.
 
-import { acceptSeek, cancelSeek, challenge, clockText, declineChallenge, LobbySocket, myGames, pools, postSeek } from "../account.js";
+import { acceptSeek, cancelSeek, challenge, clockText, declineChallenge, LobbySocket, myGames, pair, pairingPresets, pools, postSeek, presetText, unpair } from "../account.js";
 import { h, clear, navigate } from "../dom.js";
 import { errorWords, t } from "../i18n.js";
 
@@ -11,7 +11,7 @@ export function lobbyPage(root, who) {
   const err = h("p", { class: "error", role: "alert", "data-testid": "lobby-error" });
   const list = h("ul", { class: "seeks", "data-testid": "seeks" });
   const conn = h("span", { class: "small muted" });
-  const waiting = h("ul", { class: "my-turn", "data-testid": "my-turn" });
+  const waitingList = h("ul", { class: "my-turn", "data-testid": "my-turn" });
 
   // The rated variants first, then every other variant can be typed
   // as a spec (casual games only).
@@ -25,8 +25,10 @@ export function lobbyPage(root, who) {
   const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true, "data-testid": "seek-rated" });
   const seat = h("select", { id: "seek-seat", "data-testid": "seek-seat" }, h("option", { value: "random" }, t("lobby.randomSide")), h("option", { value: "0" }, t("lobby.firstPlayer")), h("option", { value: "1" }, t("lobby.secondPlayer")));
   const to = h("input", { type: "text", id: "seek-to", maxlength: 20, placeholder: t("lobby.anyone"), "data-testid": "seek-to", "aria-label": t("lobby.challengePlayer") });
+  const minLabel = h("span", { class: "small" }, " ", t("lobby.min"), " ");
+  const sLabel = h("span", { class: "small" }, " ", t("lobby.s"), " ");
   const kindChanged = () => {
-    minutes.hidden = inc.hidden = kind.value !== "clock";
+    minutes.hidden = inc.hidden = minLabel.hidden = sLabel.hidden = kind.value !== "clock";
     days.hidden = kind.value !== "days";
     // A rated game has a clock or days per move, so that nobody can
     // stall it.
@@ -34,11 +36,97 @@ export function lobbyPage(root, who) {
     rated.disabled = kind.value === "none";
   };
   kind.addEventListener("change", kindChanged);
+  // The presets fill the time control in.
+  const presetRow = h("p", { class: "presets small", "data-testid": "seek-presets" });
+
+  // Quick pairing: a game and a preset, and the lobby pairs the player
+  // with someone of a similar rating waiting for the same.
+  const quickSpec = h("select", { id: "quick-spec", "data-testid": "quick-spec" });
+  const quickButtons = h("div", { class: "preset-grid", "data-testid": "quick-presets" });
+  const quickStatus = h("p", { class: "quick-status", role: "status", "data-testid": "quick-status" });
+  const quickErr = h("p", { class: "error", role: "alert", "data-testid": "quick-error" });
+  const quickCancel = h("button", { type: "button", class: "secondary small", hidden: true, "data-testid": "quick-cancel" }, t("lobby.cancel"));
+  let waiting = null; // {spec, preset, timer} while waiting
+  const stopWaiting = (leave) => {
+    if (!waiting) return;
+    clearInterval(waiting.timer);
+    waiting = null;
+    quickCancel.hidden = true;
+    for (const b of quickButtons.children) b.removeAttribute("aria-pressed");
+    if (leave) unpair().catch(() => {});
+  };
+  const showWait = (res, p) => {
+    quickStatus.textContent = t("lobby.quickWaiting", { game: quickSpec.selectedOptions[0] ? quickSpec.selectedOptions[0].textContent : "", preset: presetText(p), reach: Math.round(res.reach) });
+  };
+  const quick = async (p) => {
+    stopWaiting(false);
+    quickErr.textContent = "";
+    const spec = quickSpec.value;
+    try {
+      const res = await pair(spec, p.name);
+      if (res.game) {
+        navigate("/game/" + res.game);
+        return;
+      }
+      quickCancel.hidden = false;
+      for (const b of quickButtons.children) b.toggleAttribute("aria-pressed", b.dataset.preset === p.name);
+      showWait(res, p);
+      const w = { spec, preset: p.name };
+      // The wait is renewed every 5 s, which also widens its reach; once
+      // over, the lobby's news brings the game.
+      w.timer = setInterval(async () => {
+        try {
+          const again = await pair(w.spec, w.preset, true);
+          if (again.game) navigate("/game/" + again.game);
+          else if (waiting === w) showWait(again, p);
+        } catch (e) {
+          if (waiting !== w) return;
+          stopWaiting(false);
+          quickStatus.textContent = "";
+          quickErr.textContent = errorWords(e, { not_waiting: "lobby.quickOver" });
+        }
+      }, 5000);
+      waiting = w;
+    } catch (e) {
+      quickStatus.textContent = "";
+      quickErr.textContent = errorWords(e, { 400: "lobby.seekRefused" });
+    }
+  };
+  quickCancel.addEventListener("click", () => {
+    stopWaiting(true);
+    quickStatus.textContent = "";
+  });
+  quickSpec.addEventListener("change", () => stopWaiting(true));
+  pools().then((list) => quickSpec.append(...list.map((p) => h("option", { value: p.spec }, p.title)))).catch((e) => (quickErr.textContent = errorWords(e)));
+  pairingPresets().then((list) => {
+    for (const p of list) {
+      quickButtons.append(h("button", { type: "button", class: "preset", "data-preset": p.name, "data-testid": "quick-" + p.name, onclick: () => quick(p) }, presetText(p)));
+      presetRow.append(h("button", { type: "button", class: "secondary small", "data-testid": "preset-" + p.name, onclick: () => {
+        kind.value = p.days ? "days" : "clock";
+        if (p.days) days.value = p.days;
+        else {
+          minutes.value = p.clock.initial / 60;
+          inc.value = p.clock.increment;
+        }
+        rated.checked = true;
+        kindChanged();
+      } }, presetText(p)), " ");
+    }
+  }).catch((e) => (quickErr.textContent = errorWords(e)));
+  const quickBox = h("section", { class: "quick", "data-testid": "quick" },
+    h("h2", {}, t("lobby.quick")),
+    h("p", { class: "small muted" }, t("lobby.quickHelp")),
+    h("p", {}, h("label", { for: "quick-spec" }, t("lobby.game"), " "), quickSpec),
+    quickButtons,
+    h("div", { class: "quick-wait" }, quickStatus, quickCancel),
+    quickErr,
+  );
   const form = h("form", { class: "seek-form", "data-testid": "seek-form" },
     h("h2", {}, t("lobby.seekGame")),
     h("p", {}, h("label", { for: "seek-spec" }, t("lobby.game"), " "), specSel),
     h("p", { class: "small muted" }, t("lobby.otherVariants"), " ", h("a", { href: "/new", "data-link": "" }, t("lobby.inviteFriend")), "."),
-    h("p", {}, h("label", { for: "seek-kind" }, t("lobby.time"), " "), kind, " ", minutes, h("span", { class: "small" }, " ", t("lobby.min"), " "), inc, h("span", { class: "small" }, " ", t("lobby.s"), " "), days),
+    h("p", {}, h("label", { for: "seek-kind" }, t("lobby.time"), " "), kind, " ", minutes, minLabel, inc, sLabel, days),
+    presetRow,
     h("p", {}, h("label", { for: "seek-rated" }, rated, " ", t("lobby.rated")), " ", seat),
     h("p", {}, h("label", { for: "seek-to" }, t("lobby.challenge"), " "), to),
     h("button", { type: "submit", class: "primary", "data-testid": "seek-submit" }, t("lobby.seek")),
@@ -94,18 +182,21 @@ export function lobbyPage(root, who) {
   });
   myGames().then((gs) => {
     for (const g of gs.filter((g) => g.yourMove)) {
-      waiting.append(h("li", {}, h("a", { href: "/game/" + g.id, "data-link": "" }, `${g.title}: ${g.seats.map((s) => s.name || s.level || "?").join(" – ")}`)));
+      waitingList.append(h("li", {}, h("a", { href: "/game/" + g.id, "data-link": "" }, `${g.title}: ${g.seats.map((s) => s.name || s.level || "?").join(" – ")}`)));
     }
-    if (!waiting.firstChild) waiting.append(h("li", { class: "muted" }, t("lobby.noneWaiting")));
+    if (!waitingList.firstChild) waitingList.append(h("li", { class: "muted" }, t("lobby.noneWaiting")));
   }).catch(() => {});
 
   root.append(
     h("h1", {}, t("lobby.heading"), " ", conn),
     h("div", { class: "lobby" },
       h("section", {}, h("h2", {}, t("lobby.openSeeks")), list, err),
-      h("section", {}, form, h("h2", {}, t("lobby.yourMove")), waiting,
+      h("section", { class: "lobby-side" }, quickBox, form, h("h2", {}, t("lobby.yourMove")), waitingList,
         h("p", { class: "small" }, h("a", { href: "/new", "data-link": "" }, t("lobby.playOthers")), " · ", h("a", { href: "/me/games", "data-link": "" }, t("lobby.allGames")))),
     ),
   );
-  return () => sock.close();
+  return () => {
+    stopWaiting(true);
+    sock.close();
+  };
 }
