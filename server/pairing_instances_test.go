@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"stax/server/lobby"
 	"stax/server/store/pgtest"
@@ -87,5 +88,57 @@ func testQuickPairingTwoInstances(t *testing.T, db string) {
 		if codes[i] == http.StatusCreated && r.Game == "" {
 			t.Fatalf("the paired answer %s has no game", b)
 		}
+	}
+}
+
+// TestNewsTwoInstances runs the site-wide news connection over two servers
+// sharing one SQLite database.
+func TestNewsTwoInstances(t *testing.T) { testNewsTwoInstances(t, newDB(t)) }
+
+// TestNewsTwoInstancesPostgres runs it over PostgreSQL.
+func TestNewsTwoInstancesPostgres(t *testing.T) { testNewsTwoInstances(t, pgtest.URL(t)) }
+
+// testNewsTwoInstances checks the connection every page of a signed-in
+// player holds (GET /ws/lobby?news=1): a challenge made on the other
+// instance and the game started by quick pairing reach it, the seeks do
+// not, and it keeps no seek in the lobby; a guest cannot open one.
+func testNewsTwoInstances(t *testing.T, db string) {
+	clock := newFakeClock()
+	ts1 := startAccounts(t, db, clock)
+	ts2 := startAccounts(t, db, clock)
+	ann, bob := ts1.player("ann"), ts2.player("bob")
+	ann.signup("correct horse ann")
+	bob.signup("correct horse bob")
+	news := ann.dial("/ws/lobby?news=1")
+
+	var sk lobby.Seek
+	bob.call("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "ann"}, http.StatusCreated, &sk)
+	if m := readLobby(t, news); m.Type != "challenge" || m.Seek != sk.ID || m.By != "bob" {
+		t.Fatalf("ann's news: %+v; want bob's challenge %s, and no list of seeks", m, sk.ID)
+	}
+	ann.call("POST", "/api/pairing", lobby.PairRequest{Spec: "diam", Preset: "10+0"}, http.StatusAccepted, nil)
+	var paired lobby.PairResponse
+	bob.call("POST", "/api/pairing", lobby.PairRequest{Spec: "diam", Preset: "10+0"}, http.StatusCreated, &paired)
+	if m := readLobby(t, news); m.Type != "started" || m.Game != paired.Game {
+		t.Fatalf("ann's news: %+v; want the game %s started", m, paired.Game)
+	}
+
+	// The news connection keeps no seek: ann's goes after its grace.
+	ann.call("POST", "/api/seeks", map[string]any{"spec": "pisola"}, http.StatusCreated, &sk)
+	clock.Advance(2 * time.Minute)
+	ts1.srv.CheckClocks()
+	var list struct{ Seeks []lobby.Seek }
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		bob.call("GET", "/api/seeks", nil, http.StatusOK, &list)
+		if len(list.Seeks) == 0 { // bob's challenge went too: he is not in the lobby
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("seeks %+v; want ann's withdrawn", list.Seeks)
+		}
+	}
+	code, _ := (&player{t: t, ts: ts1, name: "guest", hc: &http.Client{}}).do("GET", "/ws/lobby?news=1", nil)
+	if code != http.StatusUnauthorized && code != http.StatusBadRequest {
+		t.Fatalf("a guest's news connection: %d; want it refused", code)
 	}
 }

@@ -193,6 +193,10 @@ type Lobby struct {
 
 	mu    sync.Mutex
 	conns map[string]map[*httpx.Outbox]lobbyConn // lobby websockets by account id
+	// news holds the websockets that follow only an account's news (the
+	// site-wide connection of every page, GET /ws/lobby?news=1): they
+	// neither receive the seeks nor keep them.
+	news map[string]map[*httpx.Outbox]lobbyConn
 	all   map[*httpx.Outbox]string               // every lobby websocket and its account id ("" for guests)
 	// shown holds the ids of the seeks this instance has told its
 	// connections of, so that a change of many seeks is sent as its
@@ -218,7 +222,7 @@ func New(cfg Config) *Lobby {
 	return &Lobby{maxPlies: cfg.MaxPlies, quiet: cfg.Quiet, seeks: cfg.Seeks, pairing: cfg.Pairing, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
 		starter: cfg.Starter, ratings: cfg.Ratings, sockets: cfg.Sockets, now: func() time.Time { return cfg.Now().UTC() },
 		log: cfg.Log, instance: cfg.Instance,
-		conns: map[string]map[*httpx.Outbox]lobbyConn{}, all: map[*httpx.Outbox]string{}, shown: map[string]bool{},
+		conns: map[string]map[*httpx.Outbox]lobbyConn{}, news: map[string]map[*httpx.Outbox]lobbyConn{}, all: map[*httpx.Outbox]string{}, shown: map[string]bool{},
 		changes: httpx.NewRateLimiter(churnEvery, churnBurst)}
 }
 
@@ -251,9 +255,11 @@ type lobbyConn struct {
 func (lb *Lobby) Revoke(r store.Revocation) {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
-	for _, lc := range lb.conns[r.User] {
-		if r.Ends(lc.session) {
-			lc.drop()
+	for _, conns := range []map[*httpx.Outbox]lobbyConn{lb.conns[r.User], lb.news[r.User]} {
+		for _, lc := range conns {
+			if r.Ends(lc.session) {
+				lc.drop()
+			}
 		}
 	}
 }
@@ -414,6 +420,9 @@ func (lb *Lobby) Deliver(userID, news string) {
 	defer lb.mu.Unlock()
 	b := []byte(news)
 	for c := range lb.conns[userID] {
+		c.Send(b)
+	}
+	for c := range lb.news[userID] {
 		c.Send(b)
 	}
 }
@@ -795,6 +804,52 @@ func (lb *Lobby) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
+// serveNews serves a websocket that follows only an account's news: a
+// challenge, a game started. Every page of a signed-in player holds one;
+// it keeps no seek in the lobby. Like the lobby's, the page says "here"
+// every 20 s and a connection quiet for longer than Quiet is closed.
+func (lb *Lobby) serveNews(w http.ResponseWriter, r *http.Request, uid, session string) {
+	if uid == "" {
+		httpx.Error(w, http.StatusUnauthorized, "sign in to receive your news")
+		return
+	}
+	conn, ok := lb.sockets.Accept(w, r)
+	if !ok {
+		return
+	}
+	defer conn.Done()
+	c := conn.Outbox()
+	lb.mu.Lock()
+	if lb.news[uid] == nil {
+		lb.news[uid] = map[*httpx.Outbox]lobbyConn{}
+	}
+	// Signing out (anywhere) closes the connection.
+	lb.news[uid][c] = lobbyConn{session: session, drop: func() { conn.CloseWith(websocket.StatusPolicyViolation, "signed out") }}
+	lb.mu.Unlock()
+	// A session that ended while the connection was being set up was
+	// not among those Revoke closed: look again.
+	if _, _, err := lb.sessions.Session(r); err != nil {
+		conn.CloseWith(websocket.StatusPolicyViolation, "signed out")
+	}
+	done := conn.Pump(c)
+	for {
+		rctx, cancel := context.WithTimeout(context.Background(), lb.quiet)
+		_, _, err := conn.Read(rctx)
+		cancel()
+		if err != nil {
+			break
+		}
+	}
+	lb.mu.Lock()
+	delete(lb.news[uid], c)
+	if len(lb.news[uid]) == 0 {
+		delete(lb.news, uid)
+	}
+	lb.mu.Unlock()
+	close(c.C)
+	<-done
+}
+
 // handleLobbyWS serves the lobby's websocket: the list of seeks whenever
 // it changes, and news of one's own seeks and challenges. The page sends
 // {"type":"here"} every 20 s; a connection quiet for longer than Quiet is
@@ -809,6 +864,10 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	uid, session := "", ""
 	if u, ss, err := lb.sessions.Session(r); err == nil {
 		uid, session = u.ID, ss.TokenHash
+	}
+	if r.URL.Query().Get("news") == "1" {
+		lb.serveNews(w, r, uid, session)
+		return
 	}
 	conn, ok := lb.sockets.Accept(w, r)
 	if !ok {
