@@ -265,3 +265,53 @@ func TestBrowserQuickPairing(t *testing.T) {
 		waitFor(t, ctx, "both names", `[0, 1].map(i => document.querySelector('[data-testid=strip-name-' + i + ']').textContent).sort().join() === "ann,bob"`)
 	}
 }
+
+// TestBrowserNotifications: a challenge arrives while Ann is on her
+// profile page, and a game of Bob's starts while he is on the recent games
+// page: each sees a toast, the count on the header's bell and in the tab's
+// title, and the bell's list, which clears the count.
+func TestBrowserNotifications(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	base := startAccountServer(t, "")
+	b := newBrowserAt(t, base)
+	defer b.checkNoExceptions(t)
+	ann := b.person(t, 60*time.Second)
+	bob := b.person(t, 60*time.Second)
+	signUp(t, ann, base, "ann")
+	signUp(t, bob, base, "bob")
+	do(t, ann, "ann's profile", chromedp.Navigate(base+"/@/ann"), chromedp.WaitVisible(tid("bell")))
+	do(t, bob, "the recent games", chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/games"), chromedp.WaitVisible(tid("bell")))
+	// The news connection opens once the page knows who is signed in.
+	for _, ctx := range []context.Context{ann, bob} {
+		waitFor(t, ctx, "the news connection", `document.querySelector('[data-testid=bell]').dataset.live === "true"`)
+	}
+
+	if code, body := apiCall(t, bob, "POST", "/api/challenges", `JSON.stringify({spec: "pogo", to: "ann"})`); code != 201 {
+		t.Fatalf("bob's challenge: %d %s", code, body)
+	}
+	waitFor(t, ann, "the toast", `[...document.querySelectorAll('[data-testid=toast]')].some(e => e.textContent.includes("bob"))`)
+	waitFor(t, ann, "the count", `document.querySelector('[data-testid=bell-count]').textContent === "1" && document.title.startsWith("(1) ")`)
+	if p := eval[string](t, ann, `location.pathname`); p != "/@/ann" {
+		t.Fatalf("ann is at %s; want her profile still", p)
+	}
+	click(t, ann, "bell")
+	waitFor(t, ann, "the list, read", `!document.querySelector('[data-testid=notifications]').hidden && document.querySelector('[data-testid=notifications] a').textContent.includes("bob") && document.querySelector('[data-testid=bell-count]').hidden && !document.title.startsWith("(")`)
+	shot(t, ann, "notifications-ann")
+
+	code, body := apiCall(t, bob, "POST", "/api/seeks", `JSON.stringify({spec: "pisola", clock: {initial: 180, increment: 2}, rated: true})`)
+	if code != 201 {
+		t.Fatalf("bob's seek: %d %s", code, body)
+	}
+	code, body = apiCall(t, ann, "POST", "/api/seeks/"+between(body, `"id":"`, `"`)+"/accept", "'{}'")
+	if code != 201 {
+		t.Fatalf("ann accepts: %d %s", code, body)
+	}
+	game := between(body, `"game":"`, `"`)
+	waitFor(t, bob, "the game's toast", `[...document.querySelectorAll('[data-testid=toast] a')].some(a => a.getAttribute('href') === "/game/`+game+`" && a.textContent.includes("ann"))`)
+	if bad := offScreen(t, bob, []string{"bell", "toasts"}); len(bad) > 0 {
+		t.Fatalf("the news off a phone's screen: %s", strings.Join(bad, "; "))
+	}
+	shot(t, bob, "notifications-bob")
+	do(t, bob, "bob opens the game from the toast", chromedp.Click(chromedp.CSS(`[data-testid=toast] a[href="/game/`+game+`"]`), chromedp.NodeVisible), chromedp.WaitVisible(tid("board-box")))
+}

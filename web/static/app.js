@@ -39,6 +39,7 @@ import { setSound, soundOn } from "./sound.js";
 import { offlinePage } from "./offline/play.js";
 import { benchPage } from "./offline/bench.js";
 import { installOffline } from "./offline/install.js";
+import { Notifier } from "./notify.js";
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
@@ -206,6 +207,7 @@ function drawNav() {
           setLanguage(ev.target.value);
           drawNav();
           drawMenu();
+          notifier.drawBell();
           drawAccount(account);
           route();
         },
@@ -239,6 +241,10 @@ const drawMenu = () => {
   menu.title = t("nav.menu");
 };
 window.addEventListener("stax:navigate", () => header.classList.remove("open"));
+// A signed-in player's news, on every page.
+const notifier = new Notifier(header);
+onAccount((who) => notifier.account(who));
+me().then((who) => notifier.account(who));
 
 applyTheme();
 drawNav();
