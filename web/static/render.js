@@ -91,7 +91,9 @@ function boardSVG(board, marks, size, topology) {
   return el("svg", {
     viewBox: `0 0 ${size} ${size}`,
     class: "board " + topology,
-    role: "img",
+    // A board one can play on holds buttons: it is a group of them, not
+    // an image.
+    role: marks.interactive ? "group" : "img",
     "aria-label": marks.label || `board ${marks.pos || ""}`,
     "data-testid": "board",
     "data-pos": marks.pos,

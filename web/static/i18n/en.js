@@ -283,6 +283,7 @@ export default {
   "lobby.randomSide": "Random side",
   "lobby.firstPlayer": "First player",
   "lobby.secondPlayer": "Second player",
+  "lobby.side": "Your side",
   "lobby.anyone": "anyone",
   "lobby.challengePlayer": "Challenge a player",
   "lobby.seekGame": "Seek a game",

@@ -283,6 +283,7 @@ export default {
   "lobby.randomSide": "Bando al azar",
   "lobby.firstPlayer": "Primer jugador",
   "lobby.secondPlayer": "Segundo jugador",
+  "lobby.side": "Tu bando",
   "lobby.anyone": "cualquiera",
   "lobby.challengePlayer": "Desafiar a un jugador",
   "lobby.seekGame": "Buscar una partida",

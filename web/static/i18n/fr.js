@@ -283,6 +283,7 @@ export default {
   "lobby.randomSide": "Camp au hasard",
   "lobby.firstPlayer": "Premier joueur",
   "lobby.secondPlayer": "Second joueur",
+  "lobby.side": "Votre camp",
   "lobby.anyone": "n’importe qui",
   "lobby.challengePlayer": "Défier un joueur",
   "lobby.seekGame": "Chercher une partie",

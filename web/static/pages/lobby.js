@@ -23,7 +23,7 @@ export function lobbyPage(root, who) {
   const inc = h("input", { type: "number", id: "seek-inc", min: 0, max: 180, value: 2, "data-testid": "seek-increment", "aria-label": t("lobby.increment") });
   const days = h("input", { type: "number", id: "seek-days", min: 1, max: 14, value: 3, hidden: true, "data-testid": "seek-days", "aria-label": t("lobby.daysPerMove") });
   const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true, "data-testid": "seek-rated" });
-  const seat = h("select", { id: "seek-seat", "data-testid": "seek-seat" }, h("option", { value: "random" }, t("lobby.randomSide")), h("option", { value: "0" }, t("lobby.firstPlayer")), h("option", { value: "1" }, t("lobby.secondPlayer")));
+  const seat = h("select", { id: "seek-seat", "data-testid": "seek-seat", "aria-label": t("lobby.side") }, h("option", { value: "random" }, t("lobby.randomSide")), h("option", { value: "0" }, t("lobby.firstPlayer")), h("option", { value: "1" }, t("lobby.secondPlayer")));
   const to = h("input", { type: "text", id: "seek-to", maxlength: 20, placeholder: t("lobby.anyone"), "data-testid": "seek-to", "aria-label": t("lobby.challengePlayer") });
   const minLabel = h("span", { class: "small" }, " ", t("lobby.min"), " ");
   const sLabel = h("span", { class: "small" }, " ", t("lobby.s"), " ");
