@@ -315,3 +315,49 @@ func TestBrowserNotifications(t *testing.T) {
 	shot(t, bob, "notifications-bob")
 	do(t, bob, "bob opens the game from the toast", chromedp.Click(chromedp.CSS(`[data-testid=toast] a[href="/game/`+game+`"]`), chromedp.NodeVisible), chromedp.WaitVisible(tid("board-box")))
 }
+
+// TestBrowserFirstMoveInSight: on a laptop's screen (1280x800) and on
+// phones, in every game, what the player can move or place first (Diam's
+// reserve, the stacks of Pogo) is on the screen without
+// scrolling and marked as such before anything is clicked.
+func TestBrowserFirstMoveInSight(t *testing.T) {
+	skipShort(t)
+	b := newBrowser(t)
+	defer b.checkNoExceptions(t)
+	cases := []struct {
+		game, spec    string
+		options       [][2]string
+		marked        string // the selector of what is marked as movable
+		width, height int64
+	}{
+		{"diam", "diam", nil, "[data-testid^=reserve-].movable", 1280, 800},
+		{"diam", "diam(players=4)", [][2]string{{"players", "4"}}, "[data-testid^=reserve-].movable", 1280, 800},
+		{"pogo", "pogo", nil, "[data-testid=board] .sq-source", 1280, 800},
+		{"diam", "diam", nil, "[data-testid^=reserve-].movable", 360, 640},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s-%dx%d", c.spec, c.width, c.height), func(t *testing.T) {
+			if !offers(c.game) {
+				t.Skip("no " + c.game)
+			}
+			ctx := b.tab(t, 60*time.Second)
+			do(t, ctx, "the screen", chromedp.EmulateViewport(c.width, c.height))
+			seats := []string{"you", "ai:random"}
+			if strings.Contains(c.spec, "players=4") {
+				seats = []string{"you", "ai:random", "ai:random", "ai:random"}
+			}
+			startVariant(t, ctx, b.base, c.game, c.options, c.spec, seats...)
+			waitMyTurn(t, ctx)
+			eval[chromedp.Void](t, ctx, `window.scrollTo(0, 0)`)
+			shot(t, ctx, fmt.Sprintf("first-%s-%dx%d", strings.NewReplacer("(", "-", ")", "", "=", "").Replace(c.spec), c.width, c.height))
+			n := eval[int](t, ctx, `document.querySelectorAll(`+fmt.Sprintf("%q", c.marked)+`).length`)
+			if n == 0 {
+				t.Fatalf("nothing matches %s: what can be moved first is not marked", c.marked)
+			}
+			bad := eval[[]string](t, ctx, `[...document.querySelectorAll(`+fmt.Sprintf("%q", c.marked)+`)].map(e => e.getBoundingClientRect()).filter(r => r.top < 0 || r.bottom > innerHeight || r.width === 0).map(r => Math.round(r.top) + ".." + Math.round(r.bottom))`)
+			if len(bad) > 0 {
+				t.Fatalf("what can be moved first is off the %dx%d screen: %v", c.width, c.height, bad)
+			}
+		})
+	}
+}

@@ -169,7 +169,8 @@ export class Controls {
             "button",
             {
               type: "button",
-              class: "reserve-piece" + (active ? " active" : ""),
+              // What may be placed is marked before anything is picked.
+              class: "reserve-piece" + (active ? " active" : !p.piece && can.includes(r.piece) ? " movable" : ""),
               disabled: !can.includes(r.piece),
               "aria-pressed": String(active),
               "aria-label": t("controls.place", { piece: name, n: r.left }),
