@@ -2,7 +2,7 @@
 // (docs/api.md), and remembers who is signed in.
 
 import { request } from "./api.js";
-import { t } from "./i18n.js";
+import { CATALOGS, t } from "./i18n.js";
 import { Socket } from "./transport.js";
 
 // pools returns the rating pools, [{pool, spec, title}], as the server
@@ -16,8 +16,11 @@ export function pools() {
   return poolList;
 }
 
+// poolName returns the title of a pool in the interface's language.
+export const poolName = (p) => (("pool." + p.pool) in CATALOGS.en ? t("pool." + p.pool) : p.title);
+
 // poolTitle returns the title of a pool, given the list.
-export const poolTitle = (list, pool) => (list.find((p) => p.pool === pool) || { title: pool }).title;
+export const poolTitle = (list, pool) => poolName(list.find((p) => p.pool === pool) || { pool, title: pool });
 
 let current; // undefined: not asked yet; null: signed out; {name,...}
 const listeners = new Set();

@@ -6,7 +6,7 @@
 
 import { clear, h } from "./dom.js";
 import { chip } from "./render.js";
-import { gameText, playerWords, t } from "./i18n.js";
+import { colourWords, gameText, playerWords, t } from "./i18n.js";
 
 // positionDetails offers the position string behind a control, with a
 // button that copies it.
@@ -173,7 +173,7 @@ export class Controls {
               class: "reserve-piece" + (active ? " active" : !p.piece && can.includes(r.piece) ? " movable" : ""),
               disabled: !can.includes(r.piece),
               "aria-pressed": String(active),
-              "aria-label": t("controls.place", { piece: name, n: r.left }),
+              "aria-label": t("controls.place", { piece: colourWords(name), n: r.left }),
               "data-testid": "reserve-" + r.piece,
               onclick: () => {
                 p.pickPiece(r.piece);

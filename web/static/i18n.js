@@ -92,16 +92,20 @@ export function timeAgo(iso) {
 }
 
 // optionWords returns the label or doc (what) of an option of a game: the
-// game module's words, else for another language than English the words
-// of the options every game has, else the schema's.
+// game module's words, else the words of the options every game has (in
+// English only where the schema has none), else the schema's.
 export function optionWords(mod, o, what) {
   const key = `option.${o.key}.${what}`;
   const schema = (what === "label" ? o.label : o.doc) || "";
   const own = gameText(mod, key, undefined);
   if (own !== undefined) return own;
-  if (language() !== "en" && key in CATALOGS[language()]) return CATALOGS[language()][key];
+  if ((language() !== "en" || !schema) && key in CATALOGS[language()]) return CATALOGS[language()][key];
   return schema;
 }
+
+// levelWords returns the name of a computer level (as the server names
+// it: random, beginner, easy…) in the interface's language.
+export const levelWords = (level) => (("level." + level) in CATALOGS.en ? t("level." + level) : level);
 
 // playerWords returns a player's name (as the server writes it) in the
 // interface's language, from the game module's words "name.<name>".

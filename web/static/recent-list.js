@@ -4,11 +4,11 @@
 import { recentGames, token } from "./api.js";
 import { clear, h } from "./dom.js";
 import { describeOutcome } from "./outcome.js";
-import { errorWords, t, timeAgo } from "./i18n.js";
+import { errorWords, levelWords, t, timeAgo } from "./i18n.js";
 
 // seatText describes a seat of a summary, e.g. "alice" or "computer (hard)".
 function seatText(s) {
-  if (s.kind === "ai") return t("recent.computer", { level: s.level || "?" });
+  if (s.kind === "ai") return t("recent.computer", { level: s.level ? levelWords(s.level) : "?" });
   if (!s.joined) return t("recent.openSeat");
   return s.name || t("recent.person");
 }

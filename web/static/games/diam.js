@@ -39,6 +39,9 @@ export default {
   },
   text: {
     en: {
+      "summary.text": "Ring of 8 cells: place and move stacked pieces; two of one colour at one level on opposite cells, above level 1, win.",
+      "option.drop.value.empty": "an empty cell",
+      "option.drop.value.any": "any cell with fewer than 4 pieces",
       "name.Player 1 (red, yellow)": "Player 1 (red, yellow)",
       "name.Player 2 (green, blue)": "Player 2 (green, blue)",
       "name.Red": "Red",
@@ -74,6 +77,9 @@ export default {
       "puzzle.task.diam-in.n": "{player} to move: force a diam in {n} moves.",
     },
     fr: {
+      "summary.text": "Anneau de 8 cases : posez et déplacez des piles de pions ; deux pions d’une couleur au même niveau sur des cases opposées, au-dessus du niveau 1, gagnent.",
+      "option.drop.value.empty": "une case vide",
+      "option.drop.value.any": "toute case de moins de 4 pions",
       "name.Player 1 (red, yellow)": "Joueur 1 (rouge, jaune)",
       "name.Player 2 (green, blue)": "Joueur 2 (vert, bleu)",
       "name.Red": "Rouge",
@@ -109,6 +115,9 @@ export default {
       "puzzle.task.diam-in.n": "{player} au trait : forcez un diam en {n} coups.",
     },
     es: {
+      "summary.text": "Anillo de 8 casillas: coloca y mueve pilas de fichas; dos fichas de un color al mismo nivel en casillas opuestas, por encima del nivel 1, ganan.",
+      "option.drop.value.empty": "una casilla vacía",
+      "option.drop.value.any": "cualquier casilla con menos de 4 fichas",
       "name.Player 1 (red, yellow)": "Jugador 1 (rojo, amarillo)",
       "name.Player 2 (green, blue)": "Jugador 2 (verde, azul)",
       "name.Red": "Rojo",

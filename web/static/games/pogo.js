@@ -32,6 +32,9 @@ export default {
   // move box, option.<key>.label and .doc translate the option schema.
   text: {
     en: {
+      "summary.text": "3x3 stacking game: move 1 to 3 pieces exactly that many steps; top every stack to win.",
+      "option.first.value.white": "White",
+      "option.first.value.black": "Black",
       "count.Stacks on top": "Stacks on top",
       "name.White": "White",
       "name.Black": "Black",
@@ -56,6 +59,9 @@ export default {
       "option.first.doc": "Which colour moves first from the starting position.",
     },
     fr: {
+      "summary.text": "Jeu d’empilement sur 3x3 : déplacez 1 à 3 pions d’autant de cases ; dominez toutes les piles pour gagner.",
+      "option.first.value.white": "Blanc",
+      "option.first.value.black": "Noir",
       "count.Stacks on top": "Piles coiffées",
       "name.White": "Blanc",
       "name.Black": "Noir",
@@ -80,6 +86,9 @@ export default {
       "option.first.doc": "Quelle couleur joue en premier depuis la position de départ.",
     },
     es: {
+      "summary.text": "Juego de apilar en 3x3: mueve de 1 a 3 fichas exactamente ese número de casillas; domina todas las pilas para ganar.",
+      "option.first.value.white": "Blancas",
+      "option.first.value.black": "Negras",
       "count.Stacks on top": "Pilas coronadas",
       "name.White": "Blancas",
       "name.Black": "Negras",

@@ -7,7 +7,7 @@ import { gameModule } from "../games/index.js";
 import { render } from "../render.js";
 import { recentList } from "../recent-list.js";
 import { savedName, saveName, seatLabel } from "../players.js";
-import { errorWords, optionWords, playerWords, t } from "../i18n.js";
+import { errorWords, gameText, levelWords, optionWords, playerWords, t } from "../i18n.js";
 
 // Options shown under "More options" rather than at once.
 const ADVANCED = new Set(["rep", "maxplies"]);
@@ -16,7 +16,7 @@ const ADVANCED = new Set(["rep", "maxplies"]);
 // where the words exist, with the spec's key in brackets, e.g. "U move (u)".
 const optionLabel = (info, o) => {
   const label = optionWords(gameModule(info.name), o, "label");
-  return label ? `${label} (${o.key})` : o.key;
+  return label ? [label, " (", h("code", {}, o.key), ")"] : h("code", {}, o.key);
 };
 
 // optionDoc returns the description of an option.
@@ -89,7 +89,7 @@ export function homePage(root) {
         }),
         h("span", { class: "game-title" }, g.title),
         h("span", { class: "game-preview" }, preview(g)),
-        h("span", { class: "game-summary" }, g.summary || ""),
+        h("span", { class: "game-summary" }, gameText(gameModule(g.name), "summary.text", g.summary || "")),
         gameModule(g.name).rules ? h("a", { href: "/rules/" + g.name, "data-link": "", class: "rules-link" }, t("home.rules")) : null,
       );
       gameBox.append(card);
@@ -125,14 +125,16 @@ export function homePage(root) {
     let input;
     if (o.kind === "bool") {
       input = h("input", { type: "checkbox", id, checked: values[o.key] === "true", "data-testid": id, onchange });
-      return h("div", { class: "option bool" }, input, h("label", { for: id }, " " + optionLabel(info, o)), h("small", {}, optionDoc(info, o)));
+      return h("div", { class: "option bool" }, input, h("label", { for: id }, " ", optionLabel(info, o)), h("small", {}, optionDoc(info, o)));
     }
     if (o.choices && o.choices.length) {
-      input = h("select", { id, "data-testid": id, onchange }, o.choices.map((c) => h("option", { value: c, selected: c === values[o.key] }, c)));
+      input = h("select", { id, "data-testid": id, onchange }, o.choices.map((c) => h("option", { value: c, selected: c === values[o.key] }, gameText(gameModule(info.name), "option." + o.key + ".value." + c, c))));
     } else {
       input = h("input", { type: "number", id, min: o.min, max: o.max, value: values[o.key], "data-testid": id, onchange });
     }
-    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(info, o) + " "), input, h("small", {}, optionDoc(info, o)));
+    // A number says its default, e.g. the advanced options' limits.
+    const doc = [optionDoc(info, o), o.default !== undefined && o.default !== "" && !(o.choices && o.choices.length) ? t("home.optionDefault", { value: o.default }) : ""].filter(Boolean).join(" ");
+    return h("div", { class: "option" }, h("label", { for: id }, optionLabel(info, o), " "), input, h("small", {}, doc));
   };
 
   // linkOptions lets the game's module disable options that the others
@@ -210,9 +212,9 @@ export function homePage(root) {
       const elo = (l) => (current.elo && l in current.elo ? " (" + current.elo[l] + " Elo)" : "");
       for (const l of levels) {
         if (preparing.includes(l)) {
-          opts.push(h("option", { value: "ai:" + l, disabled: true }, t("home.computerPreparing", { level: l + elo(l) })));
+          opts.push(h("option", { value: "ai:" + l, disabled: true }, t("home.computerPreparing", { level: levelWords(l) + elo(l) })));
         } else {
-          opts.push(h("option", { value: "ai:" + l }, t("home.computer", { level: l + elo(l) })));
+          opts.push(h("option", { value: "ai:" + l }, t("home.computer", { level: levelWords(l) + elo(l) })));
         }
       }
       opts.push(h("option", { value: "ai:random" }, t("home.random") + elo("random")));

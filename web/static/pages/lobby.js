@@ -2,7 +2,7 @@
 // seeks, live over /ws/lobby, a form to seek a game, challenges to and
 // from named players, and the player's games waiting for a move.
 
-import { acceptSeek, cancelSeek, challenge, clockText, declineChallenge, LobbySocket, myGames, pair, pairingPresets, pools, postSeek, presetText, unpair } from "../account.js";
+import { acceptSeek, cancelSeek, challenge, clockText, declineChallenge, LobbySocket, myGames, pair, pairingPresets, poolName, pools, postSeek, presetText, unpair } from "../account.js";
 import { h, clear, navigate } from "../dom.js";
 import { errorWords, t } from "../i18n.js";
 
@@ -16,7 +16,7 @@ export function lobbyPage(root, who) {
   // The rated variants first, then every other variant can be typed
   // as a spec (casual games only).
   const specSel = h("select", { id: "seek-spec", "data-testid": "seek-spec" });
-  pools().then((list) => specSel.append(...list.map((p) => h("option", { value: p.spec }, p.title)))).catch((e) => (err.textContent = errorWords(e)));
+  pools().then((list) => specSel.append(...list.map((p) => h("option", { value: p.spec }, poolName(p))))).catch((e) => (err.textContent = errorWords(e)));
   const kind = h("select", { id: "seek-kind", "data-testid": "seek-kind" },
     h("option", { value: "clock" }, t("lobby.clock")), h("option", { value: "days" }, t("lobby.daysPerMove")), h("option", { value: "none" }, t("lobby.noClock")));
   const minutes = h("input", { type: "number", id: "seek-min", min: 0, max: 180, step: "any", value: 3, "data-testid": "seek-minutes", "aria-label": t("lobby.minutes") });
@@ -97,7 +97,7 @@ export function lobbyPage(root, who) {
     quickStatus.textContent = "";
   });
   quickSpec.addEventListener("change", () => stopWaiting(true));
-  pools().then((list) => quickSpec.append(...list.map((p) => h("option", { value: p.spec }, p.title)))).catch((e) => (quickErr.textContent = errorWords(e)));
+  pools().then((list) => quickSpec.append(...list.map((p) => h("option", { value: p.spec }, poolName(p))))).catch((e) => (quickErr.textContent = errorWords(e)));
   pairingPresets().then((list) => {
     for (const p of list) {
       quickButtons.append(h("button", { type: "button", class: "preset", "data-preset": p.name, "data-testid": "quick-" + p.name, onclick: () => quick(p) }, presetText(p)));

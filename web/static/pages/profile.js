@@ -2,7 +2,7 @@
 // of their history, and recent games; the leaderboards
 // (/leaderboard/<pool>); and the signed-in player's games (/me/games).
 
-import { block, blocks, leaderboard, me, myGames, pools, poolTitle, profile, ratingText, report, unblock } from "../account.js";
+import { block, blocks, leaderboard, me, myGames, poolName, pools, poolTitle, profile, ratingText, report, unblock } from "../account.js";
 import { h } from "../dom.js";
 import { svg } from "../svg.js";
 import { errorWords, formatNumber, language, t, timeAgo } from "../i18n.js";
@@ -71,7 +71,7 @@ export function leaderboardPage(root, pool) {
   pools().then((list) => {
     pool = pool || (list[0] && list[0].pool);
     title.textContent = t("profile.leaderboardOf", { pool: poolTitle(list, pool) });
-    tabs.append(...list.map((p) => h("a", { href: "/leaderboard/" + p.pool, "data-link": "", "aria-current": p.pool === pool ? "page" : null }, p.title)));
+    tabs.append(...list.map((p) => h("a", { href: "/leaderboard/" + p.pool, "data-link": "", "aria-current": p.pool === pool ? "page" : null }, poolName(p))));
     return leaderboard(pool);
   }).then((lb) => {
     if (!lb.ratings.length) table.append(h("li", { class: "muted" }, t("profile.nobody")));

@@ -15,7 +15,7 @@ import { BoardView } from "../../board-view.js";
 import { Controls } from "../../controls.js";
 import { GameLink, joinBox } from "./connection.js";
 import { GameExtras } from "./extras.js";
-import { errorWords, playerWords, t } from "../../i18n.js";
+import { errorWords, levelWords, playerWords, t } from "../../i18n.js";
 import { play } from "../../sound.js";
 import { SeatRatings } from "./ratings.js";
 
@@ -348,7 +348,7 @@ export function gamePage(root, id) {
     st.seats.forEach((s, i) => {
       const sp = strips[i];
       clear(sp.chipBox).append(seatChip(i));
-      sp.name.textContent = s.kind === "ai" ? t("game.computerSeat", { level: s.level }) : s.name || (s.joined ? t("game.person") : t("game.invited"));
+      sp.name.textContent = s.kind === "ai" ? t("game.computerSeat", { level: levelWords(s.level) }) : s.name || (s.joined ? t("game.person") : t("game.invited"));
       sp.name.title = seatName(i);
       sp.rating.textContent = ratings.text(i);
       const turn = i === st.toMove && st.status === "playing";
@@ -372,7 +372,7 @@ export function gamePage(root, id) {
     const st = v.st;
     clear(seatsBox);
     st.seats.forEach((s, i) => {
-      const who = s.kind === "ai" ? t("game.computerSeat", { level: s.level }) : !s.joined ? t("game.invited") : s.name || t("game.person");
+      const who = s.kind === "ai" ? t("game.computerSeat", { level: levelWords(s.level) }) : !s.joined ? t("game.invited") : s.name || t("game.person");
       const you = v.held.includes(i) ? h("span", { class: "badge" }, t("game.you")) : null;
       const dot =
         s.kind === "human" && s.joined
