@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"stax/ai"
 	"stax/games"
@@ -360,4 +362,90 @@ func TestBrowserFirstMoveInSight(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBrowserKeyboardPlay plays Pisola from the keyboard: the arrow keys
+// move the focus from square to square, Enter picks the squares of a
+// placement, and the focus stays on the board through the computer's
+// reply, ready for the next move.
+func TestBrowserKeyboardPlay(t *testing.T) {
+	skipShort(t)
+	b := newBrowser(t)
+	defer b.checkNoExceptions(t)
+	ctx := b.tab(t, 60*time.Second)
+	startGame(t, ctx, b.base, "pisola", "you", "ai:random")
+	waitMyTurn(t, ctx)
+	active := func() string {
+		return eval[string](t, ctx, `document.activeElement.getAttribute('data-testid') || ''`)
+	}
+	press := func(key string) {
+		t.Helper()
+		do(t, ctx, "pressing a key", chromedp.KeyEvent(key))
+	}
+	eval[chromedp.Void](t, ctx, `document.querySelector('[data-testid=sq-a1]').focus()`)
+	cursor := []struct{ key, want string }{
+		{kb.ArrowRight, "sq-b1"},
+		{kb.ArrowRight, "sq-c1"},
+		{kb.ArrowUp, "sq-c2"},
+		{kb.ArrowLeft, "sq-b2"},
+		{kb.ArrowDown, "sq-b1"},
+		{kb.ArrowLeft, "sq-a1"},
+	}
+	for _, c := range cursor {
+		press(c.key)
+		if got := active(); got != c.want {
+			t.Fatalf("after an arrow the focus is on %q; want %q", got, c.want)
+		}
+	}
+	if plies(t, ctx) != 0 {
+		t.Fatal("the arrow keys played a move")
+	}
+	// A placement of two pieces, each square reached with the arrows from
+	// the last and picked with Enter.
+	var mv []string
+	for _, m := range legal(t, ctx) {
+		if p := regexp.MustCompile(`^([a-f][1-6])\+([a-f][1-6])$`).FindStringSubmatch(m); p != nil {
+			mv = p
+			break
+		}
+	}
+	if mv == nil {
+		t.Fatalf("no placement among %v", legal(t, ctx))
+	}
+	for _, sq := range mv[1:] {
+		for i := 0; i < 12 && active() != "sq-"+sq; i++ {
+			cur := strings.TrimPrefix(active(), "sq-")
+			switch {
+			case cur[0] < sq[0]:
+				press(kb.ArrowRight)
+			case cur[0] > sq[0]:
+				press(kb.ArrowLeft)
+			case cur[1] < sq[1]:
+				press(kb.ArrowUp)
+			default:
+				press(kb.ArrowDown)
+			}
+		}
+		if got := active(); got != "sq-"+sq {
+			t.Fatalf("the focus is on %q; want sq-%s", got, sq)
+		}
+		press(kb.Enter)
+	}
+	waitPlies(t, ctx, 2)
+	waitMyTurn(t, ctx)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=move-1]').textContent`); !strings.HasSuffix(got, mv[0]) {
+		t.Fatalf("the first move is %q; want %s", got, mv[0])
+	}
+	if got := eval[string](t, ctx, `(e => e.closest('[data-testid=board-box]') ? (e.getAttribute('data-testid') || 'the board') : e.tagName)(document.activeElement)`); !strings.HasPrefix(got, "sq-") && got != "board-box" {
+		t.Fatalf("after the move the focus is on %s; want it on the board", got)
+	}
+}
+
+func slicesContain(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

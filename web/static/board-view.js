@@ -11,7 +11,10 @@ export class BoardView {
   // constructor takes onPick(cell, depth), called for a click on a cell
   // (depth 0) or on the piece at that depth from the top of its stack.
   constructor(onPick) {
-    this.box = h("div", { class: "board-box", "data-testid": "board-box" });
+    // The box itself takes the focus while no cell can (between two of
+    // the player's moves), so that the keyboard's place is not lost.
+    this.box = h("div", { class: "board-box", tabindex: "-1", "data-testid": "board-box" });
+    this.lastFocus = ""; // the cell or piece focused before the box took the focus
     this.views = new Map(); // ply -> View of a replayed position
     this.spec = "";
     this.box.addEventListener("click", (ev) => {
@@ -21,8 +24,18 @@ export class BoardView {
       const piece = t.closest("[data-depth]");
       onPick(cell.getAttribute("data-sq"), piece ? Number(piece.getAttribute("data-depth")) : 0);
     });
-    // Enter or Space on a focused cell or piece acts as a click.
+    // Enter or Space on a focused cell or piece acts as a click; the
+    // arrow keys move the focus to the nearest cell or piece that way.
     this.box.addEventListener("keydown", (ev) => {
+      const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+      if (dir) {
+        const next = nearest(this.box, ev.target, dir);
+        if (next) {
+          ev.preventDefault();
+          next.focus();
+        }
+        return;
+      }
       if (ev.key !== "Enter" && ev.key !== " ") return;
       const t = ev.target;
       if (!t || !t.getAttribute || t.getAttribute("role") !== "button") return;
@@ -64,9 +77,19 @@ export class BoardView {
     clear(this.box).append(drawing);
     this.drawn = { view: v, ply, flip: Boolean(marks.flip) };
     if (from && v) animate(drawing, move, from);
+    const boxFocused = document.activeElement === this.box;
     if (focused) {
       const again = this.box.querySelector(focused);
       if (again) again.focus();
+      // A cell that cannot take the focus now (it is not the player's
+      // turn) leaves it to the box until it can.
+      if (!again || document.activeElement !== again) {
+        this.lastFocus = focused;
+        this.box.focus({ preventScroll: true });
+      }
+    } else if (boxFocused && this.lastFocus) {
+      const again = this.box.querySelector(this.lastFocus);
+      if (again) again.focus({ preventScroll: true });
     }
     this.box.classList.toggle("interactive", Boolean(marks.interactive));
     this.box.setAttribute("data-ply", String(ply));
@@ -141,6 +164,35 @@ function animate(svg, move, from) {
       }
     }, slide + 30);
   });
+}
+
+// nearest returns the cell or piece of the board that one can focus
+// nearest to from in direction dir ([dx, dy] on the screen), or the first
+// one when from is none of them; null when there is none that way.
+function nearest(box, from, dir) {
+  const all = [...box.querySelectorAll('[role="button"][tabindex]')];
+  if (!all.length) return null;
+  if (!all.includes(from)) return all[0];
+  const centre = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
+  const [x0, y0] = centre(from);
+  let best = null;
+  let bestScore = Infinity;
+  for (const e of all) {
+    if (e === from) continue;
+    const [x, y] = centre(e);
+    const along = (x - x0) * dir[0] + (y - y0) * dir[1];
+    if (along <= 1) continue;
+    const across = Math.abs((x - x0) * dir[1] - (y - y0) * dir[0]);
+    const score = along + 2 * across;
+    if (score < bestScore) {
+      best = e;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 // focusKey returns a selector that finds the same cell or piece in a

@@ -293,7 +293,7 @@ function renderRing(board, marks) {
       "data-testid": "cell-" + name,
       tabindex: marks.interactive ? 0 : undefined,
       role: marks.interactive ? "button" : undefined,
-      "aria-label": marks.interactive ? `cell ${name}, ${h} pieces` : undefined,
+      "aria-label": marks.interactive ? t("board.ringCell", { cell: name, n: h }) : undefined,
       "data-height": h,
     });
     const frame = (pad, cls, rx) => el("rect", { x: x - pad, y: y0 - tower - pad, width: SLOT_W + 2 * pad, height: tower + 2 * pad, rx, class: cls });

@@ -412,6 +412,8 @@ export default {
   "board.empty": "{cell}: empty",
   "board.cell": "{cell}: {n} pieces, {top} on top",
   "board.cell.one": "{cell}: {n} piece, {top} on top",
+  "board.ringCell": "Cell {cell}: {n} pieces",
+  "board.ringCell.one": "Cell {cell}: {n} piece",
   "board.roofed": "roofed",
   "board.locked": "locked",
   "settings.sound": "Sounds",

@@ -412,6 +412,8 @@ export default {
   "board.empty": "{cell}: vacía",
   "board.cell": "{cell}: {n} fichas, la de arriba de color {top}",
   "board.cell.one": "{cell}: {n} ficha de color {top}",
+  "board.ringCell": "Casilla {cell}: {n} fichas",
+  "board.ringCell.one": "Casilla {cell}: {n} ficha",
   "board.roofed": "techada",
   "board.locked": "bloqueada",
   "settings.sound": "Sonidos",

@@ -412,6 +412,8 @@ export default {
   "board.empty": "{cell} : vide",
   "board.cell": "{cell} : {n} pions, {top} dessus",
   "board.cell.one": "{cell} : {n} pion, {top} dessus",
+  "board.ringCell": "Case {cell} : {n} pions",
+  "board.ringCell.one": "Case {cell} : {n} pion",
   "board.roofed": "couverte",
   "board.locked": "bloquée",
   "settings.sound": "Sons",

@@ -373,6 +373,8 @@ export function analysisPage(root) {
   })();
 
   const onKey = (ev) => {
+    // The board's own keys (its cursor) come first.
+    if (ev.defaultPrevented) return;
     const tg = ev.target;
     if (tg && (tg.tagName === "INPUT" || tg.tagName === "TEXTAREA" || tg.tagName === "SELECT")) return;
     if (ev.key === "ArrowLeft") go(a.cursor - 1);

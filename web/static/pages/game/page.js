@@ -211,6 +211,8 @@ export function gamePage(root, id) {
   slider.addEventListener("input", () => show(Number(slider.value)));
 
   const onKey = (ev) => {
+    // The board's own keys (its cursor) come first.
+    if (ev.defaultPrevented) return;
     const t = ev.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
     if (ev.key === "ArrowLeft") show(cur() - 1);
