@@ -268,8 +268,8 @@ func TestBrowserQuickPairing(t *testing.T) {
 	}
 }
 
-// TestBrowserNotifications: a challenge arrives while Ann is on her
-// profile page, and a game of Bob's starts while he is on the recent games
+// TestBrowserNotifications: a challenge, made with the "Challenge" button
+// of her profile, arrives while Ann is on her profile page, and a game of Bob's starts while he is on the recent games
 // page: each sees a toast, the count on the header's bell and in the tab's
 // title, and the bell's list, which clears the count.
 func TestBrowserNotifications(t *testing.T) {
@@ -289,9 +289,16 @@ func TestBrowserNotifications(t *testing.T) {
 		waitFor(t, ctx, "the news connection", `document.querySelector('[data-testid=bell]').dataset.live === "true"`)
 	}
 
-	if code, body := apiCall(t, bob, "POST", "/api/challenges", `JSON.stringify({spec: "pogo", to: "ann"})`); code != 201 {
-		t.Fatalf("bob's challenge: %d %s", code, body)
+	// Bob challenges Ann from her profile: the lobby's form opens with her
+	// name.
+	do(t, bob, "bob opens ann's profile", chromedp.Navigate(base+"/@/ann"), chromedp.Click(tid("challenge"), chromedp.NodeVisible), chromedp.WaitVisible(tid("seek-form")))
+	if to := eval[string](t, bob, `document.querySelector('[data-testid=seek-to]').value`); to != "ann" {
+		t.Fatalf("the challenge form is for %q; want ann", to)
 	}
+	waitFor(t, bob, "the rated variants", `document.querySelector('[data-testid=seek-spec] option[value=pogo]') !== null`)
+	click(t, bob, "seek-submit")
+	do(t, bob, "back to the recent games", chromedp.Navigate(base+"/games"), chromedp.WaitVisible(tid("bell")))
+	waitFor(t, bob, "bob's news connection", `document.querySelector('[data-testid=bell]').dataset.live === "true"`)
 	waitFor(t, ann, "the toast", `[...document.querySelectorAll('[data-testid=toast]')].some(e => e.textContent.includes("bob"))`)
 	waitFor(t, ann, "the count", `document.querySelector('[data-testid=bell-count]').textContent === "1" && document.title.startsWith("(1) ")`)
 	if p := eval[string](t, ann, `location.pathname`); p != "/@/ann" {

@@ -345,6 +345,7 @@ export default {
   "profile.playing": "playing",
   "profile.leaderboardTitle": "Leaderboard – stax",
   "profile.leaderboard": "Leaderboard",
+  "profile.challenge": "Challenge",
   "profile.leaderboardOf": "Leaderboard: {pool}",
   "profile.leaderboardNote": "Glicko-2 ratings of rated games between players with accounts; provisional ratings (deviation above 110) are not listed. Only the variants listed are rated.",
   "profile.nobody": "Nobody has an established rating here yet.",

@@ -345,6 +345,7 @@ export default {
   "profile.playing": "en cours",
   "profile.leaderboardTitle": "Classement – stax",
   "profile.leaderboard": "Classement",
+  "profile.challenge": "Défier",
   "profile.leaderboardOf": "Classement : {pool}",
   "profile.leaderboardNote": "Classement Glicko-2 des parties classées entre joueurs ayant un compte ; les classements provisoires (écart au-dessus de 110) ne sont pas listés. Seules les variantes listées sont classées.",
   "profile.nobody": "Personne n’a encore de classement établi ici.",

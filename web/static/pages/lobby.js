@@ -24,7 +24,8 @@ export function lobbyPage(root, who) {
   const days = h("input", { type: "number", id: "seek-days", min: 1, max: 14, value: 3, hidden: true, "data-testid": "seek-days", "aria-label": t("lobby.daysPerMove") });
   const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true, "data-testid": "seek-rated" });
   const seat = h("select", { id: "seek-seat", "data-testid": "seek-seat", "aria-label": t("lobby.side") }, h("option", { value: "random" }, t("lobby.randomSide")), h("option", { value: "0" }, t("lobby.firstPlayer")), h("option", { value: "1" }, t("lobby.secondPlayer")));
-  const to = h("input", { type: "text", id: "seek-to", maxlength: 20, placeholder: t("lobby.anyone"), "data-testid": "seek-to", "aria-label": t("lobby.challengePlayer") });
+  // A profile's "Challenge" comes here with the player's name (?to=name).
+  const to = h("input", { type: "text", id: "seek-to", maxlength: 20, placeholder: t("lobby.anyone"), value: new URLSearchParams(location.search).get("to") || "", "data-testid": "seek-to", "aria-label": t("lobby.challengePlayer") });
   const minLabel = h("span", { class: "small" }, " ", t("lobby.min"), " ");
   const sLabel = h("span", { class: "small" }, " ", t("lobby.s"), " ");
   const kindChanged = () => {
@@ -195,6 +196,7 @@ export function lobbyPage(root, who) {
         h("p", { class: "small" }, h("a", { href: "/new", "data-link": "" }, t("lobby.playOthers")), " · ", h("a", { href: "/me/games", "data-link": "" }, t("lobby.allGames")))),
     ),
   );
+  if (to.value) to.focus();
   return () => {
     stopWaiting(true);
     sock.close();

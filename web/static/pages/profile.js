@@ -41,7 +41,15 @@ export function gameRow(g) {
 export function profilePage(root, name) {
   document.title = name + " – stax";
   const body = h("div", { "data-testid": "profile" }, h("p", { class: "loading" }, t("profile.loading")));
-  root.append(h("h1", { "data-testid": "profile-name" }, name), body);
+  const head = h("h1", { "data-testid": "profile-name" }, name);
+  root.append(head, body);
+  // A signed-in player may challenge another from their profile: the
+  // lobby's form opens with their name.
+  me().then((who) => {
+    if (who && who.name.toLowerCase() !== name.toLowerCase()) {
+      head.after(h("p", {}, h("a", { class: "button primary", href: "/?to=" + encodeURIComponent(name), "data-link": "", "data-testid": "challenge" }, t("profile.challenge"))));
+    }
+  });
   Promise.all([profile(name), pools()]).then(([p, list]) => {
     body.replaceChildren();
     body.append(h("p", { class: "small muted" }, t("profile.since", { date: new Intl.DateTimeFormat(language(), { dateStyle: "long" }).format(new Date(p.created)) })));

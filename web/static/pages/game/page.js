@@ -407,6 +407,8 @@ export function gamePage(root, id) {
   function drawMoves() {
     const st = v.st;
     clear(moveList);
+    // A row a round: as many columns as players.
+    moveList.style.gridTemplateColumns = `repeat(${st.players}, minmax(0, 1fr))`;
     const ply = cur();
     st.moves.forEach((m, i) => {
       const mover = moverOf(i);
