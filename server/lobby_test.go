@@ -296,11 +296,12 @@ func TestRatedGame(t *testing.T) {
 	if wantA.Rating >= 1500 || wantB.Rating <= 1500 {
 		t.Fatalf("ratings %v %v: the winner should gain", wantA, wantB)
 	}
-	// Provisional ratings stay off the leaderboard.
+	// With no established rating yet, the leaderboard lists the
+	// provisional ones, marked, highest first.
 	var lb struct{ Ratings []ratings.PoolRating }
 	ann.call("GET", "/api/leaderboard/pogo", nil, http.StatusOK, &lb)
-	if len(lb.Ratings) != 0 {
-		t.Fatalf("leaderboard %+v; want no provisional rating", lb.Ratings)
+	if len(lb.Ratings) != 2 || !lb.Ratings[0].Provisional || !lb.Ratings[1].Provisional || lb.Ratings[0].Rating <= lb.Ratings[1].Rating {
+		t.Fatalf("leaderboard %+v; want both provisional ratings, the winner first", lb.Ratings)
 	}
 	ann.fails("GET", "/api/leaderboard/chess", nil, http.StatusNotFound, "no rating pool")
 	var pools struct{ Pools []ratings.Pool }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"strconv"
 	"sync"
@@ -440,9 +441,24 @@ func (s *Ratings) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	}{pool, []PoolRating{}}
 	for _, rt := range rs {
 		// A rating that has aged past provisional since its last game
-		// leaves the board until its player plays again.
+		// goes below the established ones until its player plays again.
 		if rt = aged(rt, now); rt.Deviation <= ProvisionalDeviation {
 			out.Ratings = append(out.Ratings, poolRating(rt))
+		}
+	}
+	// On a young site few ratings are established: the provisional ones
+	// follow them, marked, so that the board is not empty.
+	if len(out.Ratings) < limit {
+		more, err := s.store.Leaderboard(r.Context(), pool, math.MaxFloat64, now.Add(-LeaderboardActive), limit)
+		if err != nil {
+			s.log.Error("leaderboard", "err", err)
+			httpx.Error(w, http.StatusInternalServerError, "the leaderboard could not be read")
+			return
+		}
+		for _, rt := range more {
+			if rt = aged(rt, now); rt.Deviation > ProvisionalDeviation && len(out.Ratings) < limit {
+				out.Ratings = append(out.Ratings, poolRating(rt))
+			}
 		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)

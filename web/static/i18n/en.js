@@ -347,7 +347,7 @@ export default {
   "profile.leaderboard": "Leaderboard",
   "profile.challenge": "Challenge",
   "profile.leaderboardOf": "Leaderboard: {pool}",
-  "profile.leaderboardNote": "Glicko-2 ratings of rated games between players with accounts; provisional ratings (deviation above 110) are not listed. Only the variants listed are rated.",
+  "profile.leaderboardNote": "Glicko-2 ratings of rated games between players with accounts; provisional ratings (deviation above 110, shown with “?”) come after the established ones. Only the variants listed are rated.",
   "profile.nobody": "Nobody has an established rating here yet.",
   "profile.entry": "±{margin} · {n} games",
   "profile.entry.one": "±{margin} · {n} game",

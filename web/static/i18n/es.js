@@ -347,7 +347,7 @@ export default {
   "profile.leaderboard": "Clasificación",
   "profile.challenge": "Desafiar",
   "profile.leaderboardOf": "Clasificación: {pool}",
-  "profile.leaderboardNote": "Puntuaciones Glicko-2 de las partidas puntuadas entre jugadores con cuenta; las provisionales (desviación mayor de 110) no se listan. Solo se puntúan las variantes listadas.",
+  "profile.leaderboardNote": "Puntuaciones Glicko-2 de las partidas puntuadas entre jugadores con cuenta; las provisionales (desviación mayor de 110, marcadas con «?») van tras las establecidas. Solo se puntúan las variantes listadas.",
   "profile.nobody": "Nadie tiene aún una puntuación establecida aquí.",
   "profile.entry": "±{margin} · {n} partidas",
   "profile.entry.one": "±{margin} · {n} partida",

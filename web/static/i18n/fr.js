@@ -347,7 +347,7 @@ export default {
   "profile.leaderboard": "Classement",
   "profile.challenge": "Défier",
   "profile.leaderboardOf": "Classement : {pool}",
-  "profile.leaderboardNote": "Classement Glicko-2 des parties classées entre joueurs ayant un compte ; les classements provisoires (écart au-dessus de 110) ne sont pas listés. Seules les variantes listées sont classées.",
+  "profile.leaderboardNote": "Classement Glicko-2 des parties classées entre joueurs ayant un compte ; les classements provisoires (écart au-dessus de 110, marqués « ? ») suivent les classements établis. Seules les variantes listées sont classées.",
   "profile.nobody": "Personne n’a encore de classement établi ici.",
   "profile.entry": "±{margin} · {n} parties",
   "profile.entry.one": "±{margin} · {n} partie",
