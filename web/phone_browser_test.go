@@ -113,8 +113,8 @@ func jsList(ids []string) string {
 // between two accounts on phones of 390x844 (and Pogo on 360x640), and a
 // four-player Diam game against the computer on both, checking with
 // bounding boxes at every move that the board, both players' names,
-// ratings and clocks, whose turn it is and the move controls are on the
-// screen without scrolling.
+// ratings and clocks, whose turn it is, the move controls and the offer of
+// a draw and resignation are on the screen without scrolling.
 func TestBrowserPhoneGames(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
@@ -153,10 +153,10 @@ func TestBrowserPhoneGames(t *testing.T) {
 			gameID := between(body, `"game":"`, `"`)
 			for _, ctx := range []context.Context{ann, bob} {
 				do(t, ctx, "opening the game", chromedp.Navigate(base+"/game/"+gameID), chromedp.WaitVisible(tid("board-box")))
-				waitFor(t, ctx, "the ratings", `/^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-0]').textContent) && /^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-1]').textContent)`)
+				waitFor(t, ctx, "the ratings", `/^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-0]')?.textContent) && /^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-1]')?.textContent)`)
 				waitFor(t, ctx, "the clocks", `document.querySelector('[data-testid=clock-0] .time') !== null && document.querySelector('[data-testid=clock-0] .time').textContent !== ""`)
 			}
-			must := []string{"board-box", "strip-name-0", "strip-name-1", "strip-rating-0", "strip-rating-1", "clock-0", "clock-1", "status", "controls"}
+			must := []string{"board-box", "strip-name-0", "strip-name-1", "strip-rating-0", "strip-rating-1", "clock-0", "clock-1", "status", "controls", "offer-draw", "resign"}
 			players := []context.Context{ann, bob}
 			for ply := 0; ply < 6; ply++ {
 				p := players[ply%2]
@@ -176,7 +176,7 @@ func TestBrowserPhoneGames(t *testing.T) {
 			do(t, ann, "ann resigns", chromedp.Click(tid("resign"), chromedp.NodeVisible), chromedp.Click(tid("resign-confirm"), chromedp.NodeVisible))
 			// After a rated game each strip shows what it changed.
 			for _, ctx := range players {
-				waitFor(t, ctx, "the rating changes", `/^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-0]').textContent) && /^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-1]').textContent)`)
+				waitFor(t, ctx, "the rating changes", `/^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-0]')?.textContent) && /^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-1]')?.textContent)`)
 			}
 			if got := eval[string](t, bob, `document.querySelector('[data-testid=strip-rating-1]').textContent`); !strings.Contains(got, "+") {
 				t.Fatalf("bob won and his strip shows %q; want a gain", got)
@@ -264,7 +264,7 @@ func TestBrowserQuickPairing(t *testing.T) {
 		t.Fatalf("ann is in %s and bob in %s; want one game", games[0], games[1])
 	}
 	for _, ctx := range []context.Context{ann, bob} {
-		waitFor(t, ctx, "both names", `[0, 1].map(i => document.querySelector('[data-testid=strip-name-' + i + ']').textContent).sort().join() === "ann,bob"`)
+		waitFor(t, ctx, "both names", `[0, 1].map(i => document.querySelector('[data-testid=strip-name-' + i + ']')?.textContent).sort().join() === "ann,bob"`)
 	}
 }
 

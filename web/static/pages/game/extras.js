@@ -65,7 +65,9 @@ export class GameExtras {
       }
     });
     this.chat = h("section", { class: "chat", "data-testid": "chat" }, this.chatTitle, this.chatList, form, this.reportForm, this.chatErr);
-    this.box = h("div", { class: "extras" }, this.offerBox, this.claimBox, this.watchers, this.chat);
+    // The offers and claims are shown by the page beside the move
+    // controls.
+    this.box = h("div", { class: "extras" }, this.watchers, this.chat);
     this.timer = setInterval(() => this.tick(), 100);
   }
 

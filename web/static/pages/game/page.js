@@ -87,12 +87,15 @@ export function gamePage(root, id) {
   // A game is analysed once it is over (docs/api.md, "Analysis").
   const analyseLink = h("a", { class: "button secondary", href: "/analysis?game=" + encodeURIComponent(id), "data-link": "", hidden: true, "data-testid": "analyse" }, t("game.analyse"));
   const rematchBtn = h("button", { type: "button", class: "primary", hidden: true, "data-testid": "rematch" }, t("game.again"));
-  const actions = h("div", { class: "actions" }, rematchBtn, resignBtn, analyseLink, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, t("game.newGame")));
+  // What a player does in a game besides moving (offers, abort, resign)
+  // is under the board, with the move controls, on a phone's screen too.
+  const gameActions = h("div", { class: "game-actions", "data-testid": "game-actions" }, extras.offerBox, extras.claimBox, resignBtn);
+  const actions = h("div", { class: "actions" }, rematchBtn, analyseLink, flipBtn, download, h("a", { href: "/", "data-link": "", class: "button secondary" }, t("game.newGame")));
 
   const playArea = h(
       "div",
       { class: "play" },
-      h("div", { class: "board-col" }, stripsTop, board.box, stripsBottom, controls.buttons, controls.hint, controls.info),
+      h("div", { class: "board-col" }, stripsTop, board.box, stripsBottom, controls.buttons, controls.hint, gameActions, controls.info),
       h(
         "div",
         { class: "side-col" },
