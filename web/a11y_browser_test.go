@@ -53,8 +53,8 @@ func TestBrowserAccessibility(t *testing.T) {
 	guest := b.person(t, 10*time.Minute)
 	ann := b.person(t, 10*time.Minute)
 	bob := b.person(t, 10*time.Minute)
-	signUp(t, ann, base, "ann")
-	signUp(t, bob, base, "bob")
+	signUpAPI(t, ann, base, "ann")
+	signUpAPI(t, bob, base, "bob")
 	// A rated correspondence game between them, in progress, each having
 	// moved once.
 	code, body := apiCall(t, ann, "POST", "/api/seeks", `JSON.stringify({spec: "pogo", rated: true, seat: 0, days: 3})`)

@@ -54,9 +54,9 @@ func startAccountServer(t *testing.T, db string) string {
 	return hs.URL
 }
 
-// signUp creates an account from the tab, through the API, so that the
+// signUpAPI creates an account from the tab, through the API, so that the
 // tab's browser context holds its session.
-func signUp(t *testing.T, ctx context.Context, base, name string) {
+func signUpAPI(t *testing.T, ctx context.Context, base, name string) {
 	t.Helper()
 	do(t, ctx, "opening the site", chromedp.Navigate(base+"/signup"), chromedp.WaitVisible(tid("acct-name")))
 	status := awaitEval[int](t, ctx, fmt.Sprintf(`fetch("/api/signup", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: %q, password: "correct horse " + %q})}).then(r => r.status)`, name, name))
@@ -123,8 +123,8 @@ func TestBrowserPhoneGames(t *testing.T) {
 	defer b.checkNoExceptions(t)
 	ann := b.person(t, 4*time.Minute)
 	bob := b.person(t, 4*time.Minute)
-	signUp(t, ann, base, "ann")
-	signUp(t, bob, base, "bob")
+	signUpAPI(t, ann, base, "ann")
+	signUpAPI(t, bob, base, "bob")
 
 	cases := []struct {
 		game, spec    string
@@ -235,8 +235,8 @@ func TestBrowserQuickPairing(t *testing.T) {
 	defer b.checkNoExceptions(t)
 	ann := b.person(t, 90*time.Second)
 	bob := b.person(t, 90*time.Second)
-	signUp(t, ann, base1, "ann")
-	signUp(t, bob, base2, "bob")
+	signUpAPI(t, ann, base1, "ann")
+	signUpAPI(t, bob, base2, "bob")
 	for _, p := range []struct {
 		ctx  context.Context
 		base string
@@ -280,8 +280,8 @@ func TestBrowserNotifications(t *testing.T) {
 	defer b.checkNoExceptions(t)
 	ann := b.person(t, 60*time.Second)
 	bob := b.person(t, 60*time.Second)
-	signUp(t, ann, base, "ann")
-	signUp(t, bob, base, "bob")
+	signUpAPI(t, ann, base, "ann")
+	signUpAPI(t, bob, base, "bob")
 	do(t, ann, "ann's profile", chromedp.Navigate(base+"/@/ann"), chromedp.WaitVisible(tid("bell")))
 	do(t, bob, "the recent games", chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/games"), chromedp.WaitVisible(tid("bell")))
 	// The news connection opens once the page knows who is signed in.

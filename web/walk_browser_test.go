@@ -80,8 +80,8 @@ func TestBrowserLanguageWalk(t *testing.T) {
 	guest := b.person(t, 5*time.Minute)
 	ann := b.person(t, 5*time.Minute)
 	bob := b.person(t, 5*time.Minute)
-	signUp(t, ann, base, "ann")
-	signUp(t, bob, base, "bob")
+	signUpAPI(t, ann, base, "ann")
+	signUpAPI(t, bob, base, "bob")
 	// A rated correspondence game in progress, and a game against the
 	// computer that is over.
 	code, body := apiCall(t, ann, "POST", "/api/seeks", `JSON.stringify({spec: "pogo", rated: true, seat: 0, days: 3})`)
