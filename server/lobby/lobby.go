@@ -197,7 +197,7 @@ type Lobby struct {
 	// site-wide connection of every page, GET /ws/lobby?news=1): they
 	// neither receive the seeks nor keep them.
 	news map[string]map[*httpx.Outbox]lobbyConn
-	all   map[*httpx.Outbox]string               // every lobby websocket and its account id ("" for guests)
+	all  map[*httpx.Outbox]string // every lobby websocket and its account id ("" for guests)
 	// shown holds the ids of the seeks this instance has told its
 	// connections of, so that a change of many seeks is sent as its
 	// differences.
