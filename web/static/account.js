@@ -2,7 +2,8 @@
 // (docs/api.md), and remembers who is signed in.
 
 import { request } from "./api.js";
-import { CATALOGS, t } from "./i18n.js";
+import { gameText, t } from "./i18n.js";
+import { gameModule } from "./games/index.js";
 import { Socket } from "./transport.js";
 
 // pools returns the rating pools, [{pool, spec, title}], as the server
@@ -16,8 +17,9 @@ export function pools() {
   return poolList;
 }
 
-// poolName returns the title of a pool in the interface's language.
-export const poolName = (p) => (("pool." + p.pool) in CATALOGS.en ? t("pool." + p.pool) : p.title);
+// poolName returns the title of a pool in the interface's language, from
+// the words of its game's module.
+export const poolName = (p) => gameText(gameModule((p.spec || "").split("(")[0]), "pool." + p.pool, p.title);
 
 // poolTitle returns the title of a pool, given the list.
 export const poolTitle = (list, pool) => poolName(list.find((p) => p.pool === pool) || { pool, title: pool });

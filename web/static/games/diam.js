@@ -39,6 +39,7 @@ export default {
   },
   text: {
     en: {
+      "pool.diam": "Diam, 2 players",
       "summary.text": "Ring of 8 cells: place and move stacked pieces; two of one colour at one level on opposite cells, above level 1, win.",
       "option.drop.value.empty": "an empty cell",
       "option.drop.value.any": "any cell with fewer than 4 pieces",
@@ -77,6 +78,7 @@ export default {
       "puzzle.task.diam-in.n": "{player} to move: force a diam in {n} moves.",
     },
     fr: {
+      "pool.diam": "Diam, 2 joueurs",
       "summary.text": "Anneau de 8 cases : posez et déplacez des piles de pions ; deux pions d’une couleur au même niveau sur des cases opposées, au-dessus du niveau 1, gagnent.",
       "option.drop.value.empty": "une case vide",
       "option.drop.value.any": "toute case de moins de 4 pions",
@@ -115,6 +117,7 @@ export default {
       "puzzle.task.diam-in.n": "{player} au trait : forcez un diam en {n} coups.",
     },
     es: {
+      "pool.diam": "Diam, 2 jugadores",
       "summary.text": "Anillo de 8 casillas: coloca y mueve pilas de fichas; dos fichas de un color al mismo nivel en casillas opuestas, por encima del nivel 1, ganan.",
       "option.drop.value.empty": "una casilla vacía",
       "option.drop.value.any": "cualquier casilla con menos de 4 fichas",

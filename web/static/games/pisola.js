@@ -32,6 +32,8 @@ export default {
   },
   text: {
     en: {
+      "pool.pisola6": "Pisola 6x6",
+      "pool.pisola8": "Pisola 8x8",
       "summary.text": "Place pieces two at a time, then jump stacks exactly their height; blocked stacks lock; top the most squares.",
       "option.end.value.any": "any: when either player cannot move",
       "option.end.value.tomove": "tomove: when the player to move cannot move",
@@ -65,6 +67,8 @@ export default {
       "option.end.doc": "When the moving phase ends: any, as soon as either player cannot move (checked after every move); tomove, only when the player to move cannot move.",
     },
     fr: {
+      "pool.pisola6": "Pisola 6x6",
+      "pool.pisola8": "Pisola 8x8",
       "summary.text": "Posez les pions deux par deux, puis faites sauter les piles d’autant de cases que leur hauteur ; les piles bloquées se verrouillent ; dominez le plus de cases.",
       "option.end.value.any": "any : quand l’un des joueurs ne peut plus bouger",
       "option.end.value.tomove": "tomove : quand le joueur au trait ne peut plus bouger",
@@ -98,6 +102,8 @@ export default {
       "option.end.doc": "Quand la phase de déplacement s’arrête : any, dès que l’un des joueurs ne peut plus bouger (vérifié après chaque coup) ; tomove, seulement quand le joueur au trait ne peut plus bouger.",
     },
     es: {
+      "pool.pisola6": "Pisola 6x6",
+      "pool.pisola8": "Pisola 8x8",
       "summary.text": "Coloca las fichas de dos en dos y luego haz saltar las pilas tantas casillas como su altura; las pilas bloqueadas se cierran; domina más casillas.",
       "option.end.value.any": "any: cuando un jugador no puede mover",
       "option.end.value.tomove": "tomove: cuando no puede mover el jugador al que le toca",

@@ -32,6 +32,7 @@ export default {
   // move box, option.<key>.label and .doc translate the option schema.
   text: {
     en: {
+      "pool.pogo": "Pogo",
       "summary.text": "3x3 stacking game: move 1 to 3 pieces exactly that many steps; top every stack to win.",
       "option.first.value.white": "White",
       "option.first.value.black": "Black",
@@ -59,6 +60,7 @@ export default {
       "option.first.doc": "Which colour moves first from the starting position.",
     },
     fr: {
+      "pool.pogo": "Pogo",
       "summary.text": "Jeu d’empilement sur 3x3 : déplacez 1 à 3 pions d’autant de cases ; dominez toutes les piles pour gagner.",
       "option.first.value.white": "Blanc",
       "option.first.value.black": "Noir",
@@ -86,6 +88,7 @@ export default {
       "option.first.doc": "Quelle couleur joue en premier depuis la position de départ.",
     },
     es: {
+      "pool.pogo": "Pogo",
       "summary.text": "Juego de apilar en 3x3: mueve de 1 a 3 fichas exactamente ese número de casillas; domina todas las pilas para ganar.",
       "option.first.value.white": "Blancas",
       "option.first.value.black": "Negras",
