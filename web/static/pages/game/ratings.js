@@ -67,6 +67,7 @@ export class SeatRatings {
         text = ratingText({ rating: hist[i].rating, provisional: r.provisional }) + " " + (d > 0 ? "+" : d < 0 ? "−" : "±") + formatNumber(Math.abs(d));
       }
     }
+    if (this.shown[name] === text) return;
     this.shown[name] = text;
     this.redraw();
   }
