@@ -22,7 +22,8 @@ func (f fakeBlocker) Blocks(userID, other string) bool { return f[[2]string{user
 
 // TestBlocks checks that two accounts one of which blocks the other are
 // apart in the lobby: neither sees the other's seeks, neither may
-// challenge the other or accept the other's seek; a third sees both.
+// challenge the other or accept the other's seek, quick pairing does not
+// pair them; a third sees both.
 func TestBlocks(t *testing.T) {
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "lobby.db"), sqlite.Options{})
 	if err != nil {
@@ -37,7 +38,7 @@ func TestBlocks(t *testing.T) {
 		}
 		users[name] = u
 	}
-	lb := lobby.New(lobby.Config{Seeks: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
+	lb := lobby.New(lobby.Config{Seeks: st, Pairing: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
 		Starter: &fakeStarter{}, Ratings: fakeRatings{1500}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)})
 	// Ann blocks bob.
 	lb.SetBlocker(fakeBlocker{{"id-ann", "id-bob"}: true})
@@ -74,4 +75,16 @@ func TestBlocks(t *testing.T) {
 	call(t, ts, "ann", "POST", "/api/seeks/"+bobSeek.ID+"/accept", nil, http.StatusNotFound, nil)
 	call(t, ts, "cy", "POST", "/api/challenges", lobby.SeekRequest{Spec: "pogo", To: "ann"}, http.StatusCreated, nil)
 	call(t, ts, "cy", "POST", "/api/seeks/"+bobSeek.ID+"/accept", nil, http.StatusCreated, nil)
+
+	// Quick pairing never pairs them: bob waits on after ann asks, and cy
+	// is paired with the first of them.
+	pair := lobby.PairRequest{Spec: "pisola", Preset: "5+3"}
+	call(t, ts, "bob", "POST", "/api/pairing", pair, http.StatusAccepted, nil)
+	call(t, ts, "ann", "POST", "/api/pairing", pair, http.StatusAccepted, nil)
+	var got lobby.PairResponse
+	call(t, ts, "cy", "POST", "/api/pairing", pair, http.StatusCreated, &got)
+	renew := pair
+	renew.Renew = true
+	call(t, ts, "bob", "POST", "/api/pairing", renew, http.StatusNotFound, nil)
+	call(t, ts, "ann", "POST", "/api/pairing", renew, http.StatusAccepted, nil)
 }

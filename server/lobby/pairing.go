@@ -179,7 +179,10 @@ func (lb *Lobby) handlePair(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	me := &store.Waiting{Pool: pool, User: u.ID, Rating: rating, Body: body, Created: now, Expires: now.Add(pairWait)}
-	partner, err := lb.pairing.Pair(r.Context(), store.PairRequest{Waiting: me, Renew: req.Renew, Now: now, Match: matchAt(now)})
+	near := matchAt(now)
+	// Two accounts one of which blocks the other are never paired.
+	match := func(self, other *store.Waiting) bool { return !lb.apart(self.User, other.User) && near(self, other) }
+	partner, err := lb.pairing.Pair(r.Context(), store.PairRequest{Waiting: me, Renew: req.Renew, Now: now, Match: match})
 	if errors.Is(err, store.ErrNotFound) {
 		httpx.ErrorCode(w, http.StatusNotFound, CodeNotWaiting, "you are no longer waiting in "+pool+": you were paired (the lobby's news brings the game) or your wait ran out")
 		return
