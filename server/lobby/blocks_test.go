@@ -77,9 +77,10 @@ func TestBlocks(t *testing.T) {
 	call(t, ts, "cy", "POST", "/api/seeks/"+bobSeek.ID+"/accept", nil, http.StatusCreated, nil)
 
 	// Quick pairing never pairs them: bob waits on after ann asks, and cy
-	// is paired with the first of them.
+	// is paired with the one who waited longer.
 	pair := lobby.PairRequest{Spec: "pisola", Preset: "5+3"}
 	call(t, ts, "bob", "POST", "/api/pairing", pair, http.StatusAccepted, nil)
+	time.Sleep(5 * time.Millisecond) // the store keeps times to the millisecond
 	call(t, ts, "ann", "POST", "/api/pairing", pair, http.StatusAccepted, nil)
 	var got lobby.PairResponse
 	call(t, ts, "cy", "POST", "/api/pairing", pair, http.StatusCreated, &got)
