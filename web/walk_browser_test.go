@@ -18,8 +18,10 @@ var wordRE = regexp.MustCompile(`\p{L}{3,}`)
 // walkAllowed are words a French or Spanish page may show that the English
 // catalogue also holds: names of the site, its games and its players.
 var walkAllowed = map[string]bool{"stax": true, "pogo": true, "pisola": true, "diam": true, "ann": true, "bob": true,
-	// A move of the notation, the same in every language.
-	"pass": true,
+	// A move of the notation, and values of options that the options'
+	// descriptions quote as a spec writes them, the same in every
+	// language.
+	"pass": true, "any": true, "tomove": true,
 	// Spanish words that English has too.
 	"legal": true}
 
