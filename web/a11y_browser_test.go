@@ -69,6 +69,7 @@ func TestBrowserAccessibility(t *testing.T) {
 	for _, ctx := range []context.Context{ann, bob} {
 		do(t, ctx, "opening the game", chromedp.Navigate(base+"/game/"+game), chromedp.WaitVisible(tid("board-box")))
 		waitMyTurn(t, ctx)
+		waitRatings(t, ctx)
 		clickMove(t, ctx, "pogo", legal(t, ctx)[0])
 	}
 	waitPlies(t, ann, 2)

@@ -153,7 +153,7 @@ func TestBrowserPhoneGames(t *testing.T) {
 			gameID := between(body, `"game":"`, `"`)
 			for _, ctx := range []context.Context{ann, bob} {
 				do(t, ctx, "opening the game", chromedp.Navigate(base+"/game/"+gameID), chromedp.WaitVisible(tid("board-box")))
-				waitFor(t, ctx, "the ratings", `/^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-0]')?.textContent) && /^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-1]')?.textContent)`)
+				waitRatings(t, ctx)
 				waitFor(t, ctx, "the clocks", `document.querySelector('[data-testid=clock-0] .time') !== null && document.querySelector('[data-testid=clock-0] .time').textContent !== ""`)
 			}
 			must := []string{"board-box", "strip-name-0", "strip-name-1", "strip-rating-0", "strip-rating-1", "clock-0", "clock-1", "status", "controls", "offer-draw", "resign"}
@@ -205,6 +205,14 @@ func TestBrowserPhoneGames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitRatings waits until a game page between accounts shows both
+// players' ratings, the last thing it draws once opened: a board clicked
+// before may be drawn again under the click.
+func waitRatings(t *testing.T, ctx context.Context) {
+	t.Helper()
+	waitFor(t, ctx, "the ratings", `/^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-0]')?.textContent) && /^\d+\??$/.test(document.querySelector('[data-testid=strip-rating-1]')?.textContent)`)
 }
 
 // between returns the text of s between the first before and the next

@@ -98,6 +98,7 @@ func TestBrowserLanguageWalk(t *testing.T) {
 	for _, ctx := range []context.Context{ann, bob} {
 		do(t, ctx, "opening the game", chromedp.Navigate(base+"/game/"+game), chromedp.WaitVisible(tid("board-box")))
 		waitMyTurn(t, ctx)
+		waitRatings(t, ctx)
 		clickMove(t, ctx, "pogo", legal(t, ctx)[0])
 	}
 	over := startGame(t, guest, base, "diam", "you", "ai:random")

@@ -54,7 +54,8 @@ export function gamePage(root, id) {
     els.forEach((el, i) => clockSlots[i] && clear(clockSlots[i]).append(el));
   });
   // The players' ratings in the game's pool, and what the game changed.
-  const ratings = new SeatRatings(id, () => v.alive && draw());
+  // A rating that arrives redraws the strips alone, not the board.
+  const ratings = new SeatRatings(id, () => v.alive && v.st && drawStrips());
 
   // The page's parts.
   const title = h("h1", { class: "game-title", "data-testid": "game-title" }, t("game.heading"));
