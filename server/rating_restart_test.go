@@ -107,13 +107,16 @@ func seatsOf(t *testing.T, ts *testServer, names ...string) []store.Seat {
 
 // TestRatedInEndOrder: two rated games left unrated by an instance that
 // stopped are rated by the instance still running, without a restart, in
-// the order they ended and each with the ratings of its end: ann's second
-// game uses her rating after the first, aged by the day between them.
+// the order they ended and each with the ratings of its end (ann's second
+// game uses her rating after the first, aged by the day between them),
+// before a later game of theirs.
 func TestRatedInEndOrder(t *testing.T) {
 	clock := newFakeClock()
 	db := newDB(t)
-	ts := startServer(t, db, server.Config{Now: clock.Now, PasswordParams: cheapPasswords, SweepEvery: 20 * time.Millisecond})
-	ts.annAndBob()
+	// No sweep during the test: the next game's end rates the games left
+	// unrated, as the running instance's janitor would within a minute.
+	ts := startServer(t, db, server.Config{Now: clock.Now, PasswordParams: cheapPasswords, SweepEvery: time.Hour})
+	ann, bob := ts.annAndBob()
 	ctx := context.Background()
 	seats := seatsOf(t, ts, "ann", "bob")
 	first := clock.Now().Truncate(time.Millisecond)
@@ -132,19 +135,21 @@ func TestRatedInEndOrder(t *testing.T) {
 	b1, _ := rating.Update(rating.New(), []rating.Result{{Opponent: rating.New(), Score: 0}}, rating.DefaultTau)
 	a1d, b1d := rating.Age(a1, 1), rating.Age(b1, 1)
 	a2, _ := rating.Update(a1d, []rating.Result{{Opponent: b1d, Score: 0}}, rating.DefaultTau)
+	// A rated game ends on the running instance (ann resigns): the two
+	// left unrated are rated first, in the order they ended.
+	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "rated": true, "days": 7, "seat": 0})
+	wa := ann.game(id)
+	wa.hello()
+	wa.send(map[string]any{"type": "resign"})
+	wa.waitState("the end", func(s *stateOf) bool { return s.Status == "finished" })
 	var prof ratings.Profile
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		ts.call("GET", "/api/users/ann", nil, http.StatusOK, &prof)
-		if len(prof.Ratings) == 1 && prof.Ratings[0].Games == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("ann's ratings %+v; want both games rated by the running instance", prof.Ratings)
-		}
+	ts.call("GET", "/api/users/ann", nil, http.StatusOK, &prof)
+	if len(prof.Ratings) != 1 || prof.Ratings[0].Games != 3 {
+		t.Fatalf("ann's ratings %+v; want the three games rated", prof.Ratings)
 	}
 	h := prof.Ratings[0].History
-	if len(h) != 2 || h[0].Game != "first" || h[1].Game != "second" || !h[1].At.Equal(second) {
-		t.Fatalf("ann's history %+v; want first then second, dated at their ends", h)
+	if len(h) != 3 || h[0].Game != "first" || h[1].Game != "second" || h[2].Game != id || !h[1].At.Equal(second) {
+		t.Fatalf("ann's history %+v; want first, second, then the game just ended, dated at their ends", h)
 	}
 	if math.Abs(h[1].Rating-a2.Rating) > 1e-9 || math.Abs(h[1].Deviation-a2.Deviation) > 1e-9 {
 		t.Fatalf("ann after the second game %v/%v; want %v (her rating after the first, a day older)", h[1].Rating, h[1].Deviation, a2)
