@@ -1,10 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -115,4 +117,74 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 	}
 	// A page route of the UI: let the browser-side router handle it.
 	s.serveIndex(w, r)
+}
+
+// guard wraps the routes: it sets the security headers, refuses a Host the
+// server does not serve (a DNS-rebinding page names its own host) and a
+// state-changing request whose body is not declared JSON (a cross-site form
+// or a "simple" fetch can send text/plain without a preflight, never
+// application/json).
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		for _, kv := range securityHeaders {
+			h.Set(kv[0], kv[1])
+		}
+		if !s.hostAllowed(r.Host) {
+			httpx.Error(w, http.StatusMisdirectedRequest, fmt.Sprintf("this server does not serve the host %q; its operator can allow it with stax serve --allowed-hosts", hostOnly(r.Host)))
+			return
+		}
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+		default:
+			if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+				httpx.Error(w, http.StatusUnsupportedMediaType, "a request that changes anything must send its body as Content-Type: application/json")
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hostAllowed reports whether the server answers requests for host (a Host
+// header). Loopback names are always allowed; Config.AllowedHosts adds
+// others ("*" any, ".example.org" the domain and its subdomains).
+func (s *Server) hostAllowed(host string) bool {
+	h := hostOnly(host)
+	if isLoopbackHost(h) {
+		return true
+	}
+	for _, a := range s.cfg.AllowedHosts {
+		a = strings.TrimSuffix(strings.ToLower(a), ".")
+		switch {
+		case a == "*", a == h:
+			return true
+		case strings.HasPrefix(a, ".") && (h == a[1:] || strings.HasSuffix(h, a)):
+			return true
+		}
+	}
+	return false
+}
+
+// serveIndex serves the interface's index.html with <html lang> set to the
+// language of the request's Accept-Language, which the interface speaks
+// unless the visitor chose another.
+func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
+	page, err := fs.ReadFile(s.cfg.Assets, "index.html")
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	lang := pageLanguage(r.Header.Get("Accept-Language"))
+	page = bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Vary", "Accept-Language")
+	w.Header().Set("Cache-Control", "no-cache")
+	if r.Method != http.MethodHead {
+		w.Write(page)
+	}
+}
+
+func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
+	httpx.WriteJSON(w, http.StatusOK, s.Stats())
 }

@@ -1,9 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"io/fs"
-	"net/http"
 	"strconv"
 	"strings"
 )
@@ -34,23 +31,4 @@ func pageLanguage(header string) string {
 		}
 	}
 	return best
-}
-
-// serveIndex serves the interface's index.html with <html lang> set to the
-// language of the request's Accept-Language, which the interface speaks
-// unless the visitor chose another.
-func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
-	page, err := fs.ReadFile(s.cfg.Assets, "index.html")
-	if err != nil {
-		http.NotFound(w, r)
-		return
-	}
-	lang := pageLanguage(r.Header.Get("Accept-Language"))
-	page = bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1)
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Vary", "Accept-Language")
-	w.Header().Set("Cache-Control", "no-cache")
-	if r.Method != http.MethodHead {
-		w.Write(page)
-	}
 }

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"crypto/tls"
 	"math"
 	"net"
 	"net/http"
 	"net/netip"
 	"stax/server/httpx"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -110,4 +112,72 @@ func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)
 	return err
+}
+
+// HealthHandler returns the handler of the operators' listener (stax serve
+// --health-addr): GET /healthz, GET /metrics, and GET /debug/stats when
+// Config.DebugStats is set. It has none of the site's routes and is meant
+// for a private address, where a scraper or a load balancer's health
+// check is never refused because the site's connections are at their
+// limits.
+func (s *Server) HealthHandler() http.Handler {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /healthz", s.handleHealth)
+	m.Handle("GET /metrics", s.metrics.handler())
+	if s.cfg.DebugStats {
+		m.HandleFunc("GET /debug/stats", s.handleStats)
+	}
+	return s.metrics.count(m)
+}
+
+// HealthServer returns an http.Server for HealthHandler, with short
+// timeouts: its clients are probes and scrapers, and an idle connection is
+// closed after a few seconds.
+func (s *Server) HealthServer() *http.Server {
+	return &http.Server{
+		Handler:           s.HealthHandler(),
+		ReadHeaderTimeout: 2 * time.Second,
+		ReadTimeout:       5 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       10 * time.Second,
+	}
+}
+
+// forwardedTLS reports whether a request came through a trusted proxy
+// that received it over TLS: the proxy says so in X-Forwarded-Proto (the
+// first value, written by the proxy nearest the browser). The header of
+// anyone else is ignored, since any client can write it.
+func (s *Server) forwardedTLS(r *http.Request) bool {
+	if len(s.cfg.TrustedProxies) == 0 {
+		return false
+	}
+	peer, ok := httpx.PeerAddr(r.RemoteAddr)
+	if !ok || !httpx.Trusted(s.cfg.TrustedProxies, peer) {
+		return false
+	}
+	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	return strings.EqualFold(strings.TrimSpace(proto), "https")
+}
+
+// secureTransport wraps the routes so that what the browser reached over
+// TLS is treated as such: the answer carries Strict-Transport-Security,
+// and a request a trusted proxy received over TLS is passed on with a
+// (blank) r.TLS, so that every domain's test of r.TLS (the session
+// cookie's Secure attribute) answers for the browser's connection rather
+// than the proxy's.
+func (s *Server) secureTransport(next http.Handler) http.Handler {
+	hsts := ""
+	if s.cfg.HSTSMaxAge > 0 {
+		hsts = "max-age=" + strconv.FormatInt(int64(s.cfg.HSTSMaxAge/time.Second), 10)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil && s.forwardedTLS(r) {
+			r = r.WithContext(r.Context())
+			r.TLS = &tls.ConnectionState{}
+		}
+		if r.TLS != nil && hsts != "" {
+			w.Header().Set("Strict-Transport-Security", hsts)
+		}
+		next.ServeHTTP(w, r)
+	})
 }

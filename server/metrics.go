@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"sync/atomic"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -226,35 +225,6 @@ func constHistogram(d *prometheus.Desc, h play.Histogram) prometheus.Metric {
 		}
 	}
 	return prometheus.MustNewConstHistogram(d, uint64(h.Count), h.Sum.Seconds(), buckets)
-}
-
-// HealthHandler returns the handler of the operators' listener (stax serve
-// --health-addr): GET /healthz, GET /metrics, and GET /debug/stats when
-// Config.DebugStats is set. It has none of the site's routes and is meant
-// for a private address, where a scraper or a load balancer's health
-// check is never refused because the site's connections are at their
-// limits.
-func (s *Server) HealthHandler() http.Handler {
-	m := http.NewServeMux()
-	m.HandleFunc("GET /healthz", s.handleHealth)
-	m.Handle("GET /metrics", s.metrics.handler())
-	if s.cfg.DebugStats {
-		m.HandleFunc("GET /debug/stats", s.handleStats)
-	}
-	return s.metrics.count(m)
-}
-
-// HealthServer returns an http.Server for HealthHandler, with short
-// timeouts: its clients are probes and scrapers, and an idle connection is
-// closed after a few seconds.
-func (s *Server) HealthServer() *http.Server {
-	return &http.Server{
-		Handler:           s.HealthHandler(),
-		ReadHeaderTimeout: 2 * time.Second,
-		ReadTimeout:       5 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       10 * time.Second,
-	}
 }
 
 // errorsLogged counts the records the server logs at level error (a

@@ -694,3 +694,11 @@ func (s *Live) ForgetAccount(ctx context.Context, id string) {
 		l.mu.Unlock()
 	}
 }
+
+// Latencies returns snapshots of the histograms of moves (from a move read
+// to its state queued for every connection: the relay, commit included),
+// of their commits, and of the computer moves' wait for a worker of this
+// process.
+func (s *Live) Latencies() (move, commit, aiWait Histogram) {
+	return s.moveLat.snapshot(), s.commitLat.snapshot(), s.aiWait.snapshot()
+}
