@@ -301,6 +301,17 @@ func tid(id string) chromedp.CSS { return chromedp.CSS(`[data-testid="` + id + `
 // click clicks the element with the data-testid.
 func click(t *testing.T, ctx context.Context, id string) {
 	t.Helper()
+	for range 3 {
+		err := chromedp.Do(ctx, chromedp.Click(tid(id), chromedp.NodeVisible))
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "Could not find node") && !strings.Contains(err.Error(), "No node with given id") {
+			break
+		}
+		// The page drew the element again between finding and clicking
+		// it (a state message arrived): find it again.
+	}
 	do(t, ctx, "clicking "+id, chromedp.Click(tid(id), chromedp.NodeVisible))
 }
 
