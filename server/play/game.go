@@ -649,8 +649,11 @@ func (s *Live) checkClocks(wait bool) {
 	for _, l := range s.inMemory() {
 		// A game busy with a write (a move, a slow database) is looked at
 		// on the next tick, or by the move itself: no game's clock waits
-		// behind another's.
-		if !l.mu.TryLock() {
+		// behind another's. A caller that waits (CheckClocks) looks at
+		// every game.
+		if wait {
+			l.mu.Lock()
+		} else if !l.mu.TryLock() {
 			continue
 		}
 		_, out := l.flagged(now)
