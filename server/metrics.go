@@ -7,14 +7,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"stax/server/latency"
 	"strconv"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"stax/server/play"
 )
 
 // metrics is the server's Prometheus registry: one per Server, never the
@@ -215,13 +214,13 @@ const firstBucket, lastBucket = 6, 26
 
 // constHistogram turns one of live play's power-of-two histograms into a
 // Prometheus histogram in seconds.
-func constHistogram(d *prometheus.Desc, h play.Histogram) prometheus.Metric {
+func constHistogram(d *prometheus.Desc, h latency.Snapshot) prometheus.Metric {
 	buckets := make(map[float64]uint64, lastBucket-firstBucket+1)
 	var cum int64
 	for i, c := range h.Counts {
 		cum += c
 		if i >= firstBucket && i <= lastBucket {
-			buckets[h.UpperBound(i).Seconds()] = uint64(cum)
+			buckets[latency.UpperBound(i).Seconds()] = uint64(cum)
 		}
 	}
 	return prometheus.MustNewConstHistogram(d, uint64(h.Count), h.Sum.Seconds(), buckets)

@@ -457,7 +457,7 @@ func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply 
 		s.log.Error("store move", "game", l.id, "move", note, "err", err)
 		return &moveError{code: CodeServer, msg: "the server could not save the move; it was not played", move: text}
 	}
-	s.commitLat.add(time.Since(t0))
+	s.commitLat.Add(time.Since(t0))
 	l.updated, l.lastAt = now, now
 	if l.h.Over() {
 		s.open.done(l.id)

@@ -275,21 +275,6 @@ func TestUndoLast(t *testing.T) {
 	}
 }
 
-// TestLatency checks the histogram's quantiles.
-func TestLatency(t *testing.T) {
-	var h latency
-	for i := 0; i < 99; i++ {
-		h.add(100 * time.Microsecond)
-	}
-	h.add(50 * time.Millisecond)
-	if q := h.quantile(0.5); q != 128*time.Microsecond {
-		t.Errorf("p50 = %v; want 128µs", q)
-	}
-	if q := h.quantile(1); q != 50*time.Millisecond {
-		t.Errorf("max = %v; want 50ms", q)
-	}
-}
-
 // TestIDs checks the form of game ids and secrets.
 func TestIDs(t *testing.T) {
 	for i := 0; i < 100; i++ {

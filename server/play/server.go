@@ -39,6 +39,7 @@ import (
 	"stax/server/account"
 	"stax/server/catalog"
 	"stax/server/httpx"
+	"stax/server/latency"
 	"stax/server/store"
 	"stax/server/worker"
 )
@@ -129,7 +130,7 @@ type Live struct {
 	mu    sync.Mutex // guards games
 	games map[string]*room
 
-	moveLat, commitLat latency
+	moveLat, commitLat latency.Histogram
 	mod                Moderator // nil: no moderation (see SetModerator)
 
 	creates, joins *httpx.RateLimiter
@@ -137,8 +138,8 @@ type Live struct {
 	expired        atomic.Int64 // games expired since the start
 	broken         brokenGames  // games that could not be loaded
 
-	aiWait      latency      // from a computer's move being due to a worker of this process taking it
-	playersMade atomic.Int64 // computer players made by the workers
+	aiWait      latency.Histogram // from a computer's move being due to a worker of this process taking it
+	playersMade atomic.Int64      // computer players made by the workers
 
 	// outages are the intervals no instance served the site (read at
 	// Start; while this instance runs there are none), which the games'
@@ -200,7 +201,7 @@ func New(cfg Config) (*Live, error) {
 	if cfg.Workers > 0 {
 		s.worker = worker.New(worker.Config{Store: cfg.Store, Games: cfg.Games, NewPlayer: cfg.NewPlayer, Log: cfg.Log,
 			AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout,
-			Claimed: s.aiWait.add, PlayerMade: func() { s.playersMade.Add(1) }})
+			Claimed: s.aiWait.Add, PlayerMade: func() { s.playersMade.Add(1) }})
 	}
 	return s, nil
 }
@@ -623,16 +624,14 @@ func (s *Live) inMemory() []*room {
 func (s *Live) Stats() Stats {
 	games, conns := s.Live()
 	us := func(d time.Duration) int64 { return int64(d / time.Microsecond) }
-	s.moveLat.mu.Lock()
-	n := s.moveLat.n
-	s.moveLat.mu.Unlock()
+	n := s.moveLat.Count()
 	broken, nbroken := s.broken.report()
 	return Stats{
 		Games: games, Conns: conns, Moves: n,
-		MoveP50: us(s.moveLat.quantile(0.5)), MoveP99: us(s.moveLat.quantile(0.99)), MoveMax: us(s.moveLat.quantile(1)),
-		CommitP50: us(s.commitLat.quantile(0.5)), CommitP99: us(s.commitLat.quantile(0.99)), CommitMax: us(s.commitLat.quantile(1)),
+		MoveP50: us(s.moveLat.Quantile(0.5)), MoveP99: us(s.moveLat.Quantile(0.99)), MoveMax: us(s.moveLat.Quantile(1)),
+		CommitP50: us(s.commitLat.Quantile(0.5)), CommitP99: us(s.commitLat.Quantile(0.99)), CommitMax: us(s.commitLat.Quantile(1)),
 		Expired:   s.expired.Load(),
-		AIWaitP50: us(s.aiWait.quantile(0.5)), AIWaitP99: us(s.aiWait.quantile(0.99)), AIWaitMax: us(s.aiWait.quantile(1)),
+		AIWaitP50: us(s.aiWait.Quantile(0.5)), AIWaitP99: us(s.aiWait.Quantile(0.99)), AIWaitMax: us(s.aiWait.Quantile(1)),
 		Players: s.playersMade.Load(),
 		Broken:  broken, BrokenCount: nbroken,
 	}
@@ -699,6 +698,6 @@ func (s *Live) ForgetAccount(ctx context.Context, id string) {
 // to its state queued for every connection: the relay, commit included),
 // of their commits, and of the computer moves' wait for a worker of this
 // process.
-func (s *Live) Latencies() (move, commit, aiWait Histogram) {
-	return s.moveLat.snapshot(), s.commitLat.snapshot(), s.aiWait.snapshot()
+func (s *Live) Latencies() (move, commit, aiWait latency.Snapshot) {
+	return s.moveLat.Snapshot(), s.commitLat.Snapshot(), s.aiWait.Snapshot()
 }

@@ -1,52 +1,6 @@
 package play
 
-import (
-	"math/bits"
-	"sync"
-	"time"
-)
-
-// latency is a histogram of durations in power-of-two buckets of
-// microseconds, cheap enough to record every move.
-type latency struct {
-	mu      sync.Mutex // guards the fields below
-	buckets [32]int64  // bucket i counts durations in [2^(i-1), 2^i) µs
-	n       int64
-	max     time.Duration
-	sum     time.Duration
-}
-
-func (h *latency) add(d time.Duration) {
-	us := uint64(d / time.Microsecond)
-	i := bits.Len64(us)
-	if i >= len(h.buckets) {
-		i = len(h.buckets) - 1
-	}
-	h.mu.Lock()
-	h.buckets[i]++
-	h.n++
-	h.max = max(h.max, d)
-	h.sum += d
-	h.mu.Unlock()
-}
-
-// quantile returns an upper bound of the q-quantile: the top of its bucket.
-func (h *latency) quantile(q float64) time.Duration {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.n == 0 {
-		return 0
-	}
-	want := int64(q * float64(h.n))
-	var seen int64
-	for i, c := range h.buckets {
-		seen += c
-		if seen > want {
-			return min(time.Duration(1<<i)*time.Microsecond, h.max)
-		}
-	}
-	return h.max
-}
+import "sync"
 
 // Stats is the answer of GET /debug/stats: what the server holds and how
 // long its moves take.

@@ -201,7 +201,7 @@ func (s handlers) handleMessage(l *room, c *client, text bool, data []byte) {
 		}
 		merr = s.play(s.ctx, l, c.seats, m.Move, m.Ply)
 		if merr == nil {
-			s.moveLat.add(time.Since(start))
+			s.moveLat.Add(time.Since(start))
 		}
 	case "resign":
 		merr = s.resignSeat(s.ctx, l, c.seats, m.Seat)

@@ -1,0 +1,32 @@
+package latency
+
+import (
+	"testing"
+	"time"
+)
+
+// TestQuantile checks the quantiles reported: the top of the bucket,
+// capped by the largest duration recorded.
+func TestQuantile(t *testing.T) {
+	var h Histogram
+	if q := h.Quantile(0.99); q != 0 {
+		t.Errorf("p99 of nothing = %v; want 0", q)
+	}
+	for range 99 {
+		h.Add(100 * time.Microsecond)
+	}
+	h.Add(50 * time.Millisecond)
+	if q := h.Quantile(0.5); q != 128*time.Microsecond {
+		t.Errorf("p50 = %v; want 128µs", q)
+	}
+	if q := h.Quantile(1); q != 50*time.Millisecond {
+		t.Errorf("max = %v; want 50ms", q)
+	}
+	s := h.Snapshot()
+	if s.Count != 100 || h.Count() != 100 || s.Sum != 99*100*time.Microsecond+50*time.Millisecond {
+		t.Errorf("snapshot %d durations summing to %v; want 100 summing to 59.9ms", s.Count, s.Sum)
+	}
+	if s.Counts[7] != 99 || s.Counts[16] != 1 {
+		t.Errorf("buckets %v; want 99 in bucket 7 (64–128 µs) and 1 in bucket 16", s.Counts)
+	}
+}
