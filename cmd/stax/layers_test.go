@@ -48,6 +48,11 @@ var layers = []struct {
 	{"stax/server/lobby", []string{"stax/server", "stax/server/account", "stax/server/analysis", "stax/server/play"}},
 	{"stax/server/analysis", []string{"stax/server", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/play"}},
 	{"stax/server/play", []string{"stax/server", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis"}},
+	// The relay between instances knows rooms only through the small
+	// interface live play implements; the latency histograms know no
+	// domain.
+	{"stax/server/relay", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker"}},
+	{"stax/server/latency", []string{"stax/server", "stax/server/httpx", "stax/server/store/...", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker", "stax/server/relay"}},
 	// The offline files (the browser's engine, the service worker) need
 	// no domain; the board views' JSON form needs nothing of the server,
 	// so that the browser's engine (cmd/stax-wasm) links no HTTP.

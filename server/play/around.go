@@ -10,6 +10,7 @@ import (
 	"stax/server/chat"
 	"stax/server/clock"
 	"stax/server/httpx"
+	"stax/server/relay"
 	"stax/server/store"
 )
 
@@ -23,7 +24,7 @@ const (
 )
 
 // talk is the chat and offers of a live game, and the connections to it
-// that other instances told of (see relay.go).
+// that other instances told of (see sync.go).
 type talk struct {
 	chat chat.Log
 	// offers holds, for each kind of offer, the seats that made it.
@@ -67,7 +68,7 @@ func (s *Live) chat(l *room, c *client, text string) error {
 	}
 	line := chat.Line{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
 	l.addLine(line)
-	s.relay.tell(l, roomNews{What: newsChat, Line: &line})
+	s.rooms.tell(l, relay.News{What: relay.Chat, Line: &line})
 	return nil
 }
 
@@ -213,7 +214,7 @@ func (s *Live) withdraw(l *room, c *client, kind string, own bool) error {
 		l.talk.offers[kind] = left
 	}
 	l.sendOffers()
-	s.relay.tellState(l, false)
+	s.rooms.tellState(l, false)
 	return nil
 }
 
@@ -273,7 +274,7 @@ func (s *Live) offer(l *room, c *client, kind string) error {
 	}
 	if !l.agreed(kind) {
 		l.sendOffers()
-		s.relay.tellState(l, false)
+		s.rooms.tellState(l, false)
 		return nil
 	}
 	// Every player agrees: this instance carries the offer out, and the
@@ -343,7 +344,7 @@ func (s *Live) takeBack(l *room) error {
 		if errors.Is(err, store.ErrConflict) {
 			// Another instance took the move back first, or the game
 			// moved on: catch up with it.
-			s.relay.refresh(l)
+			s.rooms.refresh(l)
 			return &moveError{code: CodeStale, msg: "the game changed before the takeback; it was not made"}
 		}
 		s.log.Error("store takeback", "game", l.id, "err", err)
@@ -402,7 +403,7 @@ func (s *Live) rematch(l *room) error {
 		s.log.Info("rematch", "game", l.id, "rematch", nl.id)
 	}
 	s.deliverRematch(l, sg.ID)
-	s.relay.tell(l, roomNews{What: newsRematch, Rematch: sg.ID})
+	s.rooms.tell(l, relay.News{What: relay.Rematch, Rematch: sg.ID})
 	return nil
 }
 

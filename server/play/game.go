@@ -67,7 +67,7 @@ type room struct {
 	// flagging is set while a flag of the game is being written.
 	flagging bool
 	// asked is set once the other instances were asked what they know
-	// of the room (see relay.ask): when it is loaded on demand, or when
+	// of the room (see rooms.ask): when it is loaded on demand, or when
 	// its first connection comes to a room resumed at start.
 	asked bool
 }
@@ -446,7 +446,7 @@ func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply 
 		if errors.Is(err, store.ErrConflict) {
 			// Another server stored a move at this ply first: catch up
 			// with it, and tell the sender, who sees the new state.
-			s.relay.refresh(l)
+			s.rooms.refresh(l)
 			if l.h.Over() {
 				// The game ended meanwhile (a flag, a resignation): the
 				// store took one of the two.
@@ -521,7 +521,7 @@ func (s *Live) conclude(ctx context.Context, l *room, end func(), resigned int, 
 		l.changed()
 		if errors.Is(err, store.ErrConflict) {
 			// The game ended on another server meanwhile.
-			s.relay.refresh(l)
+			s.rooms.refresh(l)
 			return &moveError{code: CodeGameOver, msg: "the game ended before the resignation arrived"}
 		}
 		s.log.Error("store finish", "game", l.id, "err", err)
@@ -580,7 +580,7 @@ func (l *room) flagged(now time.Time) (int, bool) {
 func (s *Live) flag(l *room, p int) bool {
 	// The seat may have moved on another server sharing the store, whose
 	// announcement this one missed: only the game as stored is flagged.
-	s.relay.catchUp(l)
+	s.rooms.catchUp(l)
 	if q, out := l.flagged(s.now()); !out || q != p {
 		return false
 	}
@@ -647,13 +647,22 @@ func (s *Live) checkClocks(wait bool) {
 		}
 	}()
 	for _, l := range s.inMemory() {
-		// A game busy with a write (a move, a slow database) is looked at
-		// on the next tick, or by the move itself: no game's clock waits
-		// behind another's. A caller that waits (CheckClocks) looks at
-		// every game.
-		if wait {
-			l.mu.Lock()
-		} else if !l.mu.TryLock() {
+		if !l.mu.TryLock() {
+			// A game busy with a write (a move, a slow database) is looked
+			// at on the next tick, or by the move itself: no game's clock
+			// waits behind another's. A caller that waits (CheckClocks)
+			// has it looked at once free, without waiting for it.
+			if wait {
+				s.wg.Add(1)
+				go func() {
+					defer s.wg.Done()
+					l.mu.Lock()
+					defer l.mu.Unlock()
+					if _, out := l.flagged(now); out && !l.flagging {
+						s.flagStored(l)
+					}
+				}()
+			}
 			continue
 		}
 		_, out := l.flagged(now)
@@ -675,13 +684,18 @@ func (s *Live) checkClocks(wait bool) {
 			l.mu.Lock()
 			defer l.mu.Unlock()
 			l.flagging = false
-			// The game as stored first: this instance may have missed a
-			// move, and then another seat may be the one out of time.
-			s.relay.catchUp(l)
-			if q, out := l.flagged(s.now()); out {
-				s.flag(l, q)
-			}
+			s.flagStored(l)
 		}()
+	}
+}
+
+// flagStored flags the seat to move if it has run out of time in the game
+// as stored: this instance may have missed a move, and then another seat
+// may be the one out of time. The caller holds l.mu.
+func (s *Live) flagStored(l *room) {
+	s.rooms.catchUp(l)
+	if q, out := l.flagged(s.now()); out {
+		s.flag(l, q)
 	}
 }
 

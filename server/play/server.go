@@ -40,6 +40,7 @@ import (
 	"stax/server/catalog"
 	"stax/server/httpx"
 	"stax/server/latency"
+	"stax/server/relay"
 	"stax/server/store"
 	"stax/server/worker"
 )
@@ -146,11 +147,12 @@ type Live struct {
 	// clocks charge to nobody.
 	outages []store.Outage
 
-	// instance names this server among those sharing the store; peers
-	// are the others it has heard from (see relay.go).
+	// instance names this server among those sharing the store; relay
+	// is its link to the others, which reaches the rooms it holds through
+	// rooms (see sync.go).
 	instance string
-	peers    peers
-	relay    relay
+	relay    *relay.Relay
+	rooms    rooms
 }
 
 // New starts live play: it loads the store's unfinished games and resumes
@@ -194,15 +196,17 @@ func New(cfg Config) (*Live, error) {
 		creates:  httpx.NewRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:    httpx.NewRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
 		instance: cfg.Instance,
-		peers:    peers{heard: map[string]time.Time{}, lapsed: map[string]time.Time{}},
 	}
-	s.relay = relay{s}
+	s.rooms = rooms{s}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	var wake func()
 	if cfg.Workers > 0 {
 		s.worker = worker.New(worker.Config{Store: cfg.Store, Games: cfg.Games, NewPlayer: cfg.NewPlayer, Log: cfg.Log,
 			AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout,
 			Claimed: s.aiWait.Add, PlayerMade: func() { s.playersMade.Add(1) }})
+		wake = s.worker.Wake
 	}
+	s.relay = relay.New(relay.Config{Instance: cfg.Instance, Feed: cfg.Store, Now: s.now, Wake: wake, Log: cfg.Log}, s.rooms)
 	return s, nil
 }
 
@@ -210,7 +214,7 @@ func New(cfg Config) (*Live, error) {
 // to hand the store's events to (the caller's store.Feed.Watch): it
 // applies the other events at once and passes a game's events to its
 // shard. Live ignores the events of other domains (seeks, news).
-func (s *Live) Feed() func(store.Event) { return s.relay.feed() }
+func (s *Live) Feed() func(store.Event) { return s.relay.Feed(s.ctx) }
 
 // Start resumes the unfinished games and starts the janitor, the clock
 // and the workers. The caller has started following the store's feed
@@ -250,10 +254,11 @@ func (s *Live) Start() error {
 // caller closes the websockets first (Sockets.Close).
 func (s *Live) Close() {
 	ctx, cancel := context.WithTimeout(s.ctx, time.Second)
-	s.relay.announceSelf(ctx, peerGone)
+	s.relay.Gone(ctx)
 	cancel()
 	s.cancel()
 	s.wg.Wait()
+	s.relay.Wait()
 	// The last sign of life: the time from now to the next start is no
 	// player's.
 	s.beat(true)
@@ -442,7 +447,7 @@ func (s *Live) get(ctx context.Context, id string) (*room, error) {
 	s.games[id] = l
 	s.mu.Unlock()
 	// Other instances may hold it too, with offers, chat and players.
-	s.relay.ask(l)
+	s.rooms.ask(l)
 	return l, nil
 }
 
@@ -580,7 +585,7 @@ func (s *Live) clockLoop() {
 	defer s.wg.Done()
 	httpx.Every(s.ctx, clockTick, func(now time.Time) {
 		s.checkClocks(false)
-		s.relay.sweepPeers(s.now())
+		s.relay.Sweep(s.ctx, s.now())
 	})
 }
 
@@ -590,7 +595,7 @@ func (s *Live) clockLoop() {
 // found are written; otherwise every 100 ms.
 func (s *Live) CheckClocks() {
 	s.checkClocks(true)
-	s.relay.sweepPeers(s.now())
+	s.relay.Sweep(s.ctx, s.now())
 }
 
 // Revoke closes the game websockets that ended sessions opened, on this

@@ -3,103 +3,31 @@ package play
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
+	"stax/server/chat"
+	"stax/server/httpx"
+	"stax/server/relay"
 	"stax/server/store"
 )
 
-// feedShards is how many goroutines apply the feed's game events. The
-// events of one game always go to the same one, in the feed's order; a
-// game whose lock is held (a move of its own being committed, say) then
-// holds back only the games of its shard, not every game of the instance,
-// which is what made moves that cross instances wait seconds under load.
-const feedShards = 32
+// rooms are the rooms this instance holds as the relay between instances
+// sees them (relay.Rooms): it brings them the store's feed and the other
+// instances' news, and live play tells the others through it what no
+// table keeps: chat, offers and connections.
+type rooms struct{ *Live }
 
-// feedDepth is how many events may wait for each shard before the feed
-// itself waits.
-const feedDepth = 256
-
-// feed starts the shards that apply game events and returns the function
-// that takes the store's events (see Live.Feed).
-func (s relay) feed() func(store.Event) {
-	shards := make([]chan store.Event, feedShards)
-	for i := range shards {
-		ch := make(chan store.Event, feedDepth)
-		shards[i] = ch
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			for {
-				select {
-				case <-s.ctx.Done():
-					return
-				case ev := <-ch:
-					s.follow(ev)
-				}
-			}
-		}()
-	}
-	return func(ev store.Event) {
-		switch ev.Kind {
-		case store.EventMove, store.EventTakeBack, store.EventJoin, store.EventFinish, store.EventRoom:
-			select {
-			case shards[shardOf(ev.Game)] <- ev:
-			case <-s.ctx.Done():
-			}
-		default:
-			s.follow(ev)
-		}
-	}
-}
-
-// shardOf returns the feed shard of a game id (FNV-1a).
-func shardOf(id string) int {
-	h := uint32(2166136261)
-	for i := 0; i < len(id); i++ {
-		h ^= uint32(id[i])
-		h *= 16777619
-	}
-	return int(h % feedShards)
-}
-
-// follow handles one event of the store's feed: a change committed by this
-// process or by another instance sharing the store reaches the games this
-// instance holds and their connections.
-func (s relay) follow(ev store.Event) {
-	switch ev.Kind {
-	case store.EventJob:
-		if s.worker != nil {
-			s.worker.Wake()
-		}
-		return
-	case store.EventRoom:
-		s.followRoom(ev)
-		return
-	case store.EventInstance:
-		s.followPeer(ev)
-		return
-	case store.EventResync:
-		if s.worker != nil {
-			s.worker.Wake()
-		}
-		s.mu.Lock()
-		held := make([]*room, 0, len(s.games))
-		for _, l := range s.games {
-			held = append(held, l)
-		}
-		s.mu.Unlock()
-		for _, l := range held {
-			l.mu.Lock()
-			s.refresh(l)
-			l.mu.Unlock()
-			// The news of its room may have been lost too.
-			s.ask(l)
-		}
-		return
-	}
+// held returns the room of game id when this instance holds it, else nil.
+func (s rooms) held(id string) *room {
 	s.mu.Lock()
-	l := s.games[ev.Game]
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return s.games[id]
+}
+
+// Follow applies a committed change of a game to the room held here.
+func (s rooms) Follow(ev store.Event) {
+	l := s.held(ev.Game)
 	if l == nil {
 		return // loaded from the store when someone asks for it
 	}
@@ -141,11 +69,60 @@ func (s relay) follow(ev store.Event) {
 	}
 }
 
+// Resync rereads every room held here, and asks the other instances
+// about each: the feed may have lost events.
+func (s rooms) Resync() {
+	for _, l := range s.inMemory() {
+		l.mu.Lock()
+		s.refresh(l)
+		l.mu.Unlock()
+		// The news of its room may have been lost too.
+		s.ask(l)
+	}
+}
+
+// AskAll asks the other instances what they know of every room held
+// here.
+func (s rooms) AskAll() {
+	for _, l := range s.inMemory() {
+		s.ask(l)
+	}
+}
+
+// Hear applies another instance's news of a room this instance holds.
+func (s rooms) Hear(game string, n relay.News) {
+	l := s.held(game)
+	if l == nil {
+		return // asked for when this instance loads it
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.dropped {
+		return
+	}
+	switch n.What {
+	case relay.Chat:
+		if n.Line != nil {
+			l.addLine(*n.Line)
+		}
+	case relay.Ask:
+		if l.speaks() {
+			s.tellState(l, true)
+		}
+	case relay.State:
+		l.mergeLines(n.Lines)
+		l.setAway(n.From, n.Conns, s.now())
+		s.mergeOffers(l, n.Ply, n.Offers)
+	case relay.Rematch:
+		s.deliverRematch(l, n.Rematch)
+	}
+}
+
 // refresh rereads a game from the store and takes it as stored: the moves
 // it lacks (with their times, which its clock is charged from), the seats
 // joined, an ending by resignation, forfeit or time. The caller holds
 // l.mu.
-func (s relay) refresh(l *room) {
+func (s rooms) refresh(l *room) {
 	if sg := s.reread(l); sg != nil {
 		s.adoptStored(l, sg)
 	}
@@ -157,7 +134,7 @@ func (s relay) refresh(l *room) {
 // catchUp covers the move whose announcement was lost (its instance died
 // between the commit and the announcement), before a player is served the
 // game or a seat is flagged. The caller holds l.mu.
-func (s relay) catchUp(l *room) {
+func (s rooms) catchUp(l *room) {
 	sg := s.reread(l)
 	if sg == nil || len(sg.Moves) == l.h.Ply() && (sg.Status == store.Finished) == l.h.Over() {
 		return
@@ -167,7 +144,7 @@ func (s relay) catchUp(l *room) {
 
 // reread returns the game as stored, or nil (logged) when it cannot be
 // read.
-func (s relay) reread(l *room) *store.Game {
+func (s rooms) reread(l *room) *store.Game {
 	sg, err := s.store.Get(context.WithoutCancel(s.ctx), l.id)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
@@ -180,7 +157,7 @@ func (s relay) reread(l *room) *store.Game {
 
 // adoptStored takes sg as the game l is, keeping l's connections, and
 // tells them. The caller holds l.mu.
-func (s relay) adoptStored(l *room, sg *store.Game) {
+func (s rooms) adoptStored(l *room, sg *store.Game) {
 	nl, err := s.build(sg)
 	if err != nil {
 		s.log.Error("refresh game", "game", l.id, "err", err)
@@ -194,5 +171,206 @@ func (s relay) adoptStored(l *room, sg *store.Game) {
 	l.broadcast()
 	if l.h.Over() {
 		s.open.done(l.id)
+	}
+}
+
+// tell sends news of room l to the other instances. The caller holds
+// l.mu, so that a room's news leave in the order they happen.
+func (s rooms) tell(l *room, n relay.News) {
+	s.relay.Tell(s.ctx, l.id, n)
+}
+
+// tellState tells the other instances the offers standing and this
+// instance's connections to each seat, with the chat so far when history
+// is set. The caller holds l.mu.
+func (s rooms) tellState(l *room, history bool) {
+	n := relay.News{What: relay.State, Ply: l.h.Ply(), Offers: l.offers(), Conns: make([]int, len(l.seats))}
+	for i := range l.seats {
+		n.Conns[i] = l.seats[i].connected
+	}
+	if history {
+		n.Lines = l.history(relay.HistoryBudget)
+	}
+	s.tell(l, n)
+}
+
+// ask asks the other instances what they know of a room this instance has
+// just loaded.
+func (s rooms) ask(l *room) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.asked = true
+	s.tell(l, relay.News{What: relay.Ask})
+}
+
+// askOnce asks the other instances what they know of a room that has
+// never asked (one resumed at start). The caller holds l.mu.
+func (s rooms) askOnce(l *room) {
+	if !l.asked {
+		l.asked = true
+		s.tell(l, relay.News{What: relay.Ask})
+	}
+}
+
+// history returns the last chat lines of both rooms, oldest first, as many
+// as fit in budget bytes of JSON. The caller holds l.mu.
+func (l *room) history(budget int) []chat.Line {
+	return l.talk.chat.History(budget)
+}
+
+// speaks reports whether this instance has anything to tell of the room:
+// connections of players, offers or chat. The caller holds l.mu.
+func (l *room) speaks() bool {
+	for i := range l.seats {
+		if l.seats[i].connected > 0 {
+			return true
+		}
+	}
+	return len(l.offers()) > 0 || l.talk.chat.Len() > 0
+}
+
+// addLine keeps a chat line and sends it to the room's connections of its
+// chat room. The caller holds l.mu.
+func (l *room) addLine(line chat.Line) {
+	if !l.talk.chat.Add(line) {
+		return
+	}
+	msg := httpx.Marshal(line)
+	for sub := range l.subs {
+		if roomOf(sub) == line.Room && sub.hears(line) {
+			sub.send(msg)
+		}
+	}
+}
+
+// mergeLines adds the chat lines another instance had before this one
+// loaded the room to those it has, in time order, each line once. The
+// caller holds l.mu.
+func (l *room) mergeLines(got []chat.Line) {
+	for _, room := range l.talk.chat.Merge(got) {
+		// Connections that came before the history get it now.
+		msg := httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: l.talk.chat.Lines(room), Offers: l.offers()})
+		for c := range l.subs {
+			if roomOf(c) != room {
+				continue
+			}
+			if c.mod != nil && c.user != "" {
+				// A signed-in connection gets the lines it hears.
+				c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: c.heard(l.talk.chat.Lines(room)), Offers: l.offers()}))
+				continue
+			}
+			c.send(msg)
+		}
+	}
+}
+
+// setAway records another instance's connections to each seat, and tells
+// this instance's connections when a seat's mark changes. The caller
+// holds l.mu.
+func (l *room) setAway(from string, conns []int, now time.Time) {
+	if conns != nil && len(conns) != len(l.seats) {
+		return
+	}
+	before := l.marks()
+	if slices.ContainsFunc(conns, func(n int) bool { return n > 0 }) {
+		if l.talk.away == nil {
+			l.talk.away = map[string][]int{}
+		}
+		l.talk.away[from] = conns
+	} else {
+		delete(l.talk.away, from)
+	}
+	l.noteGone(now)
+	if l.marks() != before {
+		l.changed()
+		l.broadcast()
+	}
+}
+
+// marks returns which seats show connected, a bit per seat. The caller
+// holds l.mu.
+func (l *room) marks() uint64 {
+	var m uint64
+	for i := range l.seats {
+		if l.connected(i) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// connected reports whether a connection holds seat i, on this instance
+// or on another. The caller holds l.mu.
+func (l *room) connected(i int) bool {
+	if l.seats[i].connected > 0 {
+		return true
+	}
+	for _, conns := range l.talk.away {
+		if conns[i] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeOffers adds the offers another instance knows of to those standing
+// here: draws and takebacks offered at this ply (after catching up with
+// the store should the sender be ahead), rematches once the game is over.
+// When the offers of every player are in, the offer is carried out here
+// too: its commit is conditional (a finish, a takeback of one ply, the
+// creation of one rematch id), so of instances doing it at once exactly
+// one succeeds. The caller holds l.mu.
+func (s rooms) mergeOffers(l *room, ply int, offers map[string][]int) {
+	if len(offers) == 0 {
+		return
+	}
+	if ply > l.h.Ply() || len(offers[offerRematch]) > 0 && !l.h.Over() {
+		s.catchUp(l)
+	}
+	added := false
+	for _, kind := range []string{offerDraw, offerTakeback, offerRematch} {
+		seats := offers[kind]
+		switch {
+		case len(seats) == 0:
+			continue
+		case kind == offerRematch && (!l.h.Over() || l.talk.rematch != ""):
+			continue
+		case kind != offerRematch && (l.h.Over() || ply != l.h.Ply()):
+			continue
+		}
+		for _, p := range seats {
+			if p >= 0 && p < len(l.seats) && l.seats[p].Kind == "human" && l.addOffer(kind, p) {
+				added = true
+			}
+		}
+	}
+	if !added {
+		return
+	}
+	for _, kind := range []string{offerDraw, offerTakeback, offerRematch} {
+		if l.agreed(kind) {
+			var me *moveError
+			if err := s.carryOut(l, kind); errors.As(err, &me) && me.code == CodeServer {
+				s.log.Error("carry out an offer", "game", l.id, "offer", kind, "err", err)
+			}
+			return
+		}
+	}
+	l.sendOffers()
+}
+
+// Forget forgets the connections that the instances gone told of.
+func (s rooms) Forget(gone []string) {
+	if len(gone) == 0 {
+		return
+	}
+	for _, l := range s.inMemory() {
+		l.mu.Lock()
+		for _, id := range gone {
+			if _, ok := l.talk.away[id]; ok {
+				l.setAway(id, nil, s.now())
+			}
+		}
+		l.mu.Unlock()
 	}
 }

@@ -93,7 +93,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	if held && len(c.seats) > 0 && !l.h.Over() {
 		// A player (re)connecting is served the game as stored, should
 		// this instance have missed a move of another one.
-		s.relay.catchUp(l)
+		s.rooms.catchUp(l)
 	}
 	c.C <- httpx.Marshal(struct {
 		Type  string    `json:"type"`
@@ -108,7 +108,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	l.idle = time.Time{}
 	// A room resumed at start has not asked the other instances for its
 	// chat, offers and connections yet.
-	s.relay.askOnce(l)
+	s.rooms.askOnce(l)
 	for _, p := range c.seats {
 		l.seats[p].connected++
 	}
@@ -116,7 +116,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	if len(c.seats) > 0 {
 		l.changed()
 		l.broadcast()
-		s.relay.tellState(l, false)
+		s.rooms.tellState(l, false)
 	} else {
 		c.send(l.stateMsg())
 		c.synced = true
@@ -157,7 +157,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		if len(c.seats) > 0 {
 			l.changed()
 			l.broadcast()
-			s.relay.tellState(l, false)
+			s.rooms.tellState(l, false)
 		}
 		l.sendWatchers()
 	}
