@@ -16,6 +16,7 @@ import (
 
 	"stax/server/account"
 	"stax/server/analysis"
+	"stax/server/archive"
 	"stax/server/catalog"
 	"stax/server/chat"
 	"stax/server/clock"
@@ -36,7 +37,7 @@ var wireTypes = map[string]any{}
 func init() {
 	for _, v := range []any{
 		play.State{}, play.Seat{}, play.CreateRequest{}, play.CreateResponse{}, play.JoinRequest{},
-		play.JoinResponse{}, play.ImportRequest{}, play.ImportResponse{}, play.Message{}, play.ChatLog{}, play.OfferMsg{}, play.RematchMsg{},
+		play.JoinResponse{}, archive.ImportRequest{}, archive.ImportResponse{}, play.Message{}, play.ChatLog{}, play.OfferMsg{}, play.RematchMsg{},
 		view.Summary{},
 		catalog.GameInfo{}, catalog.Variant{},
 		account.Credentials{}, account.PasswordChange{}, account.PasswordConfirm{}, account.Me{},

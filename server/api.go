@@ -20,6 +20,7 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	s.catalog.Routes(m)
 	s.live.Routes(m)
+	s.archive.Routes(m)
 	s.accounts.Routes(m)
 	s.ratings.Routes(m)
 	s.lobby.Routes(m)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"stax/games"
-	"stax/server/play"
+	"stax/server/archive"
 	"stax/server/view"
 )
 
@@ -28,12 +28,12 @@ func TestImportOfflineGame(t *testing.T) {
 		moves = append(moves, st.FormatMove(m))
 		st.Apply(m)
 	}
-	req := play.ImportRequest{Spec: spec, Moves: moves, Seat: 0, Level: "random"}
+	req := archive.ImportRequest{Spec: spec, Moves: moves, Seat: 0, Level: "random"}
 	ts.player("guest").fails("POST", "/api/games/import", req, http.StatusUnauthorized, "not signed in")
-	ann.fails("POST", "/api/games/import", play.ImportRequest{Spec: spec, Moves: moves[:3], Seat: 0, Level: "random"}, http.StatusBadRequest, "not over")
-	ann.fails("POST", "/api/games/import", play.ImportRequest{Spec: spec, Moves: append([]string{"9z9-z9"}, moves...), Seat: 0, Level: "random"}, http.StatusBadRequest, "move 1")
-	ann.fails("POST", "/api/games/import", play.ImportRequest{Spec: spec, Moves: moves, Seat: 2, Level: "random"}, http.StatusBadRequest, "seat")
-	var got play.ImportResponse
+	ann.fails("POST", "/api/games/import", archive.ImportRequest{Spec: spec, Moves: moves[:3], Seat: 0, Level: "random"}, http.StatusBadRequest, "not over")
+	ann.fails("POST", "/api/games/import", archive.ImportRequest{Spec: spec, Moves: append([]string{"9z9-z9"}, moves...), Seat: 0, Level: "random"}, http.StatusBadRequest, "move 1")
+	ann.fails("POST", "/api/games/import", archive.ImportRequest{Spec: spec, Moves: moves, Seat: 2, Level: "random"}, http.StatusBadRequest, "seat")
+	var got archive.ImportResponse
 	ann.call("POST", "/api/games/import", req, http.StatusCreated, &got)
 	var mine struct{ Games []view.Summary }
 	ann.call("GET", "/api/me/games", nil, http.StatusOK, &mine)

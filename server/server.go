@@ -22,6 +22,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -38,6 +39,7 @@ import (
 	"stax/search"
 	"stax/server/account"
 	"stax/server/analysis"
+	"stax/server/archive"
 	"stax/server/catalog"
 	"stax/server/explorer"
 	"stax/server/httpx"
@@ -246,6 +248,7 @@ type Server struct {
 	lobby    *lobby.Lobby
 	analysis *analysis.Board
 	live     *play.Live
+	archive  *archive.Archive
 	offline  *offline.Offline
 	// moderation holds the blocks, reports and restrictions.
 	moderation *moderation.Moderation
@@ -355,7 +358,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.accounts = account.New(account.Config{Users: s.moderation.GuardUsers(users), Feed: games, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
 		Hashers: hashers, Proxies: proxies, Now: now, Log: cfg.Log})
-	live, err := play.New(play.Config{Store: games, Users: users, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
+	live, err := play.New(play.Config{Store: games, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
 		Sockets: s.sockets, Proxies: proxies, Instance: instance, Log: cfg.Log,
 		Catalog: s.catalog, Workers: cfg.Workers, AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout, NewPlayer: cfg.NewPlayer,
 		CreateEvery: cfg.CreateEvery, CreateBurst: cfg.CreateBurst, JoinEvery: cfg.JoinEvery, JoinBurst: cfg.JoinBurst,
@@ -365,6 +368,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.live = live
+	s.archive = archive.New(archive.Config{Store: games, Users: users, Games: cfg.Games, Sessions: s.accounts, Catalog: s.catalog,
+		Turns: live, Proxies: proxies, ImportEvery: cmp.Or(cfg.CreateEvery, DefaultCreateEvery), ImportBurst: cmp.Or(cfg.CreateBurst, DefaultCreateBurst), MaxPlies: cfg.MaxPlies, Now: now, Log: cfg.Log})
 	live.SetModerator(s.moderation)
 	s.moderation.Wire(s.accounts, s.accounts, live)
 	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Pairing: pairing, Users: users, Feed: games, Games: cfg.Games, Sessions: s.accounts,

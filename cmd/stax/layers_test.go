@@ -53,6 +53,10 @@ var layers = []struct {
 	// domain.
 	{"stax/server/relay", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker"}},
 	{"stax/server/latency", []string{"stax/server", "stax/server/httpx", "stax/server/store/...", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker", "stax/server/relay"}},
+	// The archive asks live play whose turn it is through a small
+	// interface, and no domain imports it.
+	{"stax/server/archive", []string{"stax/server", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker", "stax/server/relay"}},
+	{"stax/server/play", []string{"stax/server/archive"}},
 	// The offline files (the browser's engine, the service worker) need
 	// no domain; the board views' JSON form needs nothing of the server,
 	// so that the browser's engine (cmd/stax-wasm) links no HTTP.

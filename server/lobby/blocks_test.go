@@ -10,6 +10,7 @@ import (
 
 	"stax/games"
 	"stax/server/httpx"
+	"stax/server/httpx/httpxtest"
 	"stax/server/lobby"
 	"stax/server/store"
 	"stax/server/store/sqlite"
@@ -30,7 +31,7 @@ func TestBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	users := fakeSessions{}
+	users := httpxtest.Sessions{}
 	for _, name := range []string{"ann", "bob", "cy"} {
 		u := &store.User{ID: "id-" + name, Name: name, PasswordHash: "x", Created: time.Now().UTC().Truncate(time.Millisecond)}
 		if err := st.CreateUser(context.Background(), u); err != nil {

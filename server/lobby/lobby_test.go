@@ -1,10 +1,8 @@
 package lobby_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -15,31 +13,13 @@ import (
 
 	"stax/games"
 	"stax/server/httpx"
+	"stax/server/httpx/httpxtest"
 	"stax/server/lobby"
 	"stax/server/store"
 	"stax/server/store/sqlite"
 
 	"github.com/coder/websocket"
 )
-
-// fakeSessions signs a request in as the account its X-User header names.
-type fakeSessions map[string]*store.User
-
-func (f fakeSessions) Session(r *http.Request) (*store.User, *store.Session, error) {
-	if u := f[r.Header.Get("X-User")]; u != nil {
-		return u, &store.Session{UserID: u.ID}, nil
-	}
-	return nil, nil, errors.New("you are not signed in")
-}
-
-func (f fakeSessions) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool) {
-	u, ss, err := f.Session(r)
-	if err != nil {
-		httpx.Error(w, http.StatusUnauthorized, err.Error())
-		return nil, nil, false
-	}
-	return u, ss, true
-}
 
 // fakeStarter records the games the lobby starts instead of playing them.
 type fakeStarter struct {
@@ -74,20 +54,20 @@ func (f fakeRatings) Rating(ctx context.Context, userID, pool string) (store.Rat
 
 // newLobby serves a lobby alone, on a real SQLite store, with fakes of
 // the accounts, live play and ratings around it.
-func newLobby(t *testing.T) (*httptest.Server, *fakeStarter, fakeSessions) {
+func newLobby(t *testing.T) (*httptest.Server, *fakeStarter, httpxtest.Sessions) {
 	return newLobbyQuiet(t, 0)
 }
 
 // newLobbyQuiet is newLobby with a lobby that closes connections quiet
 // for quiet (0 for the default).
-func newLobbyQuiet(t *testing.T, quiet time.Duration) (*httptest.Server, *fakeStarter, fakeSessions) {
+func newLobbyQuiet(t *testing.T, quiet time.Duration) (*httptest.Server, *fakeStarter, httpxtest.Sessions) {
 	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "lobby.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	users := fakeSessions{}
+	users := httpxtest.Sessions{}
 	for _, name := range []string{"ann", "bob"} {
 		u := &store.User{ID: "id-" + name, Name: name, PasswordHash: "x", Created: time.Now().UTC().Truncate(time.Millisecond)}
 		if err := st.CreateUser(context.Background(), u); err != nil {
@@ -121,29 +101,7 @@ func newLobbyQuiet(t *testing.T, quiet time.Duration) (*httptest.Server, *fakeSt
 // into out, failing unless the status is want.
 func call(t *testing.T, ts *httptest.Server, user, method, path string, body any, want int, out any) {
 	t.Helper()
-	var b []byte
-	if body != nil {
-		b, _ = json.Marshal(body)
-	}
-	req, _ := http.NewRequest(method, ts.URL+path, bytes.NewReader(b))
-	if user != "" {
-		req.Header.Set("X-User", user)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != want {
-		var e map[string]string
-		json.NewDecoder(res.Body).Decode(&e)
-		t.Fatalf("%s %s as %q: status %d %v; want %d", method, path, user, res.StatusCode, e, want)
-	}
-	if out != nil {
-		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
-			t.Fatal(err)
-		}
-	}
+	httpxtest.Call(t, ts.URL, user, method, path, body, want, out)
 }
 
 // TestSeekStartsGame checks the lobby on its own: a rated seek shows the

@@ -1,9 +1,7 @@
 package moderation_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -14,21 +12,11 @@ import (
 	"time"
 
 	"stax/server/httpx"
+	"stax/server/httpx/httpxtest"
 	"stax/server/moderation"
 	"stax/server/store"
 	"stax/server/store/sqlite"
 )
-
-// fakeSessions signs a request in as the account its X-User header names.
-type fakeSessions map[string]*store.User
-
-func (f fakeSessions) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool) {
-	if u := f[r.Header.Get("X-User")]; u != nil {
-		return u, &store.Session{UserID: u.ID}, true
-	}
-	httpx.Error(w, http.StatusUnauthorized, "you are not signed in")
-	return nil, nil, false
-}
 
 // fakePasswords records the passwords set.
 type fakePasswords struct {
@@ -102,7 +90,7 @@ func newSite(t *testing.T) *site {
 		clock = clock.Add(time.Second)
 		return clock
 	}
-	m := moderation.New(moderation.Config{Store: st, Users: st, Sessions: fakeSessions(users), Passwords: pw, Chat: fakeChat{}, Now: now})
+	m := moderation.New(moderation.Config{Store: st, Users: st, Sessions: httpxtest.Sessions(users), Passwords: pw, Chat: fakeChat{}, Now: now})
 	mux := http.NewServeMux()
 	m.Routes(mux)
 	hs := httptest.NewServer(mux)
@@ -114,26 +102,8 @@ func newSite(t *testing.T) *site {
 // the body.
 func (s *site) do(user, method, path string, body any) (int, string) {
 	s.t.Helper()
-	var rd *bytes.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	} else {
-		rd = bytes.NewReader(nil)
-	}
-	req, _ := http.NewRequest(method, s.http.URL+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	if user != "" {
-		req.Header.Set("X-User", user)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var b bytes.Buffer
-	b.ReadFrom(res.Body)
-	return res.StatusCode, strings.TrimSpace(b.String())
+	code, b := httpxtest.Do(s.t, s.http.URL, user, method, path, body)
+	return code, strings.TrimSpace(string(b))
 }
 
 // TestBlocks blocks and unblocks accounts and checks what the snapshot

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"stax/server/catalog"
 	"stax/server/httpx"
 	"stax/server/store"
-	"stax/server/view"
 )
 
 // handlers serves live play's HTTP routes and game websockets: it reads
@@ -259,79 +257,4 @@ func (s handlers) handleRecord(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"stax-%s.txt\"", l.id))
 	io.WriteString(w, text)
-}
-
-func (s handlers) handleRecent(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	limit := 20
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			httpx.Error(w, http.StatusBadRequest, fmt.Sprintf("limit %q: want an integer from 1 to 100", v))
-			return
-		}
-		limit = n
-	}
-	status := q.Get("status")
-	if status != "" && status != store.Playing && status != store.Finished {
-		httpx.Error(w, http.StatusBadRequest, fmt.Sprintf("status %q: want playing or finished", status))
-		return
-	}
-	gs, err := s.store.Recent(r.Context(), limit, status)
-	if err != nil {
-		s.log.Error("recent games", "err", err)
-		httpx.Error(w, http.StatusInternalServerError, "the games could not be listed")
-		return
-	}
-	out := struct {
-		Games []view.Summary `json:"games"`
-	}{Games: view.Summaries(s.cfg.Games, s.log, gs)}
-	httpx.WriteJSON(w, http.StatusOK, out)
-}
-
-// handleMyGames lists the signed-in player's games: the ongoing ones
-// where it is their move first (correspondence games waiting for them),
-// then the other ongoing ones, then the finished ones, most recent first.
-func (s handlers) handleMyGames(w http.ResponseWriter, r *http.Request) {
-	u, _, ok := s.cfg.Sessions.SignedIn(w, r)
-	if !ok {
-		return
-	}
-	if s.cfg.Users == nil {
-		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
-		return
-	}
-	gs, err := s.cfg.Users.GamesOf(r.Context(), u.ID, 100, "")
-	if err != nil {
-		s.log.Error("my games", "err", err)
-		httpx.Error(w, http.StatusInternalServerError, "the games could not be listed")
-		return
-	}
-	sums := view.Summaries(s.cfg.Games, s.log, gs)
-	var mine, playing, finished []view.Summary
-	for i, sg := range gs {
-		sum := sums[i]
-		if sg.Status == store.Finished {
-			finished = append(finished, sum)
-			continue
-		}
-		if l, err := s.get(r.Context(), sg.ID); err == nil {
-			l.mu.Lock()
-			p := l.h.State().ToMove()
-			sum.ToMove = &p
-			sum.Ply = l.h.Ply()
-			yours := !l.h.Over() && l.seats[p].User == u.ID
-			l.mu.Unlock()
-			sum.YourMove = yours
-			if yours {
-				mine = append(mine, sum)
-				continue
-			}
-		}
-		playing = append(playing, sum)
-	}
-	out := append(append(append([]view.Summary{}, mine...), playing...), finished...)
-	httpx.WriteJSON(w, http.StatusOK, struct {
-		Games []view.Summary `json:"games"`
-	}{out})
 }

@@ -76,9 +76,6 @@ type Rater interface {
 type Config struct {
 	// Store keeps the games, their feed and the computer moves' jobs.
 	Store store.Store
-	// Users lists an account's games (GET /api/me/games); nil serves
-	// none.
-	Users store.Users
 	// Games lists the games the site plays.
 	Games game.Registry
 	// Sessions and Rater are the neighbouring domains; a nil Rater rates
@@ -321,6 +318,23 @@ func (s *Live) findOutage() error {
 	return nil
 }
 
+// Turn returns the seat to move in game id and its ply, and the account
+// playing that seat ("" for none); ok is false when the game is not being
+// played (the archive lists a player's games with it).
+func (s *Live) Turn(ctx context.Context, id string) (seat, ply int, user string, ok bool) {
+	l, err := s.get(ctx, id)
+	if err != nil {
+		return 0, 0, "", false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.h.Over() {
+		return 0, 0, "", false
+	}
+	p := l.h.State().ToMove()
+	return p, l.h.Ply(), l.seats[p].User, true
+}
+
 // Routes adds live play's routes to m.
 func (s *Live) Routes(m *http.ServeMux) {
 	h := handlers{s}
@@ -328,10 +342,7 @@ func (s *Live) Routes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/games/{id}", h.handleState)
 	m.HandleFunc("POST /api/games/{id}/join", h.handleJoin)
 	m.HandleFunc("GET /api/games/{id}/record", h.handleRecord)
-	m.HandleFunc("GET /api/recent", h.handleRecent)
 	m.HandleFunc("GET /ws/games/{id}", h.handleWS)
-	m.HandleFunc("GET /api/me/games", h.handleMyGames)
-	m.HandleFunc("POST /api/games/import", h.handleImport)
 }
 
 // resume looks at the unfinished games: it expires the abandoned ones and

@@ -1,15 +1,12 @@
 package puzzles_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -20,30 +17,11 @@ import (
 	"stax/puzzle"
 	"stax/rating"
 	"stax/search"
-	"stax/server/httpx"
+	"stax/server/httpx/httpxtest"
 	"stax/server/puzzles"
 	"stax/server/store"
 	"stax/server/store/sqlite"
 )
-
-// fakeSessions signs a request in as the account its X-User header names.
-type fakeSessions map[string]*store.User
-
-func (f fakeSessions) Session(r *http.Request) (*store.User, *store.Session, error) {
-	if u := f[r.Header.Get("X-User")]; u != nil {
-		return u, &store.Session{UserID: u.ID}, nil
-	}
-	return nil, nil, errors.New("you are not signed in")
-}
-
-func (f fakeSessions) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool) {
-	u, ss, err := f.Session(r)
-	if err != nil {
-		httpx.Error(w, http.StatusUnauthorized, err.Error())
-		return nil, nil, false
-	}
-	return u, ss, true
-}
 
 // fakeRefuter answers every position with its first legal move, a win
 // in 5 for the side to move, and that move alone as the line.
@@ -63,7 +41,7 @@ type site struct {
 	now      time.Time
 	builtin  []puzzle.Puzzle
 	puzzles  *puzzles.Puzzles
-	sessions fakeSessions
+	sessions httpxtest.Sessions
 	store    *sqlite.Store
 }
 
@@ -74,7 +52,7 @@ func newSite(t *testing.T) *site {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s := &site{refuter: &fakeRefuter{}, now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC), sessions: fakeSessions{}, store: st}
+	s := &site{refuter: &fakeRefuter{}, now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC), sessions: httpxtest.Sessions{}, store: st}
 	for _, name := range []string{"ann", "bob", "cy"} {
 		u := &store.User{ID: "id-" + name, Name: name, PasswordHash: "x", Created: s.now}
 		if err := st.CreateUser(context.Background(), u); err != nil {
@@ -101,32 +79,7 @@ func newSite(t *testing.T) *site {
 // into out, failing unless the status is want.
 func (s *site) call(t *testing.T, user, method, path string, body any, want int, out any) {
 	t.Helper()
-	var b []byte
-	if body != nil {
-		b, _ = json.Marshal(body)
-	}
-	req, _ := http.NewRequest(method, s.ts.URL+path, bytes.NewReader(b))
-	if user != "" {
-		req.Header.Set("X-User", user)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var raw json.RawMessage
-	json.NewDecoder(res.Body).Decode(&raw)
-	if res.StatusCode != want {
-		t.Fatalf("%s %s as %q: %d %s; want %d", method, path, user, res.StatusCode, raw, want)
-	}
-	if out != nil {
-		// A fresh value each time: fields absent from the answer stay
-		// empty.
-		reflect.ValueOf(out).Elem().SetZero()
-		if err := json.Unmarshal(raw, out); err != nil {
-			t.Fatalf("%s %s: %v in %s", method, path, err, raw)
-		}
-	}
+	httpxtest.Call(t, s.ts.URL, user, method, path, body, want, out)
 }
 
 // first returns the first puzzle of a spec with a reply in its solution,
