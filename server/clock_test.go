@@ -279,7 +279,7 @@ func TestFlagTwoInstances(t *testing.T) {
 
 // TestDowntimeNotCharged stops the server mid-game for 7 s, gracefully and
 // by a crash: the player to move is charged none of a stop's time and at
-// most play.BeatGrace of a crash's, and the clocks survive both.
+// most relay.BeatGrace of a crash's, and the clocks survive both.
 func TestDowntimeNotCharged(t *testing.T) {
 	clock := newFakeClock()
 	db := newDB(t)

@@ -203,7 +203,7 @@ func New(cfg Config) (*Live, error) {
 			Claimed: s.aiWait.Add, PlayerMade: func() { s.playersMade.Add(1) }})
 		wake = s.worker.Wake
 	}
-	s.relay = relay.New(relay.Config{Instance: cfg.Instance, Feed: cfg.Store, Now: s.now, Wake: wake, Log: cfg.Log}, s.rooms)
+	s.relay = relay.New(relay.Config{Instance: cfg.Instance, Feed: cfg.Store, Uptime: cfg.Store, Now: s.now, Wake: wake, Log: cfg.Log}, s.rooms)
 	return s, nil
 }
 
@@ -217,9 +217,12 @@ func (s *Live) Feed() func(store.Event) { return s.relay.Feed(s.ctx) }
 // and the workers. The caller has started following the store's feed
 // (Feed) before, so that no change falls between the two.
 func (s *Live) Start() error {
-	if err := s.findOutage(); err != nil {
+	// The outages a game in play may span: none older than the expiry of
+	// an abandoned game, and a day's margin.
+	var err error
+	if s.outages, err = s.relay.Arrive(s.ctx, s.now().Add(-s.cfg.Expiry-24*time.Hour)); err != nil {
 		s.cancel()
-		return err
+		return fmt.Errorf("play: %w", err)
 	}
 	if err := s.resume(); err != nil {
 		s.cancel()
@@ -230,7 +233,7 @@ func (s *Live) Start() error {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		httpx.Every(s.ctx, BeatEvery, func(time.Time) { s.beat(false) })
+		httpx.Every(s.ctx, relay.BeatEvery, func(time.Time) { s.relay.Beat(false) })
 	}()
 	if s.cfg.Now == nil {
 		s.wg.Add(1)
@@ -258,64 +261,7 @@ func (s *Live) Close() {
 	s.relay.Wait()
 	// The last sign of life: the time from now to the next start is no
 	// player's.
-	s.beat(true)
-}
-
-// BeatEvery is how often an instance records its sign of life (see
-// store.Uptime), and BeatGrace how long one may go without it before the
-// next instance to start takes the site for stopped since its last one.
-// A crashed site thus charges at most BeatGrace of its downtime to the
-// players to move; a stopped one, none.
-const (
-	BeatEvery = time.Second
-	BeatGrace = 2 * BeatEvery
-)
-
-// beat records this instance's sign of life; gone says it is stopping.
-func (s *Live) beat(gone bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), BeatEvery)
-	defer cancel()
-	if err := s.store.Beat(ctx, s.instance, s.now(), gone); err != nil {
-		s.log.Warn("heartbeat", "err", err)
-	}
-}
-
-// findOutage records the site's downtime before this start, when no other
-// instance is serving: from the last sign of life of any instance to now.
-// It then reads the outages the games in play may have spanned, and says
-// that this instance is alive.
-func (s *Live) findOutage() error {
-	ctx := s.ctx
-	now := s.now()
-	beats, err := s.store.Beats(ctx)
-	if err != nil {
-		return fmt.Errorf("play: read the instances' heartbeats: %w", err)
-	}
-	alive := false
-	for _, b := range beats {
-		alive = alive || !b.Gone && now.Sub(b.At) < BeatGrace
-	}
-	if len(beats) > 0 && !alive && now.After(beats[0].At) {
-		o := store.Outage{Start: beats[0].At, End: now}
-		if err := s.store.AddOutage(ctx, o); err != nil {
-			// A database that refuses writes still serves what it
-			// holds (and /healthz says it is unwell).
-			s.log.Error("record the downtime", "from", o.Start, "err", err)
-		} else {
-			s.log.Info("downtime before this start, charged to no player", "from", o.Start, "for", o.End.Sub(o.Start))
-		}
-	}
-	// The outages a game in play may span: none older than the expiry of
-	// an abandoned game, and a day's margin.
-	if s.outages, err = s.store.Outages(ctx, now.Add(-s.cfg.Expiry-24*time.Hour)); err != nil {
-		return fmt.Errorf("play: read the downtime: %w", err)
-	}
-	s.beat(false)
-	// The beats of the instances long gone are of no more use.
-	if err := s.store.ForgetBeats(ctx, now.Add(-time.Hour)); err != nil {
-		s.log.Warn("forget old heartbeats", "err", err)
-	}
-	return nil
+	s.relay.Beat(true)
 }
 
 // Turn returns the seat to move in game id and its ply, and the account

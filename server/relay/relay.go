@@ -21,6 +21,10 @@
 // are forgotten, so a seat held only on an instance that died shows
 // offline within TTL, and at once when the instance stops cleanly.
 //
+// Each instance also records a sign of life in the store every BeatEvery
+// (store.Uptime): the first instance to start after none was serving
+// records the site's downtime, which the games' clocks charge to nobody.
+//
 // The relay knows rooms only through [Rooms], which live play implements.
 package relay
 
@@ -106,8 +110,10 @@ type Rooms interface {
 type Config struct {
 	// Instance names this instance among those sharing the store.
 	Instance string
-	// Feed carries the news to the other instances.
-	Feed store.Feed
+	// Feed carries the news to the other instances, and Uptime keeps
+	// their signs of life and the site's downtime.
+	Feed   store.Feed
+	Uptime store.Uptime
 	// Now tells the time (default time.Now).
 	Now func() time.Time
 	// Wake is called when a computer move may be waiting (a job event,

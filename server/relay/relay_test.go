@@ -3,12 +3,14 @@ package relay
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"stax/server/store"
+	"stax/server/store/sqlite"
 )
 
 // feed is a store feed that keeps what is announced.
@@ -174,5 +176,52 @@ func TestFeed(t *testing.T) {
 	}
 	if len(rs.followed) != 100 {
 		t.Fatalf("%d moves followed; want 100", len(rs.followed))
+	}
+}
+
+// TestArrive checks the downtime recorded at a start: from the last sign
+// of life of any instance when none is serving (its last beat after a
+// crash, its stop after a clean one), none when another instance is
+// alive.
+func TestArrive(t *testing.T) {
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "uptime.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	start := func(id string) ([]store.Outage, *Relay) {
+		r := New(Config{Instance: id, Feed: &feed{}, Uptime: st, Now: c.Now}, &rooms{})
+		outages, err := r.Arrive(ctx, c.now.Add(-24*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outages, r
+	}
+	if outages, _ := start("first"); len(outages) != 0 {
+		t.Fatalf("the first start ever: outages %v; want none", outages)
+	}
+	// A second instance starts while the first beats: no downtime.
+	c.now = c.now.Add(BeatEvery)
+	if outages, _ := start("second"); len(outages) != 0 {
+		t.Fatalf("a start beside a live instance: outages %v; want none", outages)
+	}
+	last := c.now
+	// Both die; the next start, 7 s later, records the gap.
+	c.now = c.now.Add(7 * time.Second)
+	outages, r := start("third")
+	if len(outages) != 1 || !outages[0].Start.Equal(last) || !outages[0].End.Equal(c.now) {
+		t.Fatalf("a start after 7 s without an instance: outages %v; want one from %v to %v", outages, last, c.now)
+	}
+	// The last instance stops cleanly: the time to the next start is
+	// charged to nobody, from the stop on (not from its last beat).
+	stop := c.now.Add(BeatEvery / 2)
+	c.now = stop
+	r.Beat(true)
+	c.now = c.now.Add(3 * time.Second)
+	outages, _ = start("fourth")
+	if len(outages) != 2 || !outages[1].Start.Equal(stop) || !outages[1].End.Equal(c.now) {
+		t.Fatalf("a start after a clean stop: outages %v; want a second from %v to %v", outages, stop, c.now)
 	}
 }
