@@ -481,12 +481,7 @@ func (s *Board) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 	sendError := func(code, msg string) {
 		send(errorMsg{Type: "error", Code: code, Message: msg})
 	}
-	stopPing := make(chan struct{})
-	pinged := make(chan struct{})
-	go func() {
-		defer close(pinged)
-		conn.KeepAlive(stopPing)
-	}()
+	stopPing := conn.KeepAlive()
 	var run struct {
 		cancel context.CancelFunc
 		done   chan struct{}
@@ -540,8 +535,7 @@ func (s *Board) handleAnalyzeWS(w http.ResponseWriter, r *http.Request) {
 		}(run.done)
 	}
 	stopRun()
-	close(stopPing)
-	<-pinged
+	stopPing()
 }
 
 // stream runs a live analysis of h's position: one analysis per depth,

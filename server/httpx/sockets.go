@@ -144,56 +144,54 @@ func (sk *Socket) Done() {
 }
 
 // Outbox returns a queue of messages for the socket: Send queues a message
-// without blocking, and a socket whose queue is full is closed as too slow
-// (status 1008).
+// without blocking and a goroutine writes the messages while any wait (an
+// idle socket holds none); a socket whose queue is full is closed as too
+// slow (status 1008), and a write that takes longer than the ping timeout
+// closes the socket.
 func (sk *Socket) Outbox() *Outbox {
-	return &Outbox{C: make(chan []byte, sk.s.limits.SendQueue), slow: func() { sk.CloseWith(websocket.StatusPolicyViolation, "too slow") }}
+	o := NewOutbox(sk.s.limits.SendQueue, func() { sk.CloseWith(websocket.StatusPolicyViolation, "too slow") })
+	o.write = func(msg []byte) error {
+		ctx, cancel := context.WithTimeout(context.Background(), sk.s.limits.PingTimeout)
+		defer cancel()
+		return sk.Write(ctx, websocket.MessageText, msg)
+	}
+	o.fail = func() { sk.CloseNow() }
+	return o
 }
 
-// Pump writes the outbox's messages to the socket until the outbox is
-// closed; a write that takes longer than the ping timeout closes the
-// socket. The returned channel is closed when Pump has finished.
-func (sk *Socket) Pump(o *Outbox) <-chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for msg := range o.C {
-			ctx, cancel := context.WithTimeout(context.Background(), sk.s.limits.PingTimeout)
-			err := sk.Write(ctx, websocket.MessageText, msg)
-			cancel()
-			if err != nil {
-				sk.CloseNow()
-				// Drain so that senders never block (they do not anyway).
-				for range o.C {
-				}
-				return
-			}
-		}
-	}()
-	return done
-}
-
-// KeepAlive pings the socket every ping interval until stop is closed,
+// KeepAlive pings the socket every ping interval until stop is called,
 // and closes it when a ping is not answered within the ping timeout: a
 // peer that vanished, or one that holds the connection without reading,
-// does not keep it open.
-func (sk *Socket) KeepAlive(stop <-chan struct{}) {
-	t := time.NewTicker(sk.s.limits.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
+// does not keep it open. Between pings it holds no goroutine.
+func (sk *Socket) KeepAlive() (stop func()) {
+	var (
+		mu      sync.Mutex
+		stopped bool
+		t       *time.Timer
+	)
+	ping := func() {
 		ctx, cancel := context.WithTimeout(context.Background(), sk.s.limits.PingTimeout)
 		err := sk.Ping(ctx)
 		cancel()
-		if err != nil {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case stopped:
+		case err != nil:
 			sk.s.IdleClosed.Add(1)
 			sk.CloseNow()
-			return
+		default:
+			t.Reset(sk.s.limits.PingInterval)
 		}
+	}
+	mu.Lock()
+	t = time.AfterFunc(sk.s.limits.PingInterval, ping)
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		stopped = true
+		t.Stop()
+		mu.Unlock()
 	}
 }
 
@@ -207,29 +205,99 @@ func (s *Sockets) Close() {
 	s.wg.Wait()
 }
 
-// Outbox is a websocket's queue of messages to send.
+// Outbox is a websocket's queue of messages to send. A goroutine writes
+// the messages while any wait and ends when none does, so that the many
+// idle connections of a busy server hold no writer and no buffer.
 type Outbox struct {
-	// C holds the messages waiting; whoever closes it has stopped
-	// sending.
-	C    chan []byte
-	slow func()
-	once sync.Once
+	max   int
+	slow  func()             // called once when a message does not fit
+	write func([]byte) error // writes one message; nil: the messages stay queued
+	fail  func()             // called once a write has failed
+
+	mu      sync.Mutex // guards the fields below
+	queue   [][]byte
+	writing bool          // a goroutine is writing the queue
+	shut    bool          // Close was called: nothing more is queued
+	dead    bool          // the queue overflowed or a write failed: nothing more is written
+	drained chan struct{} // closed when a closed outbox's writer is done
 }
 
-// NewOutbox returns an outbox of n messages that calls slow, once, when a
-// message does not fit.
+// NewOutbox returns an outbox of at most n messages that calls slow, once,
+// when a message does not fit. Its messages are only queued (Len counts
+// them): Socket.Outbox returns one that writes them.
 func NewOutbox(n int, slow func()) *Outbox {
-	return &Outbox{C: make(chan []byte, n), slow: slow}
+	return &Outbox{max: n, slow: slow}
 }
 
 // Send queues a message without blocking; when the queue is full the
 // socket is closed as too slow and gets nothing more.
 func (o *Outbox) Send(msg []byte) {
-	select {
-	case o.C <- msg:
-	default:
-		o.once.Do(o.slow)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	switch {
+	case o.shut || o.dead:
+		return
+	case len(o.queue) >= o.max:
+		o.dead = true
+		o.slow()
+		return
 	}
+	o.queue = append(o.queue, msg)
+	if !o.writing && o.write != nil {
+		o.writing = true
+		go o.run()
+	}
+}
+
+// Len returns how many messages wait.
+func (o *Outbox) Len() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.queue)
+}
+
+// run writes the queued messages until none waits.
+func (o *Outbox) run() {
+	for {
+		o.mu.Lock()
+		if len(o.queue) == 0 || o.dead {
+			o.queue = nil
+			o.writing = false
+			if o.drained != nil {
+				close(o.drained)
+				o.drained = nil
+			}
+			o.mu.Unlock()
+			return
+		}
+		msg := o.queue[0]
+		o.queue[0] = nil
+		o.queue = o.queue[1:]
+		o.mu.Unlock()
+		if err := o.write(msg); err != nil {
+			o.mu.Lock()
+			o.dead = true
+			o.mu.Unlock()
+			o.fail()
+		}
+	}
+}
+
+// Close stops the outbox taking messages and waits for those queued to be
+// written (or for a write to fail).
+func (o *Outbox) Close() {
+	o.mu.Lock()
+	o.shut = true
+	if !o.writing {
+		o.mu.Unlock()
+		return
+	}
+	if o.drained == nil {
+		o.drained = make(chan struct{})
+	}
+	done := o.drained
+	o.mu.Unlock()
+	<-done
 }
 
 // WriteMessage writes one text message, giving up (and closing the socket)

@@ -831,7 +831,6 @@ func (lb *Lobby) serveNews(w http.ResponseWriter, r *http.Request, uid, session 
 	if _, _, err := lb.sessions.Session(r); err != nil {
 		conn.CloseWith(websocket.StatusPolicyViolation, "signed out")
 	}
-	done := conn.Pump(c)
 	for {
 		rctx, cancel := context.WithTimeout(context.Background(), lb.quiet)
 		_, _, err := conn.Read(rctx)
@@ -846,8 +845,7 @@ func (lb *Lobby) serveNews(w http.ResponseWriter, r *http.Request, uid, session 
 		delete(lb.news, uid)
 	}
 	lb.mu.Unlock()
-	close(c.C)
-	<-done
+	c.Close()
 }
 
 // handleLobbyWS serves the lobby's websocket: the list of seeks whenever
@@ -909,7 +907,6 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		c.Send(httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: lb.seeksFor(all, uid)}))
 	}
 
-	done := conn.Pump(c)
 	for {
 		// The page says it is here; one that falls quiet is gone (a read
 		// that times out closes the connection).
@@ -942,6 +939,5 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	lb.mu.Lock()
 	delete(lb.all, c)
 	lb.mu.Unlock()
-	close(c.C)
-	<-done
+	c.Close()
 }

@@ -201,9 +201,9 @@ func FuzzMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b string) {
 		s, l, c := newFuzzGame(t, "pogo")
 		for _, msg := range []string{a, b, a} {
-			before := len(c.C)
+			before := c.Len()
 			handlers{s}.handleMessage(l, c, true, []byte(msg))
-			if len(c.C) == before {
+			if c.Len() == before {
 				t.Fatalf("no answer to %q", msg)
 			}
 		}
@@ -241,8 +241,8 @@ func TestSlowClient(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		c.send([]byte("x"))
 	}
-	if closed != 1 || len(c.C) != 2 {
-		t.Fatalf("slow called %d times, %d queued; want 1 and 2", closed, len(c.C))
+	if closed != 1 || c.Len() != 2 {
+		t.Fatalf("slow called %d times, %d queued; want 1 and 2", closed, c.Len())
 	}
 }
 

@@ -95,14 +95,14 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		// this instance have missed a move of another one.
 		s.rooms.catchUp(l)
 	}
-	c.C <- httpx.Marshal(struct {
+	c.Send(httpx.Marshal(struct {
 		Type  string    `json:"type"`
 		Seats []int     `json:"seats"`
 		Name  string    `json:"name,omitempty"`
 		Now   time.Time `json:"now"`
-	}{"hello", c.seats, c.name, s.now()})
+	}{"hello", c.seats, c.name, s.now()}))
 	if badToken {
-		c.C <- errorMsg(&moveError{code: CodeBadToken, msg: "the token matches no seat of this game: you are watching as a spectator"})
+		c.Send(errorMsg(&moveError{code: CodeBadToken, msg: "the token matches no seat of this game: you are watching as a spectator"}))
 	}
 	l.subs[c] = struct{}{}
 	l.idle = time.Time{}
@@ -132,17 +132,9 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	done := conn.Pump(c.Outbox)
-
-	pinged := make(chan struct{})
-	stopPing := make(chan struct{})
-	go func() {
-		defer close(pinged)
-		conn.KeepAlive(stopPing)
-	}()
+	stopPing := conn.KeepAlive()
 	s.readLoop(conn, l, c)
-	close(stopPing)
-	<-pinged
+	stopPing()
 
 	l.mu.Lock()
 	delete(l.subs, c)
@@ -162,8 +154,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		l.sendWatchers()
 	}
 	l.mu.Unlock()
-	close(c.C)
-	<-done
+	c.Close()
 }
 
 // readLoop handles the client's messages until the connection closes.
