@@ -50,7 +50,7 @@ func init() {
 		moderation.Blocks{}, moderation.BlockRequest{}, moderation.ReportRequest{}, moderation.ReportResponse{},
 		moderation.ResetRequest{},
 		explorer.Answer{},
-		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{}, puzzles.Themes{},
+		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{}, puzzles.Themes{}, puzzles.PlayerRating{},
 		lessons.Index{}, lessons.LessonView{}, lessons.MoveRequest{}, lessons.MoveResult{},
 	} {
 		t := reflect.TypeOf(v)

@@ -396,7 +396,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Analyst != nil {
 		refuter = cfg.Analyst
 	}
-	if s.puzzles, err = puzzles.New(puzzles.Config{Store: puzzleStore, Games: cfg.Games, Sessions: s.accounts, Refuter: refuter,
+	if s.puzzles, err = puzzles.New(puzzles.Config{Store: puzzleStore, Games: cfg.Games, Sessions: s.accounts, Users: users, Refuter: refuter,
 		Proxies: proxies, Now: cfg.Now, Log: cfg.Log}); err != nil {
 		live.Close()
 		return nil, err
