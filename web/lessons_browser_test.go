@@ -245,7 +245,8 @@ func TestBrowserLessons(t *testing.T) {
 	waitMyTurn(t, ctx)
 
 	// Every step of every lesson, in French and in Spanish, shows no
-	// English, the variants' lessons included.
+	// English, the variants' lessons included; on a phone-sized screen.
+	do(t, ctx, "a phone-sized screen", chromedp.EmulateViewport(390, 844))
 	for _, lang := range []string{"fr", "es"} {
 		eval[chromedp.Void](t, ctx, fmt.Sprintf(`localStorage.setItem("stax.lang", %q)`, lang))
 		do(t, ctx, "the lessons in "+lang, chromedp.Navigate(base+"/learn"), chromedp.WaitVisible(tid("lesson-pogo")))
@@ -256,6 +257,9 @@ func TestBrowserLessons(t *testing.T) {
 				do(t, ctx, "a step in "+lang, chromedp.Navigate(fmt.Sprintf("%s/learn/%s?step=%d", base, l.ID, i+1)))
 				step := lessonState(t, ctx, "play")
 				checkNoEnglish(t, ctx, english, lang+" "+l.ID+"/"+step)
+				if i == 0 {
+					shot(t, ctx, "lesson-"+lang+"-"+l.ID)
+				}
 			}
 		}
 	}

@@ -99,28 +99,20 @@ export function lessonPage(root, id) {
   const retryBtn = h("button", { type: "button", class: "secondary", hidden: true, "data-testid": "lesson-retry", onclick: () => showStep(s.at) }, t("lessons.retry"));
   const nextBtn = h("button", { type: "button", hidden: true, "data-testid": "lesson-next", onclick: () => showStep(s.at + 1) }, t("lessons.nextStep"));
   const endBox = h("div", { class: "actions", hidden: true, "data-testid": "lesson-end" });
+  const sideCol = h("div", { class: "side-col" }, controls.form, controls.error, controls.legalBox);
   const page = h("section", { class: "lesson", "data-testid": "lesson", "data-state": "load" });
   page.append(
     h("nav", { class: "actions" }, h("a", { href: "/learn", "data-link": "", class: "button secondary", "data-testid": "lessons-all" }, t("lessons.all"))),
     title,
     intro,
+    // The task and what the server said of the move come before the
+    // board, so that a phone shows them with it.
+    h("div", { class: "lesson-task" }, progress, text, goal, feedback, h("div", { class: "actions" }, hintBtn, retryBtn, nextBtn), endBox),
     h(
       "div",
       { class: "play" },
       h("div", { class: "board-col" }, board.box, controls.buttons, controls.hint, controls.info),
-      h(
-        "div",
-        { class: "side-col" },
-        progress,
-        text,
-        goal,
-        feedback,
-        h("div", { class: "actions" }, hintBtn, retryBtn, nextBtn),
-        endBox,
-        controls.form,
-        controls.error,
-        controls.legalBox,
-      ),
+      sideCol,
     ),
   );
   root.append(page);
@@ -171,6 +163,7 @@ export function lessonPage(root, id) {
     controls.error.textContent = "";
     hintBtn.hidden = false;
     retryBtn.hidden = nextBtn.hidden = endBox.hidden = true;
+    sideCol.hidden = false;
     setState("play");
     s.picker = mod().picker ? mod().picker(st.view ? st.view.moves : []) : new Picker(st.view ? st.view.moves : []);
     draw();
@@ -261,12 +254,11 @@ export function lessonPage(root, id) {
   // a first game against the beginner computer.
   function complete() {
     setState("complete");
-    s.shown = null;
-    progress.textContent = t("lessons.complete");
+    progress.textContent = "";
     text.textContent = "";
     goal.textContent = "";
-    clear(feedback);
-    hintBtn.hidden = retryBtn.hidden = nextBtn.hidden = true;
+    clear(feedback).append(h("p", { class: "done", "data-testid": "lesson-complete" }, t("lessons.complete")));
+    hintBtn.hidden = retryBtn.hidden = nextBtn.hidden = sideCol.hidden = true;
     const l = s.lesson;
     const play = h("button", { type: "button", "data-testid": "lesson-play", onclick: () => playBeginner(play) }, t("lessons.play"));
     clear(endBox).append(
