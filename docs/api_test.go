@@ -21,6 +21,7 @@ import (
 	"stax/server/chat"
 	"stax/server/clock"
 	"stax/server/explorer"
+	"stax/server/lessons"
 	"stax/server/lobby"
 	"stax/server/moderation"
 	"stax/server/offline"
@@ -49,7 +50,8 @@ func init() {
 		moderation.Blocks{}, moderation.BlockRequest{}, moderation.ReportRequest{}, moderation.ReportResponse{},
 		moderation.ResetRequest{},
 		explorer.Answer{},
-		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{}, puzzles.Themes{},
+		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{}, puzzles.Themes{}, puzzles.PlayerRating{},
+		lessons.Index{}, lessons.LessonView{}, lessons.MoveRequest{}, lessons.MoveResult{},
 	} {
 		t := reflect.TypeOf(v)
 		wireTypes[filepath.Base(t.PkgPath())+"."+t.Name()] = v

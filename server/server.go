@@ -9,7 +9,8 @@
 // (server/chat) and computer moves (server/worker),
 // accounts (server/account), ratings (server/ratings), the lobby
 // (server/lobby), the analysis board (server/analysis), the opening
-// explorer (server/explorer) and the puzzles (server/puzzles). A domain that
+// explorer (server/explorer), the puzzles (server/puzzles) and the lessons
+// (server/lessons). A domain that
 // needs another calls a small interface the other implements. This package
 // is the thin layer that composes them: it wires their dependencies,
 // routes and guards the requests (headers, hosts, connection limits,
@@ -43,6 +44,7 @@ import (
 	"stax/server/catalog"
 	"stax/server/explorer"
 	"stax/server/httpx"
+	"stax/server/lessons"
 	"stax/server/lobby"
 	"stax/server/moderation"
 	"stax/server/offline"
@@ -254,6 +256,7 @@ type Server struct {
 	moderation *moderation.Moderation
 	puzzles    *puzzles.Puzzles
 	explorer   *explorer.Explorer
+	lessons    *lessons.Lessons
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -393,7 +396,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Analyst != nil {
 		refuter = cfg.Analyst
 	}
-	if s.puzzles, err = puzzles.New(puzzles.Config{Store: puzzleStore, Games: cfg.Games, Sessions: s.accounts, Refuter: refuter,
+	if s.puzzles, err = puzzles.New(puzzles.Config{Store: puzzleStore, Games: cfg.Games, Sessions: s.accounts, Users: users, Refuter: refuter,
 		Proxies: proxies, Now: cfg.Now, Log: cfg.Log}); err != nil {
 		live.Close()
 		return nil, err
@@ -408,6 +411,10 @@ func New(cfg Config) (*Server, error) {
 		xcfg.Ratings = rated
 	}
 	s.explorer = explorer.New(xcfg)
+	if s.lessons, err = lessons.New(lessons.Config{Games: cfg.Games, Proxies: proxies, Now: cfg.Now, Log: cfg.Log}); err != nil {
+		live.Close()
+		return nil, err
+	}
 
 	// Follow the feed before reading the games, so that no change falls
 	// between the two.
@@ -470,6 +477,7 @@ func (s *Server) janitor() {
 		s.analysis.Sweep(now)
 		s.puzzles.Sweep(now)
 		s.explorer.Sweep(now)
+		s.lessons.Sweep(now)
 		// A game whose instance stopped between its end and its rating
 		// is rated by whichever instance is alive.
 		s.ratings.RateMissed(s.ctx)

@@ -16,6 +16,7 @@ import (
 
 	"stax/game"
 	"stax/server/account"
+	"stax/server/lessons"
 	"stax/server/lobby"
 	"stax/server/play"
 	"stax/server/puzzles"
@@ -74,7 +75,7 @@ func TestTranslations(t *testing.T) {
 		}
 	}
 	// Every key written in the modules exists.
-	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker|extras|lobby|profile|account|board|settings|analysis|offline|puzzles)\.[A-Za-z_.]*[A-Za-z_])"`)
+	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker|extras|lobby|profile|account|board|settings|analysis|offline|puzzles|lessons)\.[A-Za-z_.]*[A-Za-z_])"`)
 	for _, name := range modules(t) {
 		if strings.HasPrefix(name, "i18n/") {
 			continue
@@ -97,7 +98,7 @@ func TestTranslations(t *testing.T) {
 	}
 	for _, code := range []string{play.CodeBadToken, play.CodeBadMessage, play.CodeNotYourSeat, play.CodeNotYourTurn, play.CodeIllegalMove, play.CodeStale, play.CodeGameOver, play.CodeServer, play.CodeFlagged, play.CodeRateLimited,
 		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek,
-		puzzles.CodeNoPuzzle, puzzles.CodeBadLine, puzzles.CodeIllegalMove} {
+		puzzles.CodeNoPuzzle, puzzles.CodeBadLine, puzzles.CodeIllegalMove, puzzles.CodeNoPlayer, lessons.CodeNoLesson, lessons.CodeBadStep, lessons.CodeIllegalMove} {
 		if _, ok := en["error."+code]; !ok {
 			t.Errorf("i18n/en.js lacks the error code %q", code)
 		}

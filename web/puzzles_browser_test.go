@@ -194,6 +194,15 @@ func TestBrowserPuzzles(t *testing.T) {
 			t.Errorf("the history's rating %v (%v); want %v", r, err, player.Rating)
 		}
 		shot(t, ctx, "puzzle-history")
+		// The profile shows the puzzle rating too.
+		do(t, ctx, "opening the profile", chromedp.Navigate(b.base+"/@/puzzler"))
+		waitFor(t, ctx, "the puzzle rating on the profile", `document.querySelector('[data-testid=rating-value-puzzles]') !== null`)
+		if r, err := strconv.ParseFloat(eval[string](t, ctx, `document.querySelector('[data-testid=rating-value-puzzles]').dataset.rating`), 64); err != nil || math.Abs(r-player.Rating) > 1e-6 {
+			t.Errorf("the profile's puzzle rating %v (%v); want %v", r, err, player.Rating)
+		}
+		if s := eval[string](t, ctx, `document.querySelector('[data-testid=rating-puzzles]').textContent`); !strings.Contains(s, "4 rated puzzles") {
+			t.Errorf("the profile's puzzle rating reads %q; want 4 rated puzzles", s)
+		}
 	})
 
 	t.Run("streak", func(t *testing.T) {

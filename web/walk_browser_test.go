@@ -108,6 +108,7 @@ func TestBrowserLanguageWalk(t *testing.T) {
 	waitFor(t, guest, "the result", `document.querySelector('[data-testid=result]:not([hidden])') !== null`)
 
 	h1 := `document.querySelector("main h1") !== null`
+	lessonPlay := `document.querySelector('[data-testid=lesson][data-state=play]') !== null`
 	pages := []struct{ who, path, wait string }{
 		{"guest", "/", `document.querySelector('[data-testid=game-pogo]') !== null`},
 		{"guest", "/games", `document.querySelector('main h1') !== null && document.querySelector('[data-testid^=recent-]') !== null`},
@@ -119,6 +120,10 @@ func TestBrowserLanguageWalk(t *testing.T) {
 		{"guest", "/signup", h1},
 		{"guest", "/login", h1},
 		{"guest", "/nowhere", h1},
+		{"guest", "/learn", `document.querySelector('[data-testid=lesson-diam-teams]') !== null`},
+		{"guest", "/learn/pogo", lessonPlay},
+		{"guest", "/learn/pisola-roofs", lessonPlay},
+		{"guest", "/learn/diam-teams", lessonPlay},
 		{"guest", "/game/" + over, `document.querySelector('[data-testid=result]:not([hidden])') !== null`},
 		{"ann", "/", `document.querySelector('[data-testid=quick-3\\+2]') !== null`},
 		{"ann", "/new", `document.querySelector('[data-testid=game-pogo]') !== null`},

@@ -64,6 +64,8 @@ const (
 	CodeBadLine = "bad_line"
 	// CodeIllegalMove: the player's move is not a legal move there.
 	CodeIllegalMove = "illegal_move"
+	// CodeNoPlayer: no account has that name.
+	CodeNoPlayer = "no_player"
 )
 
 // The defaults of Config.
@@ -116,6 +118,9 @@ type Config struct {
 	Puzzles []puzzle.Puzzle
 	// Sessions tells who plays.
 	Sessions Sessions
+	// Users finds an account by its name, for the puzzle rating its
+	// profile shows; nil serves no player's rating.
+	Users store.Users
 	// Refuter, when set, analyses wrong moves; RefuteTime bounds one
 	// analysis (default DefaultRefuteTime). Only one analysis runs at
 	// once: a wrong move that finds the analyst busy for RefuteTime is
@@ -203,6 +208,7 @@ func (s *Puzzles) Routes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/puzzles/streak", s.handleStreak)
 	m.HandleFunc("GET /api/puzzles/me", s.handleMe)
 	m.HandleFunc("GET /api/puzzles/themes", s.handleThemes)
+	m.HandleFunc("GET /api/puzzles/players/{name}", s.handlePlayer)
 	m.HandleFunc("GET /api/puzzles/{id}", s.handleGet)
 	m.HandleFunc("POST /api/puzzles/{id}/move", s.handleMove)
 	m.HandleFunc("POST /api/puzzles/{id}/hint", s.handleHint)
@@ -851,4 +857,29 @@ func (s *Puzzles) handleThemes(w http.ResponseWriter, r *http.Request) {
 		slices.SortStableFunc(out.Games[i].Themes, func(a, b ThemeCount) int { return strings.Compare(a.Theme, b.Theme) })
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// handlePlayer answers the puzzle rating of the account named in the
+// path, for its profile: a player without rated attempts has the starting
+// rating and no attempts.
+func (s *Puzzles) handlePlayer(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Store == nil || s.cfg.Users == nil {
+		httpx.Error(w, http.StatusNotImplemented, store.ErrNoAccounts.Error())
+		return
+	}
+	u, err := s.cfg.Users.UserByName(r.Context(), r.PathValue("name"))
+	if errors.Is(err, store.ErrNotFound) {
+		httpx.ErrorCode(w, http.StatusNotFound, CodeNoPlayer, fmt.Sprintf("no player %q", r.PathValue("name")))
+		return
+	}
+	var pl store.PuzzleRating
+	if err == nil {
+		pl, err = s.playerRating(r.Context(), u.ID, s.now())
+	}
+	if err != nil {
+		s.log.Error("puzzle rating of a player", "err", err)
+		httpx.Error(w, http.StatusInternalServerError, "the puzzle rating could not be read")
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, wirePlayer(pl))
 }

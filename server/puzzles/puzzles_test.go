@@ -63,7 +63,7 @@ func newSite(t *testing.T) *site {
 	if s.builtin, err = puzzle.Builtin(); err != nil {
 		t.Fatal(err)
 	}
-	s.puzzles, err = puzzles.New(puzzles.Config{Store: st, Games: games.All(), Sessions: s.sessions, Refuter: s.refuter,
+	s.puzzles, err = puzzles.New(puzzles.Config{Store: st, Games: games.All(), Sessions: s.sessions, Users: st, Refuter: s.refuter,
 		MoveBurst: 1000, Now: func() time.Time { return s.now }})
 	if err != nil {
 		t.Fatal(err)
@@ -225,6 +225,18 @@ func TestSolveAndFail(t *testing.T) {
 		t.Fatalf("ann's history: %+v; want 8 attempts, 4 rated, latest first", h)
 	}
 	s.call(t, "", "GET", "/api/puzzles/me", nil, 401, nil)
+	// Anyone reads a player's puzzle rating, for their profile.
+	var pr puzzles.PlayerRating
+	s.call(t, "", "GET", "/api/puzzles/players/ANN", nil, 200, &pr)
+	if pr.Rating != h.Rating.Rating || pr.Attempts != 4 {
+		t.Fatalf("ann's puzzle rating for her profile: %+v; want %+v", pr, h.Rating)
+	}
+	pr = puzzles.PlayerRating{}
+	s.call(t, "", "GET", "/api/puzzles/players/cy", nil, 200, &pr)
+	if pr.Attempts != 0 || pr.Rating != 1500 {
+		t.Fatalf("cy's puzzle rating: %+v; want 1500 and no attempts", pr)
+	}
+	s.call(t, "", "GET", "/api/puzzles/players/nobody", nil, 404, nil)
 }
 
 // TestHint names the cells of the next move, and fails a first attempt.

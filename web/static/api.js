@@ -240,3 +240,11 @@ export const puzzleMove = (id, moves, mode) => request("POST", `/api/puzzles/${e
 export const puzzleHint = (id, moves, mode) => request("POST", `/api/puzzles/${encodeURIComponent(id)}/hint`, { moves, mode: mode || undefined });
 export const puzzleHistory = () => request("GET", "/api/puzzles/me");
 export const puzzleThemes = () => request("GET", "/api/puzzles/themes");
+// puzzlePlayer returns the puzzle rating of the player of that name.
+export const puzzlePlayer = (name) => request("GET", `/api/puzzles/players/${encodeURIComponent(name)}`);
+
+// The lessons (docs/api.md, "Lessons"): the list, one lesson, and a move
+// of a step (from 0) judged against its goal.
+export const lessonIndex = () => request("GET", "/api/lessons");
+export const lessonGet = (id) => request("GET", `/api/lessons/${encodeURIComponent(id)}`);
+export const lessonMove = (id, step, move) => request("POST", `/api/lessons/${encodeURIComponent(id)}/move`, { step, move });

@@ -17,6 +17,7 @@
 //         /bench            the browser engine's speed
 //         /puzzles, /puzzles/daily, /puzzles/streak, /puzzles/history,
 //         /puzzles/<id>     the puzzles
+//         /learn, /learn/<id>   the lessons
 
 import { installPatterns } from "./render.js";
 import { clear, h } from "./dom.js";
@@ -28,6 +29,7 @@ import { recentPage } from "./pages/recent.js";
 import { rulesPage } from "./pages/rules.js";
 import { analysisPage } from "./pages/analysis.js";
 import { puzzleHistoryPage, puzzlesPage } from "./pages/puzzles.js";
+import { learnPage, lessonPage } from "./pages/learn.js";
 import { logout, me, onAccount } from "./account.js";
 import { lobbyPage } from "./pages/lobby.js";
 import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
@@ -74,6 +76,8 @@ function route() {
   else if (path === "/puzzles/streak") page = (root) => puzzlesPage(root, "streak");
   else if (path === "/puzzles/history") page = puzzleHistoryPage;
   else if ((m = /^\/puzzles\/(p[0-9a-f]{12})$/.exec(path))) page = (root) => puzzlesPage(root, "one", m[1]);
+  else if (path === "/learn") page = learnPage;
+  else if ((m = /^\/learn\/([a-z0-9-]+)$/.exec(path))) page = (root) => lessonPage(root, m[1]);
   else if ((m = /^\/rules\/([a-z0-9_-]+)$/.exec(path)) && GAMES.some((g) => g.name === m[1])) page = (root) => rulesPage(root, m[1]);
   else if (path === "/rules" && GAMES.length) page = (root) => rulesPage(root, GAMES[0].name);
   else page = notFound;
@@ -164,6 +168,7 @@ function drawNav() {
     h("a", { href: "/analysis", "data-link": "", "data-testid": "nav-analysis" }, t("nav.analysis")),
     h("a", { href: "/offline", "data-link": "", "data-testid": "nav-offline" }, t("nav.offline")),
     h("a", { href: "/puzzles", "data-link": "", "data-testid": "nav-puzzles" }, t("nav.puzzles")),
+    h("a", { href: "/learn", "data-link": "", "data-testid": "nav-learn" }, t("nav.learn")),
     h("a", { href: "/leaderboard", "data-link": "", "data-testid": "nav-leaderboard" }, t("nav.leaderboard")),
     ...GAMES.filter((g) => g.rules).map((g) => h("a", { href: "/rules/" + g.name, "data-link": "" }, t("nav.rules", { game: g.title }))),
     h(

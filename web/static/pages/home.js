@@ -43,6 +43,7 @@ export function homePage(root) {
   root.append(
     h("h1", {}, t("home.heading")),
     lead,
+    h("p", { class: "learn-link" }, t("home.newHere"), " ", h("a", { href: "/learn", "data-link": "", "data-testid": "home-learn" }, t("home.learn"))),
     form,
     errorBox,
     recentBox,

@@ -4,6 +4,7 @@
 
 import { block, blocks, leaderboard, me, myGames, poolName, pools, poolTitle, profile, ratingText, report, unblock } from "../account.js";
 import { h } from "../dom.js";
+import { puzzlePlayer } from "../api.js";
 import { svg } from "../svg.js";
 import { errorWords, formatNumber, language, t, timeAgo } from "../i18n.js";
 
@@ -62,10 +63,22 @@ export function profilePage(root, name) {
         r.history && r.history.length ? plot(r.history) : null));
     }
     body.append(ratings, h("h2", {}, t("profile.recent")), h("ul", { class: "games" }, ...p.games.map(gameRow)));
+    puzzleRating(ratings, p.name || name);
     moderationBox(body, p.name || name);
   }).catch((e) => {
     body.replaceChildren(h("p", { class: "error", role: "alert" }, errorWords(e)));
   });
+}
+
+// puzzleRating adds the player's puzzle rating to box once they have
+// solved or failed a rated puzzle.
+function puzzleRating(box, name) {
+  puzzlePlayer(name).then((r) => {
+    if (!r.attempts) return;
+    box.append(h("section", { class: "rating", "data-testid": "rating-puzzles" },
+      h("h2", {}, h("a", { href: "/puzzles", "data-link": "" }, t("profile.puzzles")), " ", h("span", { class: "rating-value", "data-testid": "rating-value-puzzles", "data-rating": r.rating }, ratingText(r))),
+      h("p", { class: "small muted" }, t("profile.puzzleStats", { deviation: Math.round(r.deviation), n: r.attempts }), r.provisional ? " · " + t("profile.provisional") : "")));
+  }, () => {});
 }
 
 // leaderboardPage shows the leaderboard of pool, or of the first pool.
