@@ -135,6 +135,19 @@ func (sk *Socket) CloseWith(code websocket.StatusCode, reason string) {
 	sk.closeOnce.Do(func() { go sk.Conn.Close(code, reason) })
 }
 
+// Detach runs serve, the socket's life after its set-up, on a goroutine of
+// its own, then Done, and returns at once so that the HTTP handler
+// returns: the handler's goroutine, whose stack grew with the set-up's
+// work, and its request are freed, and a socket waiting for messages holds
+// only serve's stack. Close still waits for serve. The request's context
+// ends when the handler returns: serve must not use it.
+func (sk *Socket) Detach(serve func()) {
+	go func() {
+		defer sk.Done()
+		serve()
+	}()
+}
+
 // Done closes the socket normally, if nothing closed it before, and tells
 // Close that its handler is over.
 func (sk *Socket) Done() {

@@ -43,7 +43,12 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer release()
+	detached := false
+	defer func() {
+		if !detached {
+			release()
+		}
+	}()
 	id := r.PathValue("id")
 	s.mu.Lock()
 	_, held := s.games[id]
@@ -57,7 +62,6 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer conn.Done()
 
 	c := &client{Outbox: conn.Outbox(), chatLimit: httpx.NewRateLimiter(chat.Every, chat.Burst), mod: s.mod}
 
@@ -71,6 +75,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	// unloaded since it was looked up: acquire loads it again.)
 	if l, err = s.acquire(r.Context(), id); err != nil {
 		conn.CloseWith(websocket.StatusInternalError, "the game could not be loaded")
+		conn.Done()
 		return
 	}
 	var badToken bool
@@ -132,6 +137,18 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
+	// The connection's life goes on without the request: its handler's
+	// goroutine, whose stack grew with the set-up, is let go.
+	detached = true
+	conn.Detach(func() {
+		defer release()
+		s.serve(conn, l, c)
+	})
+}
+
+// serve handles a client's messages until its connection closes, then
+// takes it out of the room.
+func (s handlers) serve(conn *httpx.Socket, l *room, c *client) {
 	stopPing := conn.KeepAlive()
 	s.readLoop(conn, l, c)
 	stopPing()
