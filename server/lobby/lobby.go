@@ -808,16 +808,17 @@ func (lb *Lobby) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
 // challenge, a game started. Every page of a signed-in player holds one;
 // it keeps no seek in the lobby. Like the lobby's, the page says "here"
 // every 20 s and a connection quiet for longer than Quiet is closed.
-func (lb *Lobby) serveNews(w http.ResponseWriter, r *http.Request, uid, session string) {
+func (lb *Lobby) serveNews(w http.ResponseWriter, r *http.Request, uid, session string, release func()) {
 	if uid == "" {
+		release()
 		httpx.Error(w, http.StatusUnauthorized, "sign in to receive your news")
 		return
 	}
 	conn, ok := lb.sockets.Accept(w, r)
 	if !ok {
+		release()
 		return
 	}
-	defer conn.Done()
 	c := conn.Outbox()
 	lb.mu.Lock()
 	if lb.news[uid] == nil {
@@ -831,6 +832,16 @@ func (lb *Lobby) serveNews(w http.ResponseWriter, r *http.Request, uid, session 
 	if _, _, err := lb.sessions.Session(r); err != nil {
 		conn.CloseWith(websocket.StatusPolicyViolation, "signed out")
 	}
+	// The connection's life goes on without the request (see
+	// httpx.Socket.Detach).
+	conn.Detach(func() {
+		defer release()
+		lb.newsLoop(conn, c, uid)
+	})
+}
+
+// newsLoop keeps a news connection until it closes or falls quiet.
+func (lb *Lobby) newsLoop(conn *httpx.Socket, c *httpx.Outbox, uid string) {
 	for {
 		rctx, cancel := context.WithTimeout(context.Background(), lb.quiet)
 		_, _, err := conn.Read(rctx)
@@ -858,20 +869,19 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer release()
 	uid, session := "", ""
 	if u, ss, err := lb.sessions.Session(r); err == nil {
 		uid, session = u.ID, ss.TokenHash
 	}
 	if r.URL.Query().Get("news") == "1" {
-		lb.serveNews(w, r, uid, session)
+		lb.serveNews(w, r, uid, session, release)
 		return
 	}
 	conn, ok := lb.sockets.Accept(w, r)
 	if !ok {
+		release()
 		return
 	}
-	defer conn.Done()
 	c := conn.Outbox()
 
 	lb.mu.Lock()
@@ -906,7 +916,17 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		}
 		c.Send(httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: lb.seeksFor(all, uid)}))
 	}
+	// The connection's life goes on without the request (see
+	// httpx.Socket.Detach).
+	conn.Detach(func() {
+		defer release()
+		lb.lobbyLoop(ctx, conn, c, uid)
+	})
+}
 
+// lobbyLoop keeps a lobby connection until it closes or falls quiet, then
+// withdraws its account's seeks when it was the account's last.
+func (lb *Lobby) lobbyLoop(ctx context.Context, conn *httpx.Socket, c *httpx.Outbox, uid string) {
 	for {
 		// The page says it is here; one that falls quiet is gone (a read
 		// that times out closes the connection).
