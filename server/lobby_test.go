@@ -25,6 +25,7 @@ type lobbyMsg struct {
 	Game  string       `json:"game"`
 	Seek  string       `json:"seek"`
 	By    string       `json:"by"`
+	Title string       `json:"title"`
 }
 
 // lists holds what each lobby connection was told of the seeks: the list

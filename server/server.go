@@ -378,6 +378,9 @@ func New(cfg Config) (*Server, error) {
 	s.lobby = lobby.New(lobby.Config{Seeks: seeks, Pairing: pairing, Users: users, Feed: games, Games: cfg.Games, Sessions: s.accounts,
 		Starter: live, Ratings: s.ratings, Sockets: s.sockets, Instance: instance, MaxPlies: cfg.MaxPlies, Now: now, Log: cfg.Log})
 	s.lobby.SetBlocker(s.moderation)
+	// Live play's news (a player's move, a draw offered) goes through the
+	// lobby's site-wide news connections.
+	live.SetNotifier(s.lobby)
 	// An account disabled anywhere loses its websockets here.
 	s.moderation.OnDisabled(func(userID string) {
 		r := store.Revocation{User: userID}

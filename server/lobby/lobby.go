@@ -340,6 +340,8 @@ type lobbyMsg struct {
 	Game  string  `json:"game,omitempty"`
 	Seek  string  `json:"seek,omitempty"`
 	By    string  `json:"by,omitempty"`
+	// Title is the title of the game of live play's news ("turn", "draw").
+	Title string `json:"title,omitempty"`
 }
 
 // Publish sends this instance's lobby connections what changed in the
@@ -434,6 +436,17 @@ func (lb *Lobby) announce(ctx context.Context, userID string, m lobbyMsg) {
 	if err := lb.feed.Announce(ctx, ev); err != nil {
 		lb.log.Error("lobby: announce", "type", m.Type, "err", err)
 	}
+}
+
+// Notify sends an account news of one of its games, on whichever instance
+// holds its connections (live play's play.Notifier): kind is "turn" (the
+// account's move) or "draw" (a draw offered to it), by the player who
+// moved or offered, title the game's.
+func (lb *Lobby) Notify(ctx context.Context, userID, kind, gameID, by, title string) {
+	if lb.feed == nil {
+		return
+	}
+	lb.announce(ctx, userID, lobbyMsg{Type: kind, Game: gameID, By: by, Title: title})
 }
 
 // ForgetAccount withdraws a deleted account's seeks and the challenges to it.

@@ -269,12 +269,18 @@ func (s *Live) offer(l *room, c *client, kind string) error {
 			return &moveError{code: CodeBadMessage, msg: "the rematch has started: game " + l.talk.rematch}
 		}
 	}
+	made := -1 // a seat whose offer is new
 	for _, p := range c.seats {
-		l.addOffer(kind, p)
+		if l.addOffer(kind, p) && made < 0 {
+			made = p
+		}
 	}
 	if !l.agreed(kind) {
 		l.sendOffers()
 		s.rooms.tellState(l, false)
+		if kind == offerDraw && made >= 0 {
+			s.newsOfDraw(l, made)
+		}
 		return nil
 	}
 	// Every player agrees: this instance carries the offer out, and the

@@ -470,6 +470,7 @@ func (s *Live) play(ctx context.Context, l *room, seats []int, text string, ply 
 	l.changed()
 	l.broadcast()
 	s.scheduleAI(l)
+	s.newsOfMove(l, toMove)
 	return nil
 }
 

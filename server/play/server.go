@@ -72,6 +72,23 @@ type Rater interface {
 	RateGame(ctx context.Context, id string, g game.Game, seats []store.Seat, o game.Outcome, at time.Time) error
 }
 
+// Notifier brings players the news of their games wherever they are on the
+// site: the lobby's site-wide news connection implements it, on whichever
+// instance the player is connected.
+type Notifier interface {
+	// Notify tells the account userID of news in game gameID: kind is
+	// NewsTurn (it is the account's move) or NewsDraw (a draw is offered
+	// to it); by is the name of the player who moved or offered, title
+	// the game's title.
+	Notify(ctx context.Context, userID, kind, gameID, by, title string)
+}
+
+// The kinds of news live play sends through its Notifier.
+const (
+	NewsTurn = "turn"
+	NewsDraw = "draw"
+)
+
 // Config configures live play. Store and Games are required.
 type Config struct {
 	// Store keeps the games, their feed and the computer moves' jobs.
@@ -129,7 +146,8 @@ type Live struct {
 	games map[string]*room
 
 	moveLat, commitLat latency.Histogram
-	mod                Moderator // nil: no moderation (see SetModerator)
+	mod                Moderator                // nil: no moderation (see SetModerator)
+	notifier           atomic.Pointer[Notifier] // nil: no news (see SetNotifier)
 
 	creates, joins *httpx.RateLimiter
 	open           openGames    // unfinished games per creating client
