@@ -464,3 +464,60 @@ func slicesContain(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestBrowserGameNotifications: in a correspondence game, Bob's move and
+// then his draw offer reach Ann on her profile page through the site-wide
+// connection: a toast, the count on the bell and in the tab's title, and,
+// with notifications allowed and the tab in the background, a
+// notification of the browser; the toast opens the game, where the offer
+// waits for her answer.
+func TestBrowserGameNotifications(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	base := startAccountServer(t, "")
+	b := newBrowserAt(t, base)
+	defer b.checkNoExceptions(t)
+	ann := b.person(t, 90*time.Second)
+	bob := b.person(t, 90*time.Second)
+	signUpAPI(t, ann, base, "ann")
+	signUpAPI(t, bob, base, "bob")
+	code, body := apiCall(t, bob, "POST", "/api/seeks", `JSON.stringify({spec: "pogo", rated: true, seat: 0, days: 3})`)
+	if code != 201 {
+		t.Fatalf("bob's seek: %d %s", code, body)
+	}
+	code, body = apiCall(t, ann, "POST", "/api/seeks/"+between(body, `"id":"`, `"`)+"/accept", "'{}'")
+	if code != 201 {
+		t.Fatalf("ann accepts: %d %s", code, body)
+	}
+	game := between(body, `"game":"`, `"`)
+
+	do(t, ann, "ann's profile", chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/@/ann"), chromedp.WaitVisible(tid("bell")))
+	waitFor(t, ann, "the news connection", `document.querySelector('[data-testid=bell]').dataset.live === "true"`)
+	// The browser's notifications, allowed, are recorded; the tab is in
+	// the background.
+	eval[bool](t, ann, `(() => {
+  window.shown = [];
+  window.Notification = class { constructor(title, o) { window.shown.push(o.body); } close() {} static get permission() { return "granted"; } static requestPermission() { return Promise.resolve("granted"); } };
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  return true;
+})()`)
+
+	do(t, bob, "bob's game", chromedp.Navigate(base+"/game/"+game), chromedp.WaitVisible(tid("board-box")))
+	waitRatings(t, bob)
+	waitMyTurn(t, bob)
+	clickMove(t, bob, "pogo", legal(t, bob)[0])
+	waitFor(t, ann, "the toast of bob's move", `[...document.querySelectorAll('[data-testid=toast] a')].some(a => a.getAttribute('href') === "/game/`+game+`" && a.textContent.includes("bob"))`)
+	waitFor(t, ann, "the count", `document.querySelector('[data-testid=bell-count]').textContent === "1" && document.title.startsWith("(1) ")`)
+	waitFor(t, ann, "the browser's notification", `window.shown.length === 1 && window.shown[0].includes("bob")`)
+	if bad := offScreen(t, ann, []string{"bell", "toasts"}); len(bad) > 0 {
+		t.Fatalf("the news off a phone's screen: %s", strings.Join(bad, "; "))
+	}
+
+	click(t, bob, "offer-draw")
+	waitFor(t, ann, "the toast of the draw offer", `[...document.querySelectorAll('[data-testid=toast] a')].some(a => a.getAttribute('href') === "/game/`+game+`" && a.textContent.includes("draw"))`)
+	waitFor(t, ann, "the count", `document.querySelector('[data-testid=bell-count]').textContent === "2" && document.title.startsWith("(2) ")`)
+	waitFor(t, ann, "the browser's second notification", `window.shown.length === 2 && window.shown[1].includes("draw")`)
+	shot(t, ann, "notifications-draw")
+	do(t, ann, "ann opens the game from the toast", chromedp.Click(chromedp.CSS(`[data-testid=toast] a[href="/game/`+game+`"]`), chromedp.NodeVisible), chromedp.WaitVisible(tid("board-box")))
+	waitFor(t, ann, "bob's offer", `document.querySelector('[data-testid=offer-news-draw]') !== null`)
+}

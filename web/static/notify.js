@@ -1,9 +1,11 @@
 // notify.js is the site-wide live connection of a signed-in player: on
 // every page it follows the player's news over transport.js (GET
-// /ws/lobby?news=1: a challenge received, a game started; docs/api.md) and
-// looks every minute for games newly waiting for the player's move, and
-// shows each: a toast, a count on the header's bell and in the tab's
-// title, and a notification of the browser when the player allowed them.
+// /ws/lobby?news=1: a challenge received, a game started, the player's
+// move in a correspondence game, a draw offered; docs/api.md), looks for
+// games newly waiting for the player's move when the connection comes
+// back after a break, and shows each: a toast, a count on the header's
+// bell and in the tab's title, and a notification of the browser when the
+// player allowed them.
 
 import { myGames } from "./account.js";
 import { clear, h, navigate } from "./dom.js";
@@ -12,10 +14,9 @@ import { svg } from "./svg.js";
 import { Socket } from "./transport.js";
 
 // keep is how many notifications the bell's list keeps; toastTime how long
-// a toast stays; lookEvery how often the games waiting for a move are read.
+// a toast stays.
 const keep = 10;
 const toastTime = 8000;
-const lookEvery = 60000;
 
 export class Notifier {
   // header is the site's header, where the bell goes.
@@ -49,21 +50,26 @@ export class Notifier {
     this.panel.hidden = true;
     this.drawBell();
     if (!who) return;
+    let broken = false;
     this.socket = new Socket({ path: "/ws/lobby?news=1" }, {
       receive: (m) => this.receive(m),
-      status: (s) => this.bell.setAttribute("data-live", String(s === "connected")),
+      status: (s) => {
+        this.bell.setAttribute("data-live", String(s === "connected"));
+        // News sent while the connection was down is not sent again:
+        // the games that came to wait for the player meanwhile are.
+        if (s === "connected" && broken) this.look();
+        broken = s !== "connected";
+      },
     });
     // The server closes a news connection that says nothing for a minute.
     this.beat = setInterval(() => this.socket && this.socket.send({ type: "here" }), 20000);
     this.look();
-    this.looking = setInterval(() => this.look(), lookEvery);
   }
 
   stop() {
     if (this.socket) this.socket.close();
     this.socket = null;
     clearInterval(this.beat);
-    clearInterval(this.looking);
   }
 
   receive(m) {
@@ -77,12 +83,19 @@ export class Notifier {
       case "declined":
         this.add(t("lobby.declined", { name: m.by }), "/");
         break;
+      case "turn":
+        if (this.waiting) this.waiting.add(m.game);
+        this.add(t("notify.turn", { name: m.by, title: m.title }), "/game/" + m.game);
+        break;
+      case "draw":
+        this.add(t("notify.draw", { name: m.by, title: m.title }), "/game/" + m.game);
+        break;
     }
   }
 
   // look reads the games waiting for the player's move and tells of those
   // that were not waiting at the last look (a correspondence game whose
-  // opponent moved while the player was elsewhere).
+  // opponent moved while the connection was down).
   async look() {
     let games;
     try {
