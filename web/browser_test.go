@@ -392,18 +392,16 @@ func clickMove(t *testing.T, ctx context.Context, game, move string) {
 		// disc at that depth, the others with the count buttons.
 		disc := "disc-" + m[2] + "-" + m[1]
 		if plies(t, ctx)%4 == 0 && eval[bool](t, ctx, `document.querySelector('[data-testid="`+disc+`"]') !== null`) {
-			click(t, ctx, disc)
-			waitFor(t, ctx, "the count picked by "+disc, `document.querySelector('[data-testid=count-`+m[1]+`].active') !== null`)
+			clickUntil(t, ctx, disc, "the count picked by "+disc, `document.querySelector('[data-testid=count-`+m[1]+`].active') !== null`)
 		} else {
-			click(t, ctx, "sq-"+m[2])
+			clickUntil(t, ctx, "sq-"+m[2], "the count buttons of "+m[2], `document.querySelector('[data-testid=count-`+m[1]+`]') !== null`)
 			click(t, ctx, "count-"+m[1])
 		}
 		waitFor(t, ctx, "the targets of "+move, `document.querySelector('[data-testid="sq-`+m[3]+`"].target') !== null`)
 		click(t, ctx, "sq-"+m[3])
 	case "pisola":
 		if m = regexp.MustCompile(`^([a-h][1-8])\+([a-h][1-8])$`).FindStringSubmatch(move); m != nil {
-			click(t, ctx, "sq-"+m[1])
-			waitFor(t, ctx, m[1]+" previewed", `document.querySelector('[data-testid="ghost-`+m[1]+`"]') !== null`)
+			clickUntil(t, ctx, "sq-"+m[1], m[1]+" previewed", `document.querySelector('[data-testid="ghost-`+m[1]+`"]') !== null`)
 			click(t, ctx, "sq-"+m[2])
 			return
 		}
@@ -411,12 +409,11 @@ func clickMove(t *testing.T, ctx context.Context, game, move string) {
 		if m == nil {
 			t.Fatalf("bad pisola move %q", move)
 		}
-		click(t, ctx, "sq-"+m[1])
+		clickUntil(t, ctx, "sq-"+m[1], "the targets of "+move, `document.querySelector('[data-testid="sq-`+m[2]+`"].target') !== null`)
 		click(t, ctx, "sq-"+m[2])
 	case "diam":
 		if m = regexp.MustCompile(`^([rygb])@([1-8])$`).FindStringSubmatch(move); m != nil {
-			click(t, ctx, "reserve-"+m[1])
-			waitFor(t, ctx, "the targets of "+move, `document.querySelector('[data-testid="cell-`+m[2]+`"].target') !== null`)
+			clickUntil(t, ctx, "reserve-"+m[1], "the targets of "+move, `document.querySelector('[data-testid="cell-`+m[2]+`"].target') !== null`)
 			click(t, ctx, "cell-"+m[2])
 			return
 		}
@@ -429,13 +426,27 @@ func clickMove(t *testing.T, ctx context.Context, game, move string) {
 		if m[3] == "-" {
 			to = (cell+6)%8 + 1
 		}
-		click(t, ctx, "piece-"+m[1]+"-"+m[2])
-		waitFor(t, ctx, "the targets of "+move, fmt.Sprintf(`document.querySelector('[data-testid="cell-%d"].target') !== null`, to))
+		clickUntil(t, ctx, "piece-"+m[1]+"-"+m[2], "the targets of "+move, fmt.Sprintf(`document.querySelector('[data-testid="cell-%d"].target') !== null`, to))
 		shot(t, ctx, "diam-picked")
 		click(t, ctx, fmt.Sprintf("cell-%d", to))
 	default:
 		t.Fatalf("unknown game %q", game)
 	}
+}
+
+// clickUntil clicks the element with the data-testid until the predicate
+// holds: a click on an element that the page was drawing again at that
+// moment (a message arrived) does nothing, and is made again.
+func clickUntil(t *testing.T, ctx context.Context, id, what, predicate string) {
+	t.Helper()
+	for try := 0; try < 2; try++ {
+		click(t, ctx, id)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(3*time.Second))); err == nil {
+			return
+		}
+	}
+	click(t, ctx, id)
+	waitFor(t, ctx, what, predicate)
 }
 
 // playByClicking plays n of the player's moves against the computer by

@@ -3,9 +3,11 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -109,9 +111,14 @@ func jsList(ids []string) string {
 	return "[" + strings.Join(q, ",") + "]"
 }
 
+// phonePlies is how many plies a phone's game is played at most, when it
+// does not end before.
+const phonePlies = 40
+
 // TestBrowserPhoneGames plays a rated 3+2 game of each two-player game
-// between two accounts on phones of 390x844 (and Pogo on 360x640), and a
-// four-player Diam game against the computer on both, checking with
+// between two accounts on phones of 390x844 (and Pogo on 360x640), to its
+// end or for phonePlies plies, with moves drawn from the legal ones, and a
+// four-player Diam game against the computer on both sizes, checking with
 // bounding boxes at every move that the board, both players' names,
 // ratings and clocks, whose turn it is, the move controls and the offer of
 // a draw and resignation are on the screen without scrolling.
@@ -121,8 +128,8 @@ func TestBrowserPhoneGames(t *testing.T) {
 	base := startAccountServer(t, "")
 	b := newBrowserAt(t, base)
 	defer b.checkNoExceptions(t)
-	ann := b.person(t, 4*time.Minute)
-	bob := b.person(t, 4*time.Minute)
+	ann := b.person(t, 8*time.Minute)
+	bob := b.person(t, 8*time.Minute)
 	signUpAPI(t, ann, base, "ann")
 	signUpAPI(t, bob, base, "bob")
 
@@ -135,7 +142,7 @@ func TestBrowserPhoneGames(t *testing.T) {
 		{"diam", "diam", 390, 844},
 		{"pogo", "pogo", 360, 640},
 	}
-	for _, c := range cases {
+	for n, c := range cases {
 		name := fmt.Sprintf("%s-%dx%d", c.game, c.width, c.height)
 		t.Run(name, func(t *testing.T) {
 			for _, ctx := range []context.Context{ann, bob} {
@@ -156,9 +163,12 @@ func TestBrowserPhoneGames(t *testing.T) {
 				waitRatings(t, ctx)
 				waitFor(t, ctx, "the clocks", `document.querySelector('[data-testid=clock-0] .time') !== null && document.querySelector('[data-testid=clock-0] .time').textContent !== ""`)
 			}
-			must := []string{"board-box", "strip-name-0", "strip-name-1", "strip-rating-0", "strip-rating-1", "clock-0", "clock-1", "status", "controls", "offer-draw", "resign"}
+			strips := []string{"board-box", "strip-name-0", "strip-name-1", "strip-rating-0", "strip-rating-1", "clock-0", "clock-1", "status", "controls"}
+			must := append(slices.Clone(strips), "offer-draw", "resign")
 			players := []context.Context{ann, bob}
-			for ply := 0; ply < 6; ply++ {
+			rng := rand.New(rand.NewPCG(uint64(n), 26))
+			ply := 0
+			for ; ply < phonePlies && !finished(t, ann); ply++ {
 				p := players[ply%2]
 				waitMyTurn(t, p)
 				for i, ctx := range players {
@@ -170,38 +180,58 @@ func TestBrowserPhoneGames(t *testing.T) {
 					t.Fatalf("ply %d: the strip of the player to move is not marked", ply)
 				}
 				shot(t, p, fmt.Sprintf("phone-%s-%d", name, ply))
-				clickMove(t, p, c.game, legal(t, p)[0])
-				waitPlies(t, players[(ply+1)%2], ply+1)
+				moves := legal(t, p)
+				mv := moves[rng.IntN(len(moves))]
+				t.Logf("ply %d: %s", ply, mv)
+				clickMove(t, p, c.game, mv)
+				for _, ctx := range players {
+					waitFor(t, ctx, fmt.Sprintf("move %d or the end", ply+1), fmt.Sprintf(`document.querySelectorAll('[data-testid=moves] button.move').length >= %d || document.querySelector('[data-testid=result]:not([hidden])') !== null`, ply+1))
+				}
 			}
-			do(t, ann, "ann resigns", chromedp.Click(tid("resign"), chromedp.NodeVisible), chromedp.Click(tid("resign-confirm"), chromedp.NodeVisible))
-			// After a rated game each strip shows what it changed.
-			for _, ctx := range players {
+			resigned := !finished(t, ann)
+			if resigned {
+				do(t, ann, "ann resigns", chromedp.Click(tid("resign"), chromedp.NodeVisible), chromedp.Click(tid("resign-confirm"), chromedp.NodeVisible))
+			}
+			t.Logf("%s: %d plies, then %s", name, ply, map[bool]string{true: "ann resigned", false: "the game's end"}[resigned])
+			// After a rated game each strip shows what it changed, on the
+			// screen with the result.
+			for i, ctx := range players {
 				waitFor(t, ctx, "the rating changes", `/^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-0]')?.textContent) && /^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-1]')?.textContent)`)
+				if bad := offScreen(t, ctx, strips); len(bad) > 0 {
+					t.Fatalf("%s, the end, player %d: off the screen: %s", name, i, strings.Join(bad, "; "))
+				}
 			}
-			if got := eval[string](t, bob, `document.querySelector('[data-testid=strip-rating-1]').textContent`); !strings.Contains(got, "+") {
+			if got := eval[string](t, bob, `document.querySelector('[data-testid=strip-rating-1]').textContent`); resigned && !strings.Contains(got, "+") {
 				t.Fatalf("bob won and his strip shows %q; want a gain", got)
 			}
 		})
 	}
 
-	for _, vp := range [][2]int64{{390, 844}, {360, 640}} {
+	for n, vp := range [][2]int64{{390, 844}, {360, 640}} {
 		t.Run(fmt.Sprintf("diam4-%dx%d", vp[0], vp[1]), func(t *testing.T) {
 			if !offers("diam") {
 				t.Skip("no diam")
 			}
-			ctx := b.tab(t, 90*time.Second)
+			ctx := b.tab(t, 4*time.Minute)
 			do(t, ctx, "a phone's screen", chromedp.EmulateViewport(vp[0], vp[1]))
 			startVariant(t, ctx, base, "diam", [][2]string{{"players", "4"}}, "diam(players=4)", "you", "ai:random", "ai:random", "ai:random")
 			must := []string{"board-box", "strip-name-0", "strip-name-1", "strip-name-2", "strip-name-3", "status", "controls"}
-			for i := 0; i < 3; i++ {
+			rng := rand.New(rand.NewPCG(uint64(n), 4))
+			i := 0
+			for ; i < phonePlies/4 && !finished(t, ctx); i++ {
 				waitMyTurn(t, ctx)
 				if bad := offScreen(t, ctx, must); len(bad) > 0 {
 					t.Fatalf("move %d: off the screen: %s", i, strings.Join(bad, "; "))
 				}
 				shot(t, ctx, fmt.Sprintf("phone-diam4-%dx%d-%d", vp[0], vp[1], i))
 				before := plies(t, ctx)
-				clickMove(t, ctx, "diam", legal(t, ctx)[0])
-				waitPlies(t, ctx, before+4)
+				moves := legal(t, ctx)
+				clickMove(t, ctx, "diam", moves[rng.IntN(len(moves))])
+				waitFor(t, ctx, "the computers' replies or the end", fmt.Sprintf(`document.querySelectorAll('[data-testid=moves] button.move').length >= %d || document.querySelector('[data-testid=result]:not([hidden])') !== null`, before+4))
+			}
+			t.Logf("diam4: %d of the player's moves, finished: %v", i, finished(t, ctx))
+			if bad := offScreen(t, ctx, must[:5]); len(bad) > 0 {
+				t.Fatalf("the last position: off the screen: %s", strings.Join(bad, "; "))
 			}
 		})
 	}
