@@ -150,6 +150,10 @@ func TestSignupLoginLogout(t *testing.T) {
 	ts := startAccounts(t, newDB(t), clock)
 	ann := ts.player("Ann")
 	ann.fails("GET", "/api/me", nil, http.StatusUnauthorized, "not signed in")
+	// The pages ask with ?guest=ok: a guest is null, not refused.
+	if code, body := ann.do("GET", "/api/me?guest=ok", nil); code != http.StatusOK || strings.TrimSpace(string(body)) != "null" {
+		t.Fatalf("GET /api/me?guest=ok for a guest = %d %s; want 200 null", code, body)
+	}
 	code, _ := ann.do("POST", "/api/signup", account.Credentials{Name: "Ann", Password: "correct horse"})
 	if code != http.StatusCreated {
 		t.Fatalf("signup: %d", code)
@@ -158,6 +162,11 @@ func TestSignupLoginLogout(t *testing.T) {
 	ann.call("GET", "/api/me", nil, http.StatusOK, &me)
 	if me.Name != "Ann" || !me.Expires.Equal(clock.Now().Add(server.DefaultSessionTTL)) {
 		t.Fatalf("me = %+v", me)
+	}
+	var again account.Me
+	ann.call("GET", "/api/me?guest=ok", nil, http.StatusOK, &again)
+	if again != me {
+		t.Fatalf("GET /api/me?guest=ok = %+v; want %+v", again, me)
 	}
 
 	// The cookies are HttpOnly and SameSite.

@@ -22,9 +22,9 @@ import (
 	"stax/web"
 )
 
-// startAccountServer runs the real server with accounts on the SQLite
-// database at db (a new one when db is ""), with cheap password hashing,
-// and returns its base URL. Several servers on one database are
+// startAccountServer runs the real server with accounts and analysis on
+// the SQLite database at db (a new one when db is ""), with cheap password
+// hashing, and returns its base URL. Several servers on one database are
 // instances of one site.
 func startAccountServer(t *testing.T, db string) string {
 	t.Helper()
@@ -39,6 +39,7 @@ func startAccountServer(t *testing.T, db string) string {
 	srv, err := server.New(server.Config{
 		Store: st, Games: games.All(), Assets: web.FS(),
 		NewPlayer: levels.New, Levels: levels.Levels, LevelReady: levels.Ready, LevelElo: ai.Elo,
+		Analyst: levels, AnalysisWorkers: 1, AnalysisTime: time.Second,
 		PasswordParams: server.PasswordParams{Time: 1, Memory: 64, Threads: 1},
 		AIDelay:        50 * time.Millisecond,
 	})

@@ -477,7 +477,25 @@ func (s *Accounts) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User
 	return u, ss, true
 }
 
+// handleMe answers GET /api/me: the signed-in player, or 401. With
+// ?guest=ok a visitor who is not signed in (no session, an expired one, a
+// site without accounts) gets 200 and null instead: the pages ask so on
+// every load, and a guest's console stays free of refused requests.
 func (s *Accounts) handleMe(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("guest") == "ok" {
+		u, ss, err := s.Session(r)
+		switch {
+		case errors.Is(err, errSignedOut), errors.Is(err, errExpired):
+			httpx.WriteJSON(w, http.StatusOK, nil)
+			return
+		case err != nil:
+			s.log.Error("session", "err", err)
+			httpx.Error(w, http.StatusInternalServerError, "the session could not be read")
+			return
+		}
+		httpx.WriteJSON(w, http.StatusOK, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
+		return
+	}
 	u, ss, ok := s.SignedIn(w, r)
 	if !ok {
 		return

@@ -25,17 +25,20 @@ export const poolName = (p) => gameText(gameModule((p.spec || "").split("(")[0])
 export const poolTitle = (list, pool) => poolName(list.find((p) => p.pool === pool) || { pool, title: pool });
 
 let current; // undefined: not asked yet; null: signed out; {name,...}
+let asking = null; // the question to the server under way
 const listeners = new Set();
 
 // me returns the signed-in player ({name, created, expires}) or null.
 export async function me() {
   if (current !== undefined) return current;
-  try {
-    current = await request("GET", "/api/me");
-  } catch {
-    current = null;
-  }
-  return current;
+  // One question at a time: the pages that ask at once share its answer.
+  // A guest's answer is null, not a refusal (?guest=ok).
+  asking = asking || request("GET", "/api/me?guest=ok").then((who) => who || null, () => null).then((who) => {
+    asking = null;
+    if (current === undefined) current = who;
+    return current;
+  });
+  return asking;
 }
 
 // onAccount calls f with the player (or null) whenever it changes.
