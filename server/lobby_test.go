@@ -290,6 +290,9 @@ func TestRatedGame(t *testing.T) {
 		if len(r.History) != 1 || r.History[0].Game != id || r.History[0].Rating != tc.want.Rating {
 			t.Fatalf("%s: history %+v", tc.name, r.History)
 		}
+		if won := map[string]int{"ann": 0, "bob": 1}[tc.name]; r.Results == nil || *r.Results != (ratings.Results{Won: won, Lost: 1 - won}) {
+			t.Fatalf("%s: results %+v; want %d won, %d lost", tc.name, r.Results, won, 1-won)
+		}
 		if len(p.Games) != 1 || p.Games[0].ID != id || !p.Games[0].Rated {
 			t.Fatalf("%s: games %+v", tc.name, p.Games)
 		}

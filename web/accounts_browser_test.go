@@ -137,6 +137,10 @@ func TestBrowserAccounts(t *testing.T) {
 		if err != nil || (p.wins != (v > 1500)) || v == 1500 {
 			t.Fatalf("%s's pogo rating %v (%v); want it %s 1500", p.who, v, err, map[bool]string{true: "above", false: "below"}[p.wins])
 		}
+		want := map[bool]string{true: "1 won · 0 lost · 0 drawn", false: "0 won · 1 lost · 0 drawn"}[p.wins]
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=results-pogo]').textContent`); got != want {
+			t.Fatalf("%s's pogo results read %q; want %q", p.who, got, want)
+		}
 		shot(t, ctx, fmt.Sprintf("profile-%s", p.who))
 	}
 	// Bob's pages fit a phone's screen.

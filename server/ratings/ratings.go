@@ -334,7 +334,22 @@ type PoolRating struct {
 	// History is the rating after each rated game, oldest first (profiles
 	// only).
 	History []RatingPoint `json:"history,omitempty"`
+	// Results counts the rated games of the pool the player won, lost
+	// and drew (profiles only).
+	Results *Results `json:"results,omitempty"`
 }
+
+// Results counts a player's rated games of a pool won, lost and drawn,
+// among their last maxCounted finished games.
+type Results struct {
+	Won   int `json:"won"`
+	Lost  int `json:"lost"`
+	Drawn int `json:"drawn"`
+}
+
+// maxCounted is how many of a player's most recent finished games a
+// profile reads to count the games won, lost and drawn per pool.
+const maxCounted = 2000
 
 // RatingPoint is one point of a rating history.
 type RatingPoint struct {
@@ -380,6 +395,12 @@ func (s *Ratings) handleUser(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusInternalServerError, "the ratings could not be read")
 		return
 	}
+	results, err := s.results(r.Context(), u.ID)
+	if err != nil {
+		s.log.Error("games of", "err", err)
+		httpx.Error(w, http.StatusInternalServerError, "the games could not be read")
+		return
+	}
 	now := s.now()
 	for _, rt := range rs {
 		pr := poolRating(aged(rt, now))
@@ -390,8 +411,17 @@ func (s *Ratings) handleUser(w http.ResponseWriter, r *http.Request) {
 			httpx.Error(w, http.StatusInternalServerError, "the ratings could not be read")
 			return
 		}
+		pr.Results = &Results{}
 		for _, pt := range h {
 			pr.History = append(pr.History, RatingPoint{Game: pt.GameID, At: pt.At, Rating: pt.Rating, Deviation: pt.Deviation})
+			switch results[pt.GameID] {
+			case game.Win:
+				pr.Results.Won++
+			case game.Loss:
+				pr.Results.Lost++
+			case game.Draw:
+				pr.Results.Drawn++
+			}
 		}
 		p.Ratings = append(p.Ratings, pr)
 	}
@@ -462,4 +492,29 @@ func (s *Ratings) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// results returns the player's result in each of their last maxCounted
+// finished rated games, by game id.
+func (s *Ratings) results(ctx context.Context, userID string) (map[string]game.Result, error) {
+	gs, err := s.users.GamesOf(ctx, userID, maxCounted, store.Finished)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]game.Result{}
+	for _, g := range gs {
+		if !g.Rated {
+			continue
+		}
+		o, err := game.ParseOutcome(g.End.Outcome)
+		if err != nil {
+			continue
+		}
+		for i, st := range g.Seats {
+			if st.User == userID && i < o.Players {
+				out[g.ID] = o.Results[i]
+			}
+		}
+	}
+	return out, nil
 }

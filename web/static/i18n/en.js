@@ -337,6 +337,7 @@ export default {
   "profile.puzzles": "Puzzles",
   "profile.puzzleStats": "deviation {deviation} · {n} rated puzzles",
   "profile.puzzleStats.one": "deviation {deviation} · {n} rated puzzle",
+  "profile.results": "{won} won · {lost} lost · {drawn} drawn",
   "profile.recent": "Recent games",
   "profile.plot": "Rating history: {n} games, now {rating}",
   "profile.plot.one": "Rating history: {n} game, now {rating}",

@@ -337,6 +337,7 @@ export default {
   "profile.puzzles": "Problèmes",
   "profile.puzzleStats": "écart {deviation} · {n} problèmes classés",
   "profile.puzzleStats.one": "écart {deviation} · {n} problème classé",
+  "profile.results": "{won} gagnées · {lost} perdues · {drawn} nulles",
   "profile.recent": "Parties récentes",
   "profile.plot": "Historique du classement : {n} parties, maintenant {rating}",
   "profile.plot.one": "Historique du classement : {n} partie, maintenant {rating}",

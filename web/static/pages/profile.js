@@ -59,6 +59,7 @@ export function profilePage(root, name) {
     for (const r of p.ratings) {
       ratings.append(h("section", { class: "rating", "data-testid": "rating-" + r.pool },
         h("h2", {}, poolTitle(list, r.pool), " ", h("span", { class: "rating-value", "data-testid": "rating-value-" + r.pool, "data-rating": r.rating }, ratingText(r))),
+        r.results ? h("p", { class: "results", "data-testid": "results-" + r.pool }, t("profile.results", { won: r.results.won, lost: r.results.lost, drawn: r.results.drawn })) : null,
         h("p", { class: "small muted" }, t("profile.stats", { deviation: Math.round(r.deviation), volatility: formatNumber(Number(r.volatility.toFixed(4))), n: r.games }), r.provisional ? " · " + t("profile.provisional") : ""),
         r.history && r.history.length ? plot(r.history) : null));
     }
