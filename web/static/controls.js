@@ -61,6 +61,10 @@ export class Controls {
     );
     this.legalBox = h("details", { class: "legal", "data-testid": "legal" });
     this.typed = ""; // the last move sent from the text box
+    // A page may ask that a move picked on the board wait for the player's
+    // confirmation (confirmFirst returns true): it is then confirming.
+    this.confirmFirst = () => false;
+    this.confirming = "";
     this.form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const m = this.input.value.trim();
@@ -77,6 +81,7 @@ export class Controls {
   played() {
     if (this.typed && this.input.value.trim() === this.typed) this.input.value = "";
     this.typed = "";
+    this.confirming = "";
   }
 
   // draw draws the controls for c: {st, board, picker, interactive, pos,
@@ -101,7 +106,25 @@ export class Controls {
     }
     this.info.append(positionDetails(c.pos));
     this.drawLegal(c);
-    if (!interactive) return;
+    if (!interactive) {
+      this.confirming = "";
+      return;
+    }
+    if (this.confirming) {
+      const move = this.confirming;
+      this.hint.textContent = t("controls.confirmMove", { move });
+      this.buttons.append(
+        h("button", { type: "button", class: "primary", "data-testid": "confirm-move", onclick: () => {
+          this.confirming = "";
+          this.send(move);
+        } }, t("controls.confirm")),
+        h("button", { type: "button", class: "secondary", "data-testid": "cancel-move", onclick: () => {
+          this.confirming = "";
+          this.redraw();
+        } }, t("controls.cancel")),
+      );
+      return;
+    }
     const counts = p.counts();
     if (p.src !== null && (counts.length > 1 || (c.module.countButtons === "always" && counts.length))) {
       const row = h("div", { class: "counts", role: "group", "aria-label": t("controls.piecesToMove").trim() }, h("span", { class: "small" }, t("controls.piecesToMove")));
@@ -145,9 +168,13 @@ export class Controls {
     }
   }
 
-  // result sends the move a pick completed, or redraws.
+  // result sends the move a pick completed (or asks for its confirmation
+  // first), or redraws.
   result(move) {
-    if (move) this.send(move);
+    if (move && this.confirmFirst()) {
+      this.confirming = move;
+      this.redraw();
+    } else if (move) this.send(move);
     else this.redraw();
   }
 

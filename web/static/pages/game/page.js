@@ -18,6 +18,7 @@ import { GameExtras } from "./extras.js";
 import { errorWords, levelWords, playerWords, t } from "../../i18n.js";
 import { play } from "../../sound.js";
 import { SeatRatings } from "./ratings.js";
+import { boardOptions, confirmMoves } from "../../board-options.js";
 
 // gamePage draws game id into root and returns the page's clean-up.
 export function gamePage(root, id) {
@@ -42,6 +43,7 @@ export function gamePage(root, id) {
     controls.result(p.click(cell, depth));
   });
   const controls = new Controls(send, draw);
+  controls.confirmFirst = confirmMoves;
   // The players around the board: a strip a seat with its name, rating
   // and clock, the opponents above the board and this browser's seat
   // below it, so that on a phone all of it is on screen with the board.
@@ -110,6 +112,7 @@ export function gamePage(root, id) {
         moveList,
         replay,
         actions,
+        boardOptions(() => draw()),
       ),
     );
   root.append(h("div", { class: "game-head" }, title, conn), joinArea, inviteBox, banner, status, playArea);
@@ -257,6 +260,9 @@ export function gamePage(root, id) {
     if (shown || live) {
       const lastMove = ply > 0 ? st.moves[ply - 1] : "";
       const marks = interactive ? v.picker.marks() : {};
+      // A move waiting for its confirmation shows its cells.
+      const waiting = interactive && controls.confirming ? v.picker.moves.find((m) => m.text === controls.confirming) : null;
+      if (waiting) marks.selected = [waiting.from, ...(waiting.to || [])].filter((c) => c !== null && c !== undefined);
       marks.interactive = interactive;
       marks.flip = flipped();
       marks.played = lastMove;
