@@ -58,3 +58,32 @@ func TestBrowserBoardOptions(t *testing.T) {
 		t.Fatalf("the first move is %q; want %s", got, mv)
 	}
 }
+
+// TestBrowserSeekForm: the seek form shows the fields of the time control
+// chosen, and only those: minutes and seconds for a clock, days for
+// correspondence, nothing (and no rating) without a clock.
+func TestBrowserSeekForm(t *testing.T) {
+	skipShort(t)
+	needChromium(t)
+	base := startAccountServer(t, "")
+	b := newBrowserAt(t, base)
+	defer b.checkNoExceptions(t)
+	ann := b.person(t, 60*time.Second)
+	signUpAPI(t, ann, base, "ann")
+	do(t, ann, "the lobby", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tid("seek-form")))
+	shown := `["seek-minutes", "seek-min-label", "seek-increment", "seek-s-label", "seek-days"].filter(id => { const e = document.querySelector('[data-testid="' + id + '"]'); return e && !e.hidden && e.getBoundingClientRect().width > 0; }).join()`
+	for _, c := range []struct{ kind, want string }{
+		{"days", "seek-days"},
+		{"none", ""},
+		{"clock", "seek-minutes,seek-min-label,seek-increment,seek-s-label"},
+	} {
+		do(t, ann, "choosing "+c.kind, chromedp.SetValue(tid("seek-kind"), c.kind))
+		eval[chromedp.Void](t, ann, `document.querySelector('[data-testid=seek-kind]').dispatchEvent(new Event('change'))`)
+		if got := eval[string](t, ann, shown); got != c.want {
+			t.Errorf("with %s the form shows %q; want %q", c.kind, got, c.want)
+		}
+		if rated := eval[bool](t, ann, `!document.querySelector('[data-testid=seek-rated]').disabled`); rated != (c.kind != "none") {
+			t.Errorf("with %s the rating may be chosen: %v", c.kind, rated)
+		}
+	}
+}

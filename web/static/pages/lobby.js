@@ -26,8 +26,8 @@ export function lobbyPage(root, who) {
   const seat = h("select", { id: "seek-seat", "data-testid": "seek-seat", "aria-label": t("lobby.side") }, h("option", { value: "random" }, t("lobby.randomSide")), h("option", { value: "0" }, t("lobby.firstPlayer")), h("option", { value: "1" }, t("lobby.secondPlayer")));
   // A profile's "Challenge" comes here with the player's name (?to=name).
   const to = h("input", { type: "text", id: "seek-to", maxlength: 20, placeholder: t("lobby.anyone"), value: new URLSearchParams(location.search).get("to") || "", "data-testid": "seek-to", "aria-label": t("lobby.challengePlayer") });
-  const minLabel = h("span", { class: "small" }, " ", t("lobby.min"), " ");
-  const sLabel = h("span", { class: "small" }, " ", t("lobby.s"), " ");
+  const minLabel = h("span", { class: "small", "data-testid": "seek-min-label" }, " ", t("lobby.min"), " ");
+  const sLabel = h("span", { class: "small", "data-testid": "seek-s-label" }, " ", t("lobby.s"), " ");
   const kindChanged = () => {
     minutes.hidden = inc.hidden = minLabel.hidden = sLabel.hidden = kind.value !== "clock";
     days.hidden = kind.value !== "days";
