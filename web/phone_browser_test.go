@@ -367,7 +367,8 @@ func TestBrowserNotifications(t *testing.T) {
 // TestBrowserFirstMoveInSight: on a laptop's screen (1280x800) and on
 // phones, in every game, what the player can move or place first (Diam's
 // reserve, the stacks of Pogo) is on the screen without
-// scrolling and marked as such before anything is clicked.
+// scrolling and marked as such before anything is clicked, and so is
+// Diam's hint to pick a piece first.
 func TestBrowserFirstMoveInSight(t *testing.T) {
 	skipShort(t)
 	b := newBrowser(t)
@@ -405,6 +406,16 @@ func TestBrowserFirstMoveInSight(t *testing.T) {
 			bad := eval[[]string](t, ctx, `[...document.querySelectorAll(`+fmt.Sprintf("%q", c.marked)+`)].map(e => e.getBoundingClientRect()).filter(r => r.top < 0 || r.bottom > innerHeight || r.width === 0).map(r => Math.round(r.top) + ".." + Math.round(r.bottom))`)
 			if len(bad) > 0 {
 				t.Fatalf("what can be moved first is off the %dx%d screen: %v", c.width, c.height, bad)
+			}
+			// Diam's hint to pick a piece first, when there is more than one
+			// to choose from, is on the screen too.
+			if c.game == "diam" && n > 1 {
+				if eval[string](t, ctx, `document.querySelector('[data-testid=hint]').textContent`) == "" {
+					t.Fatal("no hint to pick a piece first")
+				}
+				if bad := offScreen(t, ctx, []string{"hint", "board-box"}); len(bad) > 0 {
+					t.Fatalf("off the %dx%d screen: %s", c.width, c.height, strings.Join(bad, "; "))
+				}
 			}
 		})
 	}

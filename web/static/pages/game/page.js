@@ -98,7 +98,7 @@ export function gamePage(root, id) {
   const playArea = h(
       "div",
       { class: "play" },
-      h("div", { class: "board-col" }, stripsTop, board.box, stripsBottom, controls.buttons, controls.hint, gameActions, controls.info),
+      h("div", { class: "board-col" }, stripsTop, board.box, stripsBottom, controls.hint, controls.buttons, gameActions, controls.info),
       h(
         "div",
         { class: "side-col" },
@@ -272,7 +272,10 @@ export function gamePage(root, id) {
 
     drawStatus(interactive);
     drawStrips();
-    controls.draw({ st, held: v.held, board: shown ? shown.board : liveBoard(), picker: v.picker, interactive, pos, seatName, module: mod });
+    const drawn = shown ? shown.board : liveBoard();
+    // A game with reserves (Diam) leaves them room under the board.
+    playArea.classList.toggle("with-reserve", !!(drawn && drawn.reserves && drawn.reserves.length));
+    controls.draw({ st, held: v.held, board: drawn, picker: v.picker, interactive, pos, seatName, module: mod });
     drawSeats();
     drawMoves();
     drawInvites();
