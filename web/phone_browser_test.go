@@ -164,8 +164,8 @@ func TestBrowserPhoneGames(t *testing.T) {
 				waitRatings(t, ctx)
 				waitFor(t, ctx, "the clocks", `document.querySelector('[data-testid=clock-0] .time') !== null && document.querySelector('[data-testid=clock-0] .time').textContent !== ""`)
 			}
-			strips := []string{"board-box", "strip-name-0", "strip-name-1", "strip-rating-0", "strip-rating-1", "clock-0", "clock-1", "status", "controls"}
-			must := append(slices.Clone(strips), "offer-draw", "resign")
+			strips := []string{"board-box", "strip-name-0", "strip-name-1", "strip-rating-0", "strip-rating-1", "clock-0", "clock-1"}
+			must := append(slices.Clone(strips), "status", "controls", "offer-draw", "resign")
 			players := []context.Context{ann, bob}
 			rng := rand.New(rand.NewPCG(uint64(n), 26))
 			ply := 0
@@ -195,7 +195,7 @@ func TestBrowserPhoneGames(t *testing.T) {
 			}
 			t.Logf("%s: %d plies, then %s", name, ply, map[bool]string{true: "ann resigned", false: "the game's end"}[resigned])
 			// After a rated game each strip shows what it changed, on the
-			// screen with the result.
+			// screen with the board and the result.
 			for i, ctx := range players {
 				waitFor(t, ctx, "the rating changes", `/^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-0]')?.textContent) && /^\d+\??\s[+−]\d+$/.test(document.querySelector('[data-testid=strip-rating-1]')?.textContent)`)
 				if bad := offScreen(t, ctx, strips); len(bad) > 0 {
