@@ -512,7 +512,8 @@ func slicesContain(list []string, s string) bool {
 // connection: a toast, the count on the bell and in the tab's title, and,
 // with notifications allowed and the tab in the background, a
 // notification of the browser; the toast opens the game, where the offer
-// waits for her answer.
+// waits for her answer. In the lobby, a game that comes to wait for her
+// move joins her list at once.
 func TestBrowserGameNotifications(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
@@ -562,4 +563,16 @@ func TestBrowserGameNotifications(t *testing.T) {
 	shot(t, ann, "notifications-draw")
 	do(t, ann, "ann opens the game from the toast", chromedp.Click(chromedp.CSS(`[data-testid=toast] a[href="/game/`+game+`"]`), chromedp.NodeVisible), chromedp.WaitVisible(tid("board-box")))
 	waitFor(t, ann, "bob's offer", `document.querySelector('[data-testid=offer-news-draw]') !== null`)
+
+	// Ann moves and goes to the lobby: when Bob has moved, the game is in
+	// her list of games waiting for her move at once.
+	waitRatings(t, ann)
+	waitMyTurn(t, ann)
+	clickMove(t, ann, "pogo", legal(t, ann)[0])
+	waitPlies(t, ann, 2)
+	do(t, ann, "ann's lobby", chromedp.Navigate(base+"/"), chromedp.WaitVisible(tid("my-turn")))
+	waitFor(t, ann, "no game waiting", `document.querySelector('[data-testid=my-turn] a') === null && document.querySelector('[data-testid=my-turn] li') !== null`)
+	waitMyTurn(t, bob)
+	clickMove(t, bob, "pogo", legal(t, bob)[0])
+	waitFor(t, ann, "the game waiting in the lobby", `document.querySelector('[data-testid=my-turn] a[href="/game/`+game+`"]') !== null`)
 }

@@ -175,18 +175,23 @@ export function lobbyPage(root, who) {
     }
   }
 
-  const sock = new LobbySocket({
-    seeks: drawSeeks,
-    started: (m) => navigate("/game/" + m.game),
-    declined: (m) => (err.textContent = t("lobby.declined", { name: m.by })),
-    status: (s) => (conn.textContent = s === "connected" ? "" : t("lobby.reconnecting")),
-  });
-  myGames().then((gs) => {
+  // The games waiting for the player's move, read again when the news
+  // says that another one waits.
+  const drawWaiting = () => myGames().then((gs) => {
+    waitingList.replaceChildren();
     for (const g of gs.filter((g) => g.yourMove)) {
       waitingList.append(h("li", {}, h("a", { href: "/game/" + g.id, "data-link": "" }, `${g.title}: ${g.seats.map((s) => s.name || s.level || "?").join(" – ")}`)));
     }
     if (!waitingList.firstChild) waitingList.append(h("li", { class: "muted" }, t("lobby.noneWaiting")));
   }).catch(() => {});
+  const sock = new LobbySocket({
+    seeks: drawSeeks,
+    started: (m) => navigate("/game/" + m.game),
+    declined: (m) => (err.textContent = t("lobby.declined", { name: m.by })),
+    turn: () => drawWaiting(),
+    status: (s) => (conn.textContent = s === "connected" ? "" : t("lobby.reconnecting")),
+  });
+  drawWaiting();
 
   root.append(
     h("h1", {}, t("lobby.heading"), " ", conn),
