@@ -264,11 +264,16 @@ func (lb *Lobby) Revoke(r store.Revocation) {
 	}
 }
 
-// Conns returns the number of this instance's lobby websockets.
+// Conns returns the number of this instance's lobby websockets, those
+// that follow only an account's news included.
 func (lb *Lobby) Conns() int {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
-	return len(lb.all)
+	n := len(lb.all)
+	for _, conns := range lb.news {
+		n += len(conns)
+	}
+	return n
 }
 
 // Routes adds the lobby's routes to m.
