@@ -273,7 +273,7 @@ export function gamePage(root, id) {
     drawStatus(interactive);
     drawStrips();
     const drawn = shown ? shown.board : liveBoard();
-    // A game with reserves (Diam) leaves them room under the board.
+    // A game with reserves leaves them room under the board.
     playArea.classList.toggle("with-reserve", !!(drawn && drawn.reserves && drawn.reserves.length));
     controls.draw({ st, held: v.held, board: drawn, picker: v.picker, interactive, pos, seatName, module: mod });
     drawSeats();
