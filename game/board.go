@@ -161,6 +161,20 @@ func (b *Board) Cell(name string) int {
 	return -1
 }
 
+// Adjacent reports whether cells i and j are neighbours: orthogonally
+// next to each other on a Grid, next to each other around a Ring.
+func (t Topology) Adjacent(size, i, j int) bool {
+	switch t {
+	case Grid:
+		fi, ri, fj, rj := i%size, i/size, j%size, j/size
+		return ri == rj && (fi-fj == 1 || fj-fi == 1) || fi == fj && (ri-rj == 1 || rj-ri == 1)
+	case Ring:
+		d := (i - j + size) % size
+		return i != j && (d == 1 || d == size-1)
+	}
+	return false
+}
+
 // MoveKind is the kind of a move, as a board shows it.
 type MoveKind uint8
 

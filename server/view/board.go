@@ -22,6 +22,7 @@ type (
 	Reserve   = board.Reserve
 	Count     = board.Count
 	MoveView  = board.MoveView
+	MoveGroup = board.MoveGroup
 )
 
 // Of builds the view of st, or nil for a game without a board view.

@@ -33,7 +33,7 @@ func TestHandler(t *testing.T) {
 		return &v
 	}
 	v := get("pogo", "", "", http.StatusOK)
-	if len(v.Board.Cells) != 9 || len(v.Moves) == 0 {
+	if len(v.Board.Stacks) != 9 || len(v.List()) != 16 {
 		t.Fatalf("pogo's start: %+v; want 9 cells and the legal moves", v)
 	}
 	v = get("pogo", "", "1a1-a2", http.StatusOK)

@@ -4,36 +4,53 @@
 // builds the same views as the server.
 package board
 
-import "stax/game"
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"stax/game"
+)
 
 // The board view of a position, as the browser draws it: built from the
 // game's game.Viewer, so that the client knows topologies and stacks but
-// no game (docs/api.md, the view of a "State").
+// no game (docs/api.md, the view of a "State"). It is sized for the wire:
+// cells are named by the topology and given by index, and the legal moves
+// come in groups that the client expands (List).
 
 // View is a position's board and its legal moves in terms of the board's
 // cells.
 type View struct {
-	Board BoardView  `json:"board"`
-	Moves []MoveView `json:"moves"`
+	Board BoardView `json:"board"`
+	// Moves holds the legal moves in groups, each standing for many moves
+	// (MoveGroup); List expands them. Empty once the game is over.
+	Moves []MoveGroup `json:"moves"`
 	// Last lists the cells the move that led to the position touched.
 	Last []string `json:"last"`
 }
 
 // BoardView is the JSON form of game.Board.
 type BoardView struct {
-	Topology string      `json:"topology"`
-	Size     int         `json:"size"`
-	Height   int         `json:"height"`
-	Cells    []CellView  `json:"cells"`
-	Pieces   []PieceView `json:"pieces"`
-	Reserves []Reserve   `json:"reserves"`
-	Counts   []Count     `json:"counts"`
-	ToMove   int         `json:"toMove"`
+	Topology string `json:"topology"`
+	Size     int    `json:"size"`
+	Height   int    `json:"height"`
+	// Stacks holds every cell's pieces, bottom to top as letters, in the
+	// order of the topology's cells (Names).
+	Stacks []string `json:"stacks"`
+	// Marks lists, for each mark ("locked", "roofed", "highlighted"), the
+	// indices of the cells that carry it; absent when no cell has one.
+	Marks map[string][]int `json:"marks,omitempty"`
+	// Levels gives, by cell index, a highlighted cell's 1-based levels.
+	Levels   map[int][]int `json:"levels,omitempty"`
+	Pieces   []PieceView   `json:"pieces"`
+	Reserves []Reserve     `json:"reserves"`
+	Counts   []Count       `json:"counts"`
+	ToMove   int           `json:"toMove"`
 }
 
-// CellView is one cell of a BoardView: its name, its pieces bottom to top
-// as letters, its marks ("locked", "roofed", "highlighted") and the
-// highlighted levels.
+// CellView is one cell of a board, as BoardView.Cells spells it out: its
+// name, its pieces bottom to top as letters, its marks and the highlighted
+// levels.
 type CellView struct {
 	Name   string   `json:"name"`
 	Stack  string   `json:"stack"`
@@ -61,8 +78,35 @@ type Count struct {
 	Of     int    `json:"of,omitempty"`
 }
 
-// MoveView is one legal move: its notation, its kind ("pass", "place" or
-// "shift") and the cells it takes pieces from and puts them on.
+// MoveGroup is a group of legal moves of one kind, written once. Cells
+// are indices into the board's cells, and Text is the moves' notation
+// with {from} and {to} standing for the names of their cells:
+//
+//   - pass: the move Text;
+//   - place, without Pick: a piece of kind Piece from the reserve on one
+//     cell, one move for each cell of To;
+//   - place with Pick: a piece of kind Piece on each of Pick cells of To,
+//     one move for every choice of Pick cells (no two of them neighbours
+//     when Apart), {to} standing for their names in board order joined by
+//     Join;
+//   - shift: the top Count pieces of a cell onto another, one move for
+//     each destination of each list of From, which is the source cell
+//     followed by its destinations.
+type MoveGroup struct {
+	Kind  string  `json:"kind"`
+	Text  string  `json:"text"`
+	Piece string  `json:"piece,omitempty"`
+	Count int     `json:"count,omitempty"`
+	To    []int   `json:"to,omitempty"`
+	Pick  int     `json:"pick,omitempty"`
+	Apart bool    `json:"apart,omitempty"`
+	Join  string  `json:"join,omitempty"`
+	From  [][]int `json:"from,omitempty"`
+}
+
+// MoveView is one legal move, as List spells it out: its notation, its
+// kind ("pass", "place" or "shift") and the names of the cells it takes
+// pieces from and puts them on.
 type MoveView struct {
 	Text  string   `json:"text"`
 	Kind  string   `json:"kind"`
@@ -80,17 +124,272 @@ func Of(st game.State, over bool, last []string) *View {
 		return nil
 	}
 	b := v.Board()
-	out := &View{Board: boardJSON(&b), Moves: []MoveView{}, Last: last}
+	out := &View{Board: boardJSON(&b), Moves: []MoveGroup{}, Last: last}
 	if out.Last == nil {
 		out.Last = []string{}
 	}
 	if over {
 		return out
 	}
+	out.Moves = groups(st, v, &b)
+	return out
+}
+
+// groups writes the legal moves of st in groups: the moves of one kind,
+// piece or count whose notation is the same but for their cells' names
+// share a group, and the placings on several cells that are every
+// choice of so many cells of a set (apart or not) are written as that
+// set.
+func groups(st game.State, v game.Viewer, b *game.Board) []MoveGroup {
+	out := []MoveGroup{}
+	type key struct {
+		kind  game.MoveKind
+		piece byte
+		count int
+		text  string
+	}
+	index := map[key]int{}
+	group := func(k key, g MoveGroup) *MoveGroup {
+		i, ok := index[k]
+		if !ok {
+			i = len(out)
+			index[k] = i
+			out = append(out, g)
+		}
+		return &out[i]
+	}
+	type placings struct {
+		cells [][]int
+		texts []string
+	}
+	var multi []*placings
+	multiOf := map[[2]int]*placings{}
 	for _, m := range st.Legal(nil) {
-		out.Moves = append(out.Moves, moveJSON(&b, st.FormatMove(m), v.ViewMove(m)))
+		mv := v.ViewMove(m)
+		text := st.FormatMove(m)
+		switch {
+		case mv.Kind == game.Place && len(mv.To) == 1:
+			t := template(text, "", b.Cells[mv.To[0]].Name)
+			g := group(key{game.Place, mv.Piece, 0, t}, MoveGroup{Kind: "place", Piece: string(mv.Piece), Text: t})
+			g.To = append(g.To, mv.To[0])
+		case mv.Kind == game.Place && len(mv.To) > 1:
+			k := [2]int{int(mv.Piece), len(mv.To)}
+			p := multiOf[k]
+			if p == nil {
+				p = &placings{}
+				multiOf[k] = p
+				multi = append(multi, p)
+				// The group keeps its place among the others.
+				out = append(out, MoveGroup{Kind: "place", Piece: string(mv.Piece), Pick: len(mv.To)})
+			}
+			cells := slices.Clone(mv.To)
+			slices.Sort(cells)
+			p.cells = append(p.cells, cells)
+			p.texts = append(p.texts, text)
+		case mv.Kind == game.Shift && len(mv.To) == 1:
+			from, to := mv.From, mv.To[0]
+			t := template(text, b.Cells[from].Name, b.Cells[to].Name)
+			g := group(key{game.Shift, 0, mv.Count, t}, MoveGroup{Kind: "shift", Count: mv.Count, Text: t})
+			i := slices.IndexFunc(g.From, func(l []int) bool { return l[0] == from })
+			if i < 0 {
+				g.From = append(g.From, []int{from})
+				i = len(g.From) - 1
+			}
+			g.From[i] = append(g.From[i], to)
+		default:
+			out = append(out, MoveGroup{Kind: mv.Kind.String(), Text: text})
+		}
+	}
+	// The placings on several cells: one group each when they are every
+	// choice of a set, else one group per move.
+	var flat []MoveGroup
+	for _, g := range out {
+		if g.Kind != "place" || g.Pick == 0 {
+			flat = append(flat, g)
+			continue
+		}
+		p := multiOf[[2]int{int(g.Piece[0]), g.Pick}]
+		if set, ok := placingSet(b, g, p.cells, p.texts); ok {
+			flat = append(flat, set)
+			continue
+		}
+		for i, cells := range p.cells {
+			flat = append(flat, MoveGroup{Kind: "place", Piece: g.Piece, Pick: g.Pick, To: cells, Text: p.texts[i]})
+		}
+	}
+	if flat == nil {
+		flat = []MoveGroup{}
+	}
+	return flat
+}
+
+// template returns text with the last occurrence of to replaced by {to}
+// and, before it, the last occurrence of from by {from}: the notation of
+// every move that differs from this one by its cells alone, when the
+// game names moves by their cells. A text without to's name is its own
+// template.
+func template(text, from, to string) string {
+	i := strings.LastIndex(text, to)
+	if i < 0 || to == "" {
+		return text
+	}
+	head, tail := text[:i], text[i+len(to):]
+	if j := strings.LastIndex(head, from); from != "" && j >= 0 {
+		head = head[:j] + "{from}" + head[j+len(from):]
+	}
+	return head + "{to}" + tail
+}
+
+// placingSet returns the group of g's placings, each on the cells of
+// cells[i] (in board order) written texts[i], as one set of cells of
+// which every choice of g.Pick (apart or not) is a move, when they are
+// exactly that and are written as their cells' names joined by one
+// string.
+func placingSet(b *game.Board, g MoveGroup, cells [][]int, texts []string) (MoveGroup, bool) {
+	names := func(cs []int) []string {
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = b.Cells[c].Name
+		}
+		return out
+	}
+	first := names(cells[0])
+	rest, ok := strings.CutPrefix(texts[0], first[0])
+	if !ok {
+		return g, false
+	}
+	i := strings.Index(rest, first[1])
+	if i < 0 {
+		return g, false
+	}
+	g.Join, g.Text = rest[:i], "{to}"
+	seen := map[int]bool{}
+	g.Apart = true
+	for k, cs := range cells {
+		if strings.Join(names(cs), g.Join) != texts[k] {
+			return g, false
+		}
+		for a, c := range cs {
+			seen[c] = true
+			for _, d := range cs[a+1:] {
+				if b.Topology.Adjacent(b.Size, c, d) {
+					g.Apart = false
+				}
+			}
+		}
+	}
+	for c := range seen {
+		g.To = append(g.To, c)
+	}
+	slices.Sort(g.To)
+	if n := len(choices(b.Topology, b.Size, g.To, g.Pick, g.Apart)); n != len(cells) {
+		return g, false
+	}
+	return g, true
+}
+
+// choices returns every choice of pick cells of set (in its order), no
+// two of them neighbours when apart.
+func choices(t game.Topology, size int, set []int, pick int, apart bool) [][]int {
+	var out [][]int
+	var cur []int
+	var walk func(from int)
+	walk = func(from int) {
+		if len(cur) == pick {
+			out = append(out, slices.Clone(cur))
+			return
+		}
+		for i := from; i < len(set); i++ {
+			c := set[i]
+			if apart && slices.ContainsFunc(cur, func(d int) bool { return t.Adjacent(size, c, d) }) {
+				continue
+			}
+			cur = append(cur, c)
+			walk(i + 1)
+			cur = cur[:len(cur)-1]
+		}
+	}
+	walk(0)
+	return out
+}
+
+// Names returns the names of the board's cells, in order: a1, b1, …, a2,
+// … on a grid, 1 to Size around a ring.
+func (b *BoardView) Names() []string {
+	if b.Topology == game.Ring.String() {
+		out := make([]string, b.Size)
+		for i := range out {
+			out[i] = strconv.Itoa(i + 1)
+		}
+		return out
+	}
+	return game.GridCellNames(b.Size)
+}
+
+// Cells spells out the board's cells.
+func (b *BoardView) Cells() []CellView {
+	names := b.Names()
+	out := make([]CellView, len(b.Stacks))
+	for i, s := range b.Stacks {
+		out[i] = CellView{Name: names[i], Stack: s, Levels: b.Levels[i]}
+	}
+	for _, m := range markNames {
+		for _, c := range b.Marks[m] {
+			out[c].Marks = append(out[c].Marks, m)
+		}
 	}
 	return out
+}
+
+var markNames = game.Mark(0xff).Names()
+
+// List spells out the legal moves of the view's groups, one by one.
+func (v *View) List() []MoveView {
+	b := &v.Board
+	names := b.Names()
+	top := game.Grid
+	if b.Topology == game.Ring.String() {
+		top = game.Ring
+	}
+	out := []MoveView{}
+	for _, g := range v.Moves {
+		switch {
+		case g.Kind == "place" && g.Pick > 0:
+			for _, cs := range choices(top, b.Size, g.To, g.Pick, g.Apart) {
+				to := make([]string, len(cs))
+				for i, c := range cs {
+					to[i] = names[c]
+				}
+				out = append(out, MoveView{Kind: g.Kind, Piece: g.Piece, To: to, Text: fill(g.Text, "", strings.Join(to, g.Join))})
+			}
+		case g.Kind == "place":
+			for _, c := range g.To {
+				out = append(out, MoveView{Kind: g.Kind, Piece: g.Piece, To: []string{names[c]}, Text: fill(g.Text, "", names[c])})
+			}
+		case g.Kind == "shift":
+			for _, l := range g.From {
+				for _, c := range l[1:] {
+					out = append(out, MoveView{Kind: g.Kind, From: names[l[0]], Count: g.Count, To: []string{names[c]}, Text: fill(g.Text, names[l[0]], names[c])})
+				}
+			}
+		default:
+			out = append(out, MoveView{Kind: g.Kind, Text: g.Text})
+		}
+	}
+	return out
+}
+
+// Legal returns the notation of the view's legal moves.
+func (v *View) Legal() []string {
+	var out []string
+	for _, m := range v.List() {
+		out = append(out, m.Text)
+	}
+	return out
+}
+
+func fill(text, from, to string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(text, "{from}", from), "{to}", to)
 }
 
 // LastCells returns the names of the cells move m of st touches.
@@ -112,14 +411,26 @@ func boardJSON(b *game.Board) BoardView {
 		Topology: b.Topology.String(),
 		Size:     b.Size,
 		Height:   b.Height,
-		Cells:    make([]CellView, len(b.Cells)),
+		Stacks:   make([]string, len(b.Cells)),
 		Pieces:   make([]PieceView, len(b.Pieces)),
 		Reserves: []Reserve{},
 		Counts:   []Count{},
 		ToMove:   b.ToMove,
 	}
 	for i, c := range b.Cells {
-		out.Cells[i] = CellView{Name: c.Name, Stack: c.Stack, Marks: c.Marks.Names(), Levels: c.Levels}
+		out.Stacks[i] = c.Stack
+		for _, m := range c.Marks.Names() {
+			if out.Marks == nil {
+				out.Marks = map[string][]int{}
+			}
+			out.Marks[m] = append(out.Marks[m], i)
+		}
+		if len(c.Levels) > 0 {
+			if out.Levels == nil {
+				out.Levels = map[int][]int{}
+			}
+			out.Levels[i] = c.Levels
+		}
 	}
 	for i, p := range b.Pieces {
 		out.Pieces[i] = PieceView{Letter: string(p.Letter), Name: p.Name, Player: p.Player}
@@ -129,21 +440,6 @@ func boardJSON(b *game.Board) BoardView {
 	}
 	for _, c := range b.Counts {
 		out.Counts = append(out.Counts, Count{Label: c.Label, Values: c.Values, Of: c.Of})
-	}
-	return out
-}
-
-func moveJSON(b *game.Board, text string, mv game.MoveView) MoveView {
-	out := MoveView{Text: text, Kind: mv.Kind.String()}
-	switch mv.Kind {
-	case game.Place:
-		out.Piece = string(mv.Piece)
-	case game.Shift:
-		out.From = b.Cells[mv.From].Name
-		out.Count = mv.Count
-	}
-	for _, c := range mv.To {
-		out.To = append(out.To, b.Cells[c].Name)
 	}
 	return out
 }
