@@ -69,7 +69,7 @@ func TestAnalyzePosition(t *testing.T) {
 			t.Errorf("verdicts not best first: %v after %v", a.Moves[i].Score, a.Moves[i-1].Score)
 		}
 	}
-	if a.View == nil || len(a.View.Moves) != 16 || a.Title != "Pogo" || len(a.PlayerNames) != 2 {
+	if a.View == nil || len(a.View.List()) != 16 || a.Title != "Pogo" || len(a.PlayerNames) != 2 {
 		t.Errorf("the analysis lacks the board: view %v, title %q, names %v", a.View != nil, a.Title, a.PlayerNames)
 	}
 	ts.call("POST", "/api/analyze", analysis.AnalyzeRequest{Spec: "pogo", Moves: []string{"1a1-b1", "2c3-c1"}}, http.StatusOK, &a)
@@ -260,7 +260,7 @@ func TestSetup(t *testing.T) {
 	var out analysis.Setup
 	stacks := []string{"ww", "bw", "b", "bw", "w", "", "b", "", "wbb"}
 	ts.call("POST", "/api/setup", analysis.SetupRequest{Spec: "pogo", Stacks: stacks, ToMove: 0}, http.StatusOK, &out)
-	if out.Position != "b,-,wbb/bw,w,-/ww,bw,b w" || out.View == nil || len(out.View.Moves) == 0 {
+	if out.Position != "b,-,wbb/bw,w,-/ww,bw,b w" || out.View == nil || len(out.View.List()) == 0 {
 		t.Errorf("setup: %q, view %v", out.Position, out.View != nil)
 	}
 	g, _ := games.Load("pogo")

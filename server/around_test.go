@@ -44,9 +44,7 @@ func (w *wsClient) next(typ string) anyMsg {
 		if err := json.Unmarshal(data, &m); err != nil {
 			w.t.Fatal(err)
 		}
-		if m.State != nil {
-			w.last = m.State
-		}
+		m.State = w.keep(m.Type, data, m.State)
 		if m.Type == typ {
 			return m
 		}

@@ -84,7 +84,7 @@ func wrongFirst(t *testing.T, ts *testServer, p puzzle.Puzzle) string {
 	t.Helper()
 	var shown puzzles.Puzzle
 	ts.call("GET", "/api/puzzles/"+p.ID, nil, http.StatusOK, &shown)
-	for _, m := range shown.View.Moves {
+	for _, m := range shown.View.List() {
 		if m.Text != p.Solution[0] {
 			return m.Text
 		}

@@ -150,14 +150,16 @@ func (ts *testServer) create(req play.CreateRequest) play.CreateResponse {
 
 // stateOf is the part of a State the tests read.
 type stateOf struct {
-	ID         string        `json:"id"`
-	Position   string        `json:"position"`
-	Positions  []string      `json:"positions"`
-	Moves      []string      `json:"moves"`
-	LastMove   string        `json:"lastMove"`
-	Ply        int           `json:"ply"`
-	ToMove     int           `json:"toMove"`
-	Legal      []string      `json:"legal"`
+	ID        string     `json:"id"`
+	Position  string     `json:"position"`
+	Positions []string   `json:"positions"`
+	Moves     []string   `json:"moves"`
+	LastMove  string     `json:"lastMove"`
+	Ply       int        `json:"ply"`
+	ToMove    int        `json:"toMove"`
+	View      *view.View `json:"view"`
+	// Legal is spelled out from View.
+	Legal      []string      `json:"-"`
 	Status     string        `json:"status"`
 	Outcome    *view.Outcome `json:"outcome"`
 	Seats      []play.Seat   `json:"seats"`
@@ -179,7 +181,8 @@ type wsClient struct {
 	t    *testing.T
 	name string
 	c    *websocket.Conn
-	last *stateOf // the last state received, updates applied
+	last *stateOf        // the last state received, updates applied
+	raw  json.RawMessage // last as received
 
 	full, updates int // the full states and updates received
 }
@@ -221,30 +224,48 @@ func (w *wsClient) read() msg {
 		}
 		w.full++
 	case m.Type == "update":
-		// As a client does: extend the full state with the update.
-		if w.last == nil {
-			w.t.Fatalf("%s: an update before any full state", w.name)
-		}
 		if m.State.Moves != nil || m.State.Positions != nil {
 			w.t.Fatalf("%s: an update carries the whole history: %.200s", w.name, data)
 		}
-		u := *m.State
-		u.Moves, u.Positions = w.last.Moves, w.last.Positions
-		switch u.Ply {
-		case w.last.Ply:
-		case w.last.Ply + 1:
-			u.Moves = append(u.Moves[:len(u.Moves):len(u.Moves)], u.LastMove)
-			u.Positions = append(u.Positions[:len(u.Positions):len(u.Positions)], u.Position)
-		default:
-			w.t.Fatalf("%s: an update to ply %d after ply %d", w.name, u.Ply, w.last.Ply)
-		}
-		m.State = &u
 		w.updates++
 	}
-	if m.State != nil {
-		w.last = m.State
-	}
+	m.State = w.keep(m.Type, data, m.State)
 	return m
+}
+
+// keep returns the state a client holds after a message of type typ
+// (data) whose state decoded as st: an update changes the one held, as
+// play.Apply does.
+func (w *wsClient) keep(typ string, data []byte, st *stateOf) *stateOf {
+	w.t.Helper()
+	if typ != "state" && typ != "update" {
+		if st != nil {
+			w.last = st
+		}
+		return st
+	}
+	var raw struct{ State json.RawMessage }
+	json.Unmarshal(data, &raw)
+	if typ == "state" {
+		w.raw = raw.State
+	} else {
+		if w.raw == nil {
+			w.t.Fatalf("%s: an update before any full state", w.name)
+		}
+		var err error
+		if w.raw, err = play.Apply(w.raw, raw.State); err != nil {
+			w.t.Fatalf("%s: %v: %s", w.name, err, data)
+		}
+	}
+	var kept stateOf
+	if err := json.Unmarshal(w.raw, &kept); err != nil {
+		w.t.Fatal(err)
+	}
+	if kept.View != nil {
+		kept.Legal = kept.View.Legal()
+	}
+	w.last = &kept
+	return &kept
 }
 
 // hello reads the hello and the first state.

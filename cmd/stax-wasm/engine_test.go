@@ -80,10 +80,7 @@ func TestPlayWholeGame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			legal := []string{}
-			for _, m := range s.View.Moves {
-				legal = append(legal, m.Text)
-			}
+			legal := s.View.Legal()
 			if mv := p.(Played).Move; !slices.Contains(legal, mv) {
 				t.Fatalf("%s: ply %d: %s is not among the legal moves %v", spec, ply, mv, legal)
 			}

@@ -362,8 +362,8 @@ func (a *abuser) computer(ctx context.Context, rep *AbuseReport) {
 					continue
 				}
 				switch {
-				case !sent && m.State.Ply == 0 && m.State.ToMove == 0 && len(m.State.Legal) > 0:
-					b, _ := json.Marshal(play.Message{Type: "move", Move: m.State.Legal[0], Ply: new(int)})
+				case !sent && m.State.Ply == 0 && m.State.ToMove == 0 && len(m.State.Legal()) > 0:
+					b, _ := json.Marshal(play.Message{Type: "move", Move: m.State.Legal()[0], Ply: new(int)})
 					if ws.Write(ctx, websocket.MessageText, b) != nil {
 						return
 					}

@@ -183,8 +183,8 @@ func (a *abuser) oneComputerMove(ctx context.Context, ip, spec, level string) ti
 			continue
 		}
 		switch {
-		case sent.IsZero() && m.State.Ply == 0 && len(m.State.Legal) > 0:
-			b, _ := json.Marshal(play.Message{Type: "move", Move: m.State.Legal[0], Ply: new(int)})
+		case sent.IsZero() && m.State.Ply == 0 && len(m.State.Legal()) > 0:
+			b, _ := json.Marshal(play.Message{Type: "move", Move: m.State.Legal()[0], Ply: new(int)})
 			if ws.Write(ctx, websocket.MessageText, b) != nil {
 				return 0
 			}

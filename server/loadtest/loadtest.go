@@ -487,6 +487,8 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 		}
 	}()
 	lastPly := -1
+	var held json.RawMessage // the state, with the updates applied
+	var err error
 	for {
 		select {
 		case <-ctx.Done():
@@ -519,8 +521,14 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 			if m.Type != "state" && m.Type != "update" || len(m.State) == 0 {
 				continue
 			}
+			// An update is what changed: keep the state it changes.
+			if m.Type == "state" {
+				held = m.State
+			} else if held, err = play.Apply(held, m.State); err != nil {
+				return fmt.Errorf("update: %w", err)
+			}
 			var st play.State
-			if err := json.Unmarshal(m.State, &st); err != nil {
+			if err := json.Unmarshal(held, &st); err != nil {
 				return fmt.Errorf("bad state message: %w", err)
 			}
 			if st.Ply > lastPly {
@@ -557,10 +565,11 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 			if clients == 2 && st.ToMove != seat {
 				continue
 			}
-			if len(st.Legal) == 0 {
+			legal := st.Legal()
+			if len(legal) == 0 {
 				continue
 			}
-			mv := pending{ply: st.Ply, move: st.Legal[rng.IntN(len(st.Legal))]}
+			mv := pending{ply: st.Ply, move: legal[rng.IntN(len(legal))]}
 			think := time.Duration(float64(r.cfg.Think) * (0.5 + rng.Float64()))
 			moveTimer = time.AfterFunc(think, func() {
 				select {

@@ -40,9 +40,13 @@ type room struct {
 	movesJSON, positionsJSON []byte
 	// last lists the cells the last move touched, for the board view.
 	last []string
-	// msg and upd are the encoded state and update messages, nil when
-	// they must be rebuilt.
-	msg, upd []byte
+	// msg and upd are the encoded state and update messages, and cur the
+	// encoded State without the moves and positions, nil when they must
+	// be rebuilt; upd is empty when nothing changed since base.
+	msg, upd, cur []byte
+	// base is cur as of the last broadcast: what every connection that
+	// has had the full state holds, from which updates say what changed.
+	base []byte
 	// sentPly is the ply of the last broadcast.
 	sentPly int
 	// watchersSent is when the count of watchers was last sent, and
@@ -270,7 +274,6 @@ func (l *room) state() *State {
 		Moves:       json.RawMessage(append(l.movesJSON[:len(l.movesJSON):len(l.movesJSON)], ']')),
 		Ply:         l.h.Ply(),
 		ToMove:      st.ToMove(),
-		Legal:       []string{},
 		Status:      store.Playing,
 		Outcome:     view.OutcomeOf(l.g, l.h.Outcome()),
 		Created:     l.created,
@@ -282,10 +285,6 @@ func (l *room) state() *State {
 	s.View = view.Of(st, over, l.last)
 	if over {
 		s.Status = store.Finished
-	} else {
-		for _, m := range st.Legal(nil) {
-			s.Legal = append(s.Legal, st.FormatMove(m))
-		}
 	}
 	for i := range l.seats {
 		s.Seats = append(s.Seats, l.seatJSON(i))
@@ -297,7 +296,10 @@ func (l *room) state() *State {
 	}
 	if l.clk != nil {
 		s.Clock = l.clk.State(st.ToMove(), over)
+		// To the millisecond, as the clients count.
+		s.Clock.Since, s.Clock.Deadline = s.Clock.Since.Truncate(time.Millisecond), s.Clock.Deadline.Truncate(time.Millisecond)
 	}
+	s.Created, s.Updated = s.Created.Truncate(time.Millisecond), s.Updated.Truncate(time.Millisecond)
 	return s
 }
 
@@ -319,7 +321,7 @@ func (l *room) seatJSON(i int) Seat {
 // changed drops the encoded messages after a change. The caller holds
 // l.mu.
 func (l *room) changed() {
-	l.msg, l.upd = nil, nil
+	l.msg, l.upd, l.cur = nil, nil, nil
 }
 
 // stateMsg returns the encoded state message, building it if needed. The
@@ -331,17 +333,30 @@ func (l *room) stateMsg() []byte {
 	return l.msg
 }
 
-// updateMsg returns the encoded update message: the state without the
-// moves and positions so far, which a connection that has had the full
-// state extends with lastMove and position when ply grew by one. Its size
-// does not grow with the game. The caller holds l.mu.
+// updateMsg returns the encoded update message: the fields of the State
+// that changed since the last broadcast (docs/api.md, "update"), or an
+// empty message when none did. Its size is that of the change, not of the
+// game. The caller holds l.mu.
 func (l *room) updateMsg() []byte {
 	if l.upd == nil {
-		st := l.state()
-		st.Moves, st.Positions = nil, nil
-		l.upd = encodeState("update", st)
+		l.upd = encodeUpdate(l.base, l.current())
 	}
 	return l.upd
+}
+
+// current returns the encoded State without the moves and positions so
+// far. The caller holds l.mu.
+func (l *room) current() []byte {
+	if l.cur == nil {
+		st := l.state()
+		st.Moves, st.Positions = nil, nil
+		b, err := json.Marshal(st)
+		if err != nil {
+			panic(err) // the State holds nothing json cannot encode
+		}
+		l.cur = b
+	}
+	return l.cur
 }
 
 func encodeState(typ string, st *State) []byte {
@@ -359,8 +374,9 @@ func encodeState(typ string, st *State) []byte {
 
 // broadcast sends the change to every subscriber: the full state to a
 // connection that has not had it yet (and to all after a takeback), an
-// update to the others. The caller
-// holds l.mu.
+// update to the others, when something changed. Every full state a
+// connection gets is sent here, so that the updates after it are the
+// change from what it holds. The caller holds l.mu.
 func (l *room) broadcast() {
 	if ply := l.h.Ply(); ply != l.sentPly && ply != l.sentPly+1 {
 		// Moves were taken back: an update cannot say so, so everyone
@@ -371,13 +387,14 @@ func (l *room) broadcast() {
 	}
 	l.sentPly = l.h.Ply()
 	for c := range l.subs {
-		if c.synced {
-			c.send(l.updateMsg())
-		} else {
+		if !c.synced {
 			c.send(l.stateMsg())
 			c.synced = true
+		} else if upd := l.updateMsg(); len(upd) > 0 {
+			c.send(upd)
 		}
 	}
+	l.base = l.current()
 }
 
 // seatsOf returns the seats whose token hash is hash.

@@ -27,18 +27,28 @@ type State struct {
 	LastMove    string          `json:"lastMove"`
 	Ply         int             `json:"ply"`
 	ToMove      int             `json:"toMove"`
-	Legal       []string        `json:"legal"`
 	Status      string          `json:"status"`
 	Outcome     *view.Outcome   `json:"outcome"`
-	View        *view.View      `json:"view,omitempty"`
-	Rated       bool            `json:"rated"`
-	Clock       *clock.State    `json:"clock,omitempty"`
+	// View is the board view, with the legal moves (none once the game
+	// is over).
+	View  *view.View   `json:"view,omitempty"`
+	Rated bool         `json:"rated"`
+	Clock *clock.State `json:"clock,omitempty"`
 	// ClaimAfter, in a live game between people, is how long (ms) a
 	// player must have left before their opponent may claim the game
 	// (a claim message): the win, or a draw.
 	ClaimAfter int64     `json:"claimAfter,omitempty"`
 	Created    time.Time `json:"created"`
 	Updated    time.Time `json:"updated"`
+}
+
+// Legal returns the legal moves of the state's position in notation,
+// spelled out from its view: none once the game is over.
+func (s *State) Legal() []string {
+	if s.View == nil {
+		return nil
+	}
+	return s.View.Legal()
 }
 
 // Seat describes one seat of a game.

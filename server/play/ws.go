@@ -123,8 +123,9 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		l.broadcast()
 		s.rooms.tellState(l, false)
 	} else {
-		c.send(l.stateMsg())
-		c.synced = true
+		// The full state, with whatever others have not been sent
+		// yet sent them as an update.
+		l.broadcast()
 	}
 	l.sendWatchers()
 	l.sendTalk(c)

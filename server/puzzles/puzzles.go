@@ -664,7 +664,7 @@ func hintCells(st game.State, text string) []string {
 	if v == nil {
 		return []string{}
 	}
-	for _, mv := range v.Moves {
+	for _, mv := range v.List() {
 		if mv.Text != text {
 			continue
 		}

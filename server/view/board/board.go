@@ -5,6 +5,8 @@
 package board
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +26,7 @@ type View struct {
 	Board BoardView `json:"board"`
 	// Moves holds the legal moves in groups, each standing for many moves
 	// (MoveGroup); List expands them. Empty once the game is over.
-	Moves []MoveGroup `json:"moves"`
+	Moves Moves `json:"moves"`
 	// Last lists the cells the move that led to the position touched.
 	Last []string `json:"last"`
 }
@@ -36,7 +38,7 @@ type BoardView struct {
 	Height   int    `json:"height"`
 	// Stacks holds every cell's pieces, bottom to top as letters, in the
 	// order of the topology's cells (Names).
-	Stacks []string `json:"stacks"`
+	Stacks Stacks `json:"stacks"`
 	// Marks lists, for each mark ("locked", "roofed", "highlighted"), the
 	// indices of the cells that carry it; absent when no cell has one.
 	Marks map[string][]int `json:"marks,omitempty"`
@@ -46,6 +48,21 @@ type BoardView struct {
 	Reserves []Reserve     `json:"reserves"`
 	Counts   []Count       `json:"counts"`
 	ToMove   int           `json:"toMove"`
+}
+
+// Stacks is the stacks of a board's cells. An update message of a game
+// sends the changed ones as an object by cell index instead, which
+// decodes as no stacks (play.Apply applies it to a state).
+type Stacks []string
+
+// UnmarshalJSON reads the stacks of every cell, and nothing from an
+// object of changed cells.
+func (s *Stacks) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		*s = nil
+		return nil
+	}
+	return json.Unmarshal(b, (*[]string)(s))
 }
 
 // CellView is one cell of a board, as BoardView.Cells spells it out: its
@@ -78,30 +95,65 @@ type Count struct {
 	Of     int    `json:"of,omitempty"`
 }
 
+// Moves is the legal moves of a position, in groups by kind: placings,
+// shifts and passing (see MoveGroup).
+type Moves struct {
+	Place []MoveGroup `json:"place,omitempty"`
+	Shift []MoveGroup `json:"shift,omitempty"`
+	// Pass is the notation of passing, when it is legal.
+	Pass string `json:"pass,omitempty"`
+}
+
 // MoveGroup is a group of legal moves of one kind, written once. Cells
-// are indices into the board's cells, and Text is the moves' notation
-// with {from} and {to} standing for the names of their cells:
+// are written one character each, the cell's index in Alphabet ("A" is
+// the first cell), and Text is the moves' notation with {from} and {to}
+// standing for the names of their cells:
 //
-//   - pass: the move Text;
 //   - place, without Pick: a piece of kind Piece from the reserve on one
 //     cell, one move for each cell of To;
 //   - place with Pick: a piece of kind Piece on each of Pick cells of To,
 //     one move for every choice of Pick cells (no two of them neighbours
 //     when Apart), {to} standing for their names in board order joined by
 //     Join;
-//   - shift: the top Count pieces of a cell onto another, one move for
-//     each destination of each list of From, which is the source cell
+//   - shift: the top Count pieces of a cell, or its pieces from level
+//     Level up (1 for the whole stack), onto another: one move for each
+//     destination of each string of From, which is the source cell
 //     followed by its destinations.
 type MoveGroup struct {
-	Kind  string  `json:"kind"`
-	Text  string  `json:"text"`
-	Piece string  `json:"piece,omitempty"`
-	Count int     `json:"count,omitempty"`
-	To    []int   `json:"to,omitempty"`
-	Pick  int     `json:"pick,omitempty"`
-	Apart bool    `json:"apart,omitempty"`
-	Join  string  `json:"join,omitempty"`
-	From  [][]int `json:"from,omitempty"`
+	Text  string   `json:"text"`
+	Piece string   `json:"piece,omitempty"`
+	Count int      `json:"count,omitempty"`
+	Level int      `json:"level,omitempty"`
+	To    string   `json:"to,omitempty"`
+	Pick  int      `json:"pick,omitempty"`
+	Apart bool     `json:"apart,omitempty"`
+	Join  string   `json:"join,omitempty"`
+	From  []string `json:"from,omitempty"`
+}
+
+// Alphabet writes the cells of a MoveGroup: cell i is Alphabet[i]. A
+// board has at most len(Alphabet) cells.
+const Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// cellsText writes cells in Alphabet.
+func cellsText(cells ...int) string {
+	out := make([]byte, len(cells))
+	for i, c := range cells {
+		out[i] = Alphabet[c]
+	}
+	return string(out)
+}
+
+// cellsOf reads cells written in Alphabet, leaving out any that is not a
+// cell of a board of n cells.
+func cellsOf(text string, n int) []int {
+	var out []int
+	for i := 0; i < len(text); i++ {
+		if c := strings.IndexByte(Alphabet, text[i]); c >= 0 && c < n {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // MoveView is one legal move, as List spells it out: its notation, its
@@ -124,7 +176,7 @@ func Of(st game.State, over bool, last []string) *View {
 		return nil
 	}
 	b := v.Board()
-	out := &View{Board: boardJSON(&b), Moves: []MoveGroup{}, Last: last}
+	out := &View{Board: boardJSON(&b), Last: last}
 	if out.Last == nil {
 		out.Last = []string{}
 	}
@@ -136,108 +188,160 @@ func Of(st game.State, over bool, last []string) *View {
 }
 
 // groups writes the legal moves of st in groups: the moves of one kind,
-// piece or count whose notation is the same but for their cells' names
-// share a group, and the placings on several cells that are every
+// piece, count or level whose notation is the same but for their cells'
+// names share a group, and the placings on several cells that are every
 // choice of so many cells of a set (apart or not) are written as that
 // set.
-func groups(st game.State, v game.Viewer, b *game.Board) []MoveGroup {
-	out := []MoveGroup{}
-	type key struct {
-		kind  game.MoveKind
-		piece byte
-		count int
-		text  string
-	}
-	index := map[key]int{}
-	group := func(k key, g MoveGroup) *MoveGroup {
-		i, ok := index[k]
-		if !ok {
-			i = len(out)
-			index[k] = i
-			out = append(out, g)
-		}
-		return &out[i]
-	}
+func groups(st game.State, v game.Viewer, b *game.Board) Moves {
+	var moves Moves
+	var out []MoveGroup        // the placings
+	places := map[string]int{} // a placing group's index by piece and text
 	type placings struct {
 		cells [][]int
 		texts []string
 	}
-	var multi []*placings
-	multiOf := map[[2]int]*placings{}
+	multi := map[[2]int]*placings{}
+	type single struct {
+		kind                   game.MoveKind
+		piece                  byte
+		from, to, count, level int
+		texts                  []string // the templates that fit, best first
+	}
+	var singles []single
+	used := map[string]int{} // how many moves each template fits
 	for _, m := range st.Legal(nil) {
 		mv := v.ViewMove(m)
 		text := st.FormatMove(m)
 		switch {
 		case mv.Kind == game.Place && len(mv.To) == 1:
-			t := template(text, "", b.Cells[mv.To[0]].Name)
-			g := group(key{game.Place, mv.Piece, 0, t}, MoveGroup{Kind: "place", Piece: string(mv.Piece), Text: t})
-			g.To = append(g.To, mv.To[0])
+			s := single{kind: game.Place, piece: mv.Piece, to: mv.To[0], texts: templates(text, "", b.Cells[mv.To[0]].Name)}
+			singles = append(singles, s)
+			for _, t := range s.texts {
+				used[t]++
+			}
 		case mv.Kind == game.Place && len(mv.To) > 1:
 			k := [2]int{int(mv.Piece), len(mv.To)}
-			p := multiOf[k]
+			p := multi[k]
 			if p == nil {
 				p = &placings{}
-				multiOf[k] = p
-				multi = append(multi, p)
+				multi[k] = p
 				// The group keeps its place among the others.
-				out = append(out, MoveGroup{Kind: "place", Piece: string(mv.Piece), Pick: len(mv.To)})
+				out = append(out, MoveGroup{Piece: string(mv.Piece), Pick: len(mv.To)})
 			}
 			cells := slices.Clone(mv.To)
 			slices.Sort(cells)
 			p.cells = append(p.cells, cells)
 			p.texts = append(p.texts, text)
-		case mv.Kind == game.Shift && len(mv.To) == 1:
+		case mv.Kind == game.Shift && len(mv.To) > 0:
 			from, to := mv.From, mv.To[0]
-			t := template(text, b.Cells[from].Name, b.Cells[to].Name)
-			g := group(key{game.Shift, 0, mv.Count, t}, MoveGroup{Kind: "shift", Count: mv.Count, Text: t})
-			i := slices.IndexFunc(g.From, func(l []int) bool { return l[0] == from })
-			if i < 0 {
-				g.From = append(g.From, []int{from})
-				i = len(g.From) - 1
+			s := single{kind: game.Shift, from: from, to: to, count: mv.Count, level: len(b.Cells[from].Stack) - mv.Count + 1,
+				texts: templates(text, b.Cells[from].Name, b.Cells[to].Name)}
+			singles = append(singles, s)
+			for _, t := range s.texts {
+				used[t]++
 			}
-			g.From[i] = append(g.From[i], to)
-		default:
-			out = append(out, MoveGroup{Kind: mv.Kind.String(), Text: text})
+		case mv.Kind == game.Pass:
+			moves.Pass = text
 		}
 	}
-	// The placings on several cells: one group each when they are every
-	// choice of a set, else one group per move.
-	var flat []MoveGroup
-	for _, g := range out {
-		if g.Kind != "place" || g.Pick == 0 {
-			flat = append(flat, g)
+	// Each move takes the template that fits the most moves.
+	type shift struct {
+		from, to, count, level int
+		text                   string
+	}
+	var shifts []shift
+	for _, s := range singles {
+		t := s.texts[0]
+		for _, c := range s.texts[1:] {
+			if used[c] > used[t] {
+				t = c
+			}
+		}
+		if s.kind == game.Shift {
+			shifts = append(shifts, shift{s.from, s.to, s.count, s.level, t})
 			continue
 		}
-		p := multiOf[[2]int{int(g.Piece[0]), g.Pick}]
+		k := string(s.piece) + " " + t
+		i, ok := places[k]
+		if !ok {
+			i = len(out)
+			places[k] = i
+			out = append(out, MoveGroup{Piece: string(s.piece), Text: t})
+		}
+		out[i].To += cellsText(s.to)
+	}
+	// The shifts, in groups by count or by level, whichever makes fewer.
+	byCount := func(s shift) MoveGroup { return MoveGroup{Text: s.text, Count: s.count} }
+	byLevel := func(s shift) MoveGroup { return MoveGroup{Text: s.text, Level: s.level} }
+	var best []MoveGroup
+	for _, by := range []func(shift) MoveGroup{byLevel, byCount} {
+		var gs []MoveGroup
+		for _, s := range shifts {
+			k := by(s)
+			i := slices.IndexFunc(gs, func(g MoveGroup) bool { return g.Text == k.Text && g.Count == k.Count && g.Level == k.Level })
+			if i < 0 {
+				i = len(gs)
+				gs = append(gs, k)
+			}
+			g := &gs[i]
+			j := slices.IndexFunc(g.From, func(l string) bool { return l[0] == Alphabet[s.from] })
+			if j < 0 {
+				j = len(g.From)
+				g.From = append(g.From, cellsText(s.from))
+			}
+			g.From[j] += cellsText(s.to)
+		}
+		if best == nil || len(gs) < len(best) {
+			best = gs
+		}
+	}
+	moves.Shift = best
+	// The placings on several cells: one group each when they are every
+	// choice of a set, else one group per move.
+	for _, g := range out {
+		if g.Pick == 0 {
+			moves.Place = append(moves.Place, g)
+			continue
+		}
+		p := multi[[2]int{int(g.Piece[0]), g.Pick}]
 		if set, ok := placingSet(b, g, p.cells, p.texts); ok {
-			flat = append(flat, set)
+			moves.Place = append(moves.Place, set)
 			continue
 		}
 		for i, cells := range p.cells {
-			flat = append(flat, MoveGroup{Kind: "place", Piece: g.Piece, Pick: g.Pick, To: cells, Text: p.texts[i]})
+			moves.Place = append(moves.Place, MoveGroup{Piece: g.Piece, Pick: g.Pick, To: cellsText(cells...), Text: p.texts[i]})
 		}
 	}
-	if flat == nil {
-		flat = []MoveGroup{}
-	}
-	return flat
+	return moves
 }
 
-// template returns text with the last occurrence of to replaced by {to}
-// and, before it, the last occurrence of from by {from}: the notation of
-// every move that differs from this one by its cells alone, when the
-// game names moves by their cells. A text without to's name is its own
-// template.
-func template(text, from, to string) string {
-	i := strings.LastIndex(text, to)
-	if i < 0 || to == "" {
-		return text
+// templates returns the templates of a move's notation text: text with
+// the last occurrence of to's name replaced by {to} and, before it, the
+// first occurrence of from's by {from}, with both, either or neither
+// replaced, in that order: each writes every move that differs from this
+// one by those cells alone, when the game names moves by their cells.
+func templates(text, from, to string) []string {
+	var out []string
+	add := func(t string) {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
 	}
-	head, tail := text[:i], text[i+len(to):]
-	if j := strings.LastIndex(head, from); from != "" && j >= 0 {
-		head = head[:j] + "{from}" + head[j+len(from):]
+	withFrom := func(head string) string {
+		if j := strings.Index(head, from); from != "" && j >= 0 {
+			return head[:j] + "{from}" + head[j+len(from):]
+		}
+		return head
 	}
-	return head + "{to}" + tail
+	if i := strings.LastIndex(text, to); to != "" && i >= 0 {
+		head, tail := text[:i], "{to}"+text[i+len(to):]
+		add(withFrom(head) + tail)
+		add(withFrom(text))
+		add(head + tail)
+	}
+	add(withFrom(text))
+	add(text)
+	return out
 }
 
 // placingSet returns the group of g's placings, each on the cells of
@@ -278,13 +382,15 @@ func placingSet(b *game.Board, g MoveGroup, cells [][]int, texts []string) (Move
 			}
 		}
 	}
+	var set []int
 	for c := range seen {
-		g.To = append(g.To, c)
+		set = append(set, c)
 	}
-	slices.Sort(g.To)
-	if n := len(choices(b.Topology, b.Size, g.To, g.Pick, g.Apart)); n != len(cells) {
+	slices.Sort(set)
+	if n := len(choices(b.Topology, b.Size, set, g.Pick, g.Apart)); n != len(cells) {
 		return g, false
 	}
+	g.To = cellsText(set...)
 	return g, true
 }
 
@@ -352,29 +458,39 @@ func (v *View) List() []MoveView {
 		top = game.Ring
 	}
 	out := []MoveView{}
-	for _, g := range v.Moves {
-		switch {
-		case g.Kind == "place" && g.Pick > 0:
-			for _, cs := range choices(top, b.Size, g.To, g.Pick, g.Apart) {
-				to := make([]string, len(cs))
-				for i, c := range cs {
-					to[i] = names[c]
-				}
-				out = append(out, MoveView{Kind: g.Kind, Piece: g.Piece, To: to, Text: fill(g.Text, "", strings.Join(to, g.Join))})
+	for _, g := range v.Moves.Place {
+		if g.Pick == 0 {
+			for _, c := range cellsOf(g.To, len(names)) {
+				out = append(out, MoveView{Kind: "place", Piece: g.Piece, To: []string{names[c]}, Text: fill(g.Text, "", names[c])})
 			}
-		case g.Kind == "place":
-			for _, c := range g.To {
-				out = append(out, MoveView{Kind: g.Kind, Piece: g.Piece, To: []string{names[c]}, Text: fill(g.Text, "", names[c])})
-			}
-		case g.Kind == "shift":
-			for _, l := range g.From {
-				for _, c := range l[1:] {
-					out = append(out, MoveView{Kind: g.Kind, From: names[l[0]], Count: g.Count, To: []string{names[c]}, Text: fill(g.Text, names[l[0]], names[c])})
-				}
-			}
-		default:
-			out = append(out, MoveView{Kind: g.Kind, Text: g.Text})
+			continue
 		}
+		for _, cs := range choices(top, b.Size, cellsOf(g.To, len(names)), g.Pick, g.Apart) {
+			to := make([]string, len(cs))
+			for i, c := range cs {
+				to[i] = names[c]
+			}
+			out = append(out, MoveView{Kind: "place", Piece: g.Piece, To: to, Text: fill(g.Text, "", strings.Join(to, g.Join))})
+		}
+	}
+	for _, g := range v.Moves.Shift {
+		for _, l := range g.From {
+			cs := cellsOf(l, min(len(names), len(b.Stacks)))
+			if len(cs) == 0 {
+				continue
+			}
+			from := cs[0]
+			count := g.Count
+			if g.Level > 0 {
+				count = len(b.Stacks[from]) - g.Level + 1
+			}
+			for _, c := range cs[1:] {
+				out = append(out, MoveView{Kind: "shift", From: names[from], Count: count, To: []string{names[c]}, Text: fill(g.Text, names[from], names[c])})
+			}
+		}
+	}
+	if v.Moves.Pass != "" {
+		out = append(out, MoveView{Kind: "pass", Text: v.Moves.Pass})
 	}
 	return out
 }
@@ -411,7 +527,7 @@ func boardJSON(b *game.Board) BoardView {
 		Topology: b.Topology.String(),
 		Size:     b.Size,
 		Height:   b.Height,
-		Stacks:   make([]string, len(b.Cells)),
+		Stacks:   make(Stacks, len(b.Cells)),
 		Pieces:   make([]PieceView, len(b.Pieces)),
 		Reserves: []Reserve{},
 		Counts:   []Count{},

@@ -69,7 +69,7 @@ func TestGroups(t *testing.T) {
 func TestPlacingSet(t *testing.T) {
 	g, _ := games.Load("pisola(size=8)")
 	v := board.Of(g.Start(), false, nil)
-	if len(v.Moves) != 1 || v.Moves[0].Pick != 2 || !v.Moves[0].Apart || v.Moves[0].Join != "+" || len(v.Moves[0].To) != 64 {
+	if p := v.Moves.Place; len(p) != 1 || len(v.Moves.Shift) != 0 || p[0].Pick != 2 || !p[0].Apart || p[0].Join != "+" || p[0].To != board.Alphabet || p[0].Text != "{to}" {
 		t.Fatalf("Pisola 8x8's start: %+v; want one group of the 64 squares, two apart", v.Moves)
 	}
 	if l := v.List(); len(l) != 1904 || l[0].Text != "a1+c1" || !strings.Contains(fmt.Sprint(v.Legal()), "h7+g8") {

@@ -1,0 +1,188 @@
+package play
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Updates are sized by what changed (docs/api.md, "update"): an update
+// holds the fields of the State that differ from the one the connection
+// holds, always its ply (and, when the ply grew, the move and position
+// that came), with null for a field that went away. Within view,
+// view.board and clock only the fields that changed come, and view.board.stacks
+// comes as an object of the changed cells' stacks by index.
+
+var null = json.RawMessage("null")
+
+// encodeUpdate returns the update message from the encoded State base to
+// cur, or nil when nothing changed.
+func encodeUpdate(base, cur []byte) []byte {
+	var old, now map[string]json.RawMessage
+	// Both are encoded States: they decode.
+	json.Unmarshal(base, &old)
+	if err := json.Unmarshal(cur, &now); err != nil {
+		panic(err)
+	}
+	d := diff(old, now, "")
+	if len(d) == 0 {
+		return nil
+	}
+	d["ply"] = now["ply"]
+	if !bytes.Equal(old["ply"], now["ply"]) {
+		d["lastMove"], d["position"] = now["lastMove"], now["position"]
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		panic(err)
+	}
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, `{"type":"update","state":`...)
+	out = append(out, b...)
+	return append(out, '}')
+}
+
+// nested reports whether field k of the object at path is itself sent by
+// its changed fields.
+func nested(path, k string) bool {
+	return path == "" && (k == "view" || k == "clock") || path == "view" && k == "board"
+}
+
+// diff returns the fields of now that differ from old's, and null for
+// those old has and now has not.
+func diff(old, now map[string]json.RawMessage, path string) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	for k, v := range now {
+		o, had := old[k]
+		switch {
+		case had && bytes.Equal(o, v):
+		case had && nested(path, k) && o[0] == '{' && v[0] == '{':
+			var a, b map[string]json.RawMessage
+			json.Unmarshal(o, &a)
+			json.Unmarshal(v, &b)
+			sub, _ := json.Marshal(diff(a, b, k))
+			out[k] = sub
+		case had && path == "board" && k == "stacks":
+			out[k] = stacksDiff(o, v)
+		default:
+			out[k] = v
+		}
+	}
+	for k := range old {
+		if _, ok := now[k]; !ok {
+			out[k] = null
+		}
+	}
+	return out
+}
+
+// stacksDiff returns the stacks of the cells that changed from o to v, by
+// index, or v when the board changed size.
+func stacksDiff(o, v json.RawMessage) json.RawMessage {
+	var a, b []string
+	json.Unmarshal(o, &a)
+	json.Unmarshal(v, &b)
+	if len(a) != len(b) {
+		return v
+	}
+	changed := map[string]string{}
+	for i := range b {
+		if a[i] != b[i] {
+			changed[strconv.Itoa(i)] = b[i]
+		}
+	}
+	out, _ := json.Marshal(changed)
+	return out
+}
+
+// ErrOutOfStep is Apply's error for an update whose ply is neither the
+// state's nor the next: the client has missed a message and should
+// reconnect, which brings the full state.
+var ErrOutOfStep = errors.New("an update out of step with the state: reconnect")
+
+// Apply returns the encoded State after an update (the "state" of an
+// update message) to state, as a client keeps it (docs/api.md): the
+// changed fields replace the state's, view and view.board field by field,
+// view.board.stacks cell by cell, and when the ply grew by one the move
+// and position that came are appended to moves and positions (when the
+// state holds them).
+func Apply(state, update json.RawMessage) (json.RawMessage, error) {
+	var s, u map[string]json.RawMessage
+	if err := json.Unmarshal(state, &s); err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	if err := json.Unmarshal(update, &u); err != nil {
+		return nil, fmt.Errorf("update: %w", err)
+	}
+	var sp, up int
+	json.Unmarshal(s["ply"], &sp)
+	if err := json.Unmarshal(u["ply"], &up); err != nil {
+		return nil, fmt.Errorf("update without a ply: %w", err)
+	}
+	switch up {
+	case sp:
+	case sp + 1:
+		for k, from := range map[string]string{"moves": "lastMove", "positions": "position"} {
+			if list, ok := s[k]; ok {
+				s[k] = appendJSON(list, u[from])
+			}
+		}
+	default:
+		return nil, ErrOutOfStep
+	}
+	if err := merge(s, u, ""); err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
+
+func merge(s, u map[string]json.RawMessage, path string) error {
+	for k, v := range u {
+		o, had := s[k]
+		switch {
+		case had && nested(path, k) && len(o) > 0 && o[0] == '{' && v[0] == '{':
+			var a, b map[string]json.RawMessage
+			json.Unmarshal(o, &a)
+			json.Unmarshal(v, &b)
+			if err := merge(a, b, k); err != nil {
+				return err
+			}
+			s[k], _ = json.Marshal(a)
+		case had && path == "board" && k == "stacks" && v[0] == '{':
+			var stacks []string
+			var changed map[int]string
+			json.Unmarshal(o, &stacks)
+			if err := json.Unmarshal(v, &changed); err != nil {
+				return fmt.Errorf("board.stacks: %w", err)
+			}
+			for i, st := range changed {
+				if i < 0 || i >= len(stacks) {
+					return fmt.Errorf("board.stacks: no cell %d", i)
+				}
+				stacks[i] = st
+			}
+			s[k], _ = json.Marshal(stacks)
+		case bytes.Equal(v, null):
+			delete(s, k)
+		default:
+			s[k] = v
+		}
+	}
+	return nil
+}
+
+// appendJSON appends the JSON value v to the JSON array list.
+func appendJSON(list, v json.RawMessage) json.RawMessage {
+	list = bytes.TrimSpace(list)
+	if len(list) < 2 {
+		return append(append(json.RawMessage{'['}, v...), ']')
+	}
+	out := append(json.RawMessage{}, list[:len(list)-1]...)
+	if len(bytes.TrimSpace(out)) > 1 {
+		out = append(out, ',')
+	}
+	out = append(out, v...)
+	return append(out, ']')
+}
