@@ -3,14 +3,17 @@ package web_test
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +27,7 @@ import (
 	"stax/internal/testgame"
 	"stax/server"
 	"stax/server/store/sqlite"
+	"stax/server/view"
 	"stax/web"
 )
 
@@ -543,6 +547,21 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("wire", func(t *testing.T) {
+		// The browser spells out the views the server sends as the
+		// server's own Go code does (view.View.List and Cells), along
+		// games of every game.
+		ctx := b.tab(t, 30*time.Second)
+		do(t, ctx, "opening a page", chromedp.Navigate(b.base+"/rules/pogo"), chromedp.WaitVisible(tid("rules-pogo")))
+		fails, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](wireChecks(t), chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fails {
+			t.Error(f)
+		}
+	})
+
 	t.Run("new-game", func(t *testing.T) {
 		// A game the interface has no module for — tic-tac-toe, the tests'
 		// toy game — is offered, drawn and played by clicking from its
@@ -986,6 +1005,59 @@ const pickerChecks = `(async () => {
   eq("pass", new Picker([{ text: "pass", kind: "pass" }]).canPass, true);
   return fails;
 })()`
+
+// wireChecks returns a script that compares, for positions along random
+// games of every game, the moves and cells wire.js spells out of the view
+// of GET /api/view with those the server's Go code spells out (the moves'
+// texts, kinds, cells and counts). It returns what went wrong.
+func wireChecks(t *testing.T) string {
+	type want struct {
+		Spec, Position string
+		Moves, Cells   []string
+	}
+	var cases []want
+	for _, spec := range []string{"pogo", "pogo(u=false)", "pisola", "pisola(size=8,roofs=true)", "diam", "diam(drop=any)", "diam(players=4,teams=true)"} {
+		g, err := games.Load(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(1, 2))
+		st := g.Start()
+		for ply := 0; ply < 80 && !st.Terminal(); ply++ {
+			if ply%7 == 0 || ply == 32 || ply == 33 {
+				v := view.Of(st, false, nil)
+				w := want{Spec: spec, Position: st.String()}
+				for _, m := range v.List() {
+					w.Moves = append(w.Moves, fmt.Sprintf("%s %s %s %s %d %v", m.Text, m.Kind, m.Piece, m.From, m.Count, m.To))
+				}
+				for _, c := range v.Board.Cells() {
+					w.Cells = append(w.Cells, fmt.Sprintf("%s%s %v %v", c.Name, c.Stack, c.Marks, c.Levels))
+				}
+				slices.Sort(w.Moves)
+				cases = append(cases, w)
+			}
+			legal := st.Legal(nil)
+			st.Apply(legal[r.IntN(len(legal))])
+		}
+	}
+	data, _ := json.Marshal(cases)
+	return `(async () => {
+  const { view } = await import("/api.js");
+  const cases = ` + string(data) + `;
+  const fails = [];
+  // Go's %v of the same lists.
+  const list = (xs) => "[" + (xs || []).join(" ") + "]";
+  for (const c of cases) {
+    const v = await view(c.Spec, c.Position);
+    const moves = v.moves.map((m) => [m.text, m.kind, m.piece || "", m.from || "", String(m.count || 0), list(m.to)].join(" ").replace(/ +/g, " ")).sort();
+    const want = (c.Moves || []).map((m) => m.replace(/ +/g, " ")).sort();
+    if (JSON.stringify(moves) !== JSON.stringify(want)) fails.push(c.Spec + " " + c.Position + ": moves " + JSON.stringify(moves).slice(0, 300) + ", want " + JSON.stringify(want).slice(0, 300));
+    const cells = v.board.cells.map((x) => [x.name + x.stack, list(x.marks), list(x.levels)].join(" "));
+    if (JSON.stringify(cells) !== JSON.stringify(c.Cells)) fails.push(c.Spec + " " + c.Position + ": cells " + JSON.stringify(cells).slice(0, 300) + ", want " + JSON.stringify(c.Cells).slice(0, 300));
+  }
+  return fails;
+})()`
+}
 
 // boardChecks draws board views with render.js — views of known positions
 // of every game from GET /api/view, and made-up views of a 4x4 grid and a

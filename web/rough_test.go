@@ -29,7 +29,8 @@ func awaitEval[T any](t *testing.T, ctx context.Context, expr string) T {
 // elements: the cells of the move in its board view, then the confirm
 // button when there is one.
 const playFirstMove = `(async () => {
-  const st = await (await fetch("/api/games/" + location.pathname.split("/").pop())).json();
+  const { getGame } = await import("/api.js");
+  const st = await getGame(location.pathname.split("/").pop());
   const m = st.view.moves[0];
   const tap = (sel) => document.querySelector(sel).dispatchEvent(new MouseEvent("click", { bubbles: true }));
   const cell = (name) => '[data-testid=board] [data-sq="' + name + '"]';

@@ -3,8 +3,10 @@
 
 import { load, loadJSON, save, saveJSON } from "./storage.js";
 import { Socket } from "./transport.js";
+import { applyUpdate, drawnState, expandViews } from "./wire.js";
 
-// request sends a JSON request and returns the decoded answer, or throws an
+// request sends a JSON request and returns the decoded answer, its board
+// views spelled out (wire.js), or throws an
 // Error with the answer's HTTP status and the server's error code, if any
 // (code "network" when no answer came). The server's words are the
 // Error's message, for the console; pages show errorWords (i18n.js).
@@ -36,7 +38,7 @@ export async function request(method, path, body) {
     if (data && data.code) err.code = data.code;
     throw err;
   }
-  return data;
+  return expandViews(data);
 }
 
 // listGames returns the games the server plays with their options.
@@ -99,7 +101,7 @@ export function saveInvites(id, list) {
 export class Connection {
   constructor(id, tok, on) {
     this.on = on;
-    this.state = null; // the last full state, with the updates applied
+    this.state = null; // the last full state, with the updates applied, as sent
     let path = `/ws/games/${encodeURIComponent(id)}`;
     if (tok) path += "?token=" + encodeURIComponent(tok);
     this.socket = new Socket({ path }, { receive: (msg) => this.receive(msg), status: (s) => on.status && on.status(s) });
@@ -113,25 +115,19 @@ export class Connection {
         break;
       case "state":
         this.state = msg.state;
-        on.state && on.state(msg.state);
+        on.state && on.state(drawnState(msg.state));
         break;
       case "update": {
-        // An update is the state without the moves and positions so far
-        // (docs/api.md): extend ours with the move just played.
-        const s = this.state;
-        const u = msg.state;
-        if (!s || (u.ply !== s.ply && u.ply !== s.ply + 1)) {
+        // An update is what changed in the state (docs/api.md): apply it
+        // to ours, extended with the move just played.
+        const next = applyUpdate(this.state, msg.state);
+        if (!next) {
           // Out of step: reconnect, which brings the full state.
           this.socket.reconnect();
           break;
         }
-        const next = { ...s, ...u };
-        if (u.ply === s.ply + 1) {
-          next.moves = s.moves.concat([u.lastMove]);
-          next.positions = s.positions.concat([u.position]);
-        }
         this.state = next;
-        on.state && on.state(next);
+        on.state && on.state(drawnState(next));
         break;
       }
       case "error":
@@ -206,7 +202,7 @@ export class AnalysisSocket {
   constructor(onMessage) {
     this.socket = new Socket(
       { path: "/ws/analyze", reconnect: false, lazy: true, queue: 1 },
-      { receive: onMessage, status: (s) => s === "closed" && onMessage({ type: "done" }) },
+      { receive: (m) => onMessage(expandViews(m)), status: (s) => s === "closed" && onMessage({ type: "done" }) },
     );
   }
 

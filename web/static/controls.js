@@ -236,16 +236,17 @@ export class Controls {
   // screen readers; the list is built only while it is open.
   drawLegal({ st, interactive }) {
     const box = this.legalBox;
+    const legal = st.legal || (st.view && st.view.moves ? st.view.moves.map((m) => m.text) : []);
     box.hidden = !interactive;
-    box.setAttribute("data-moves", interactive ? JSON.stringify(st.legal) : "[]");
+    box.setAttribute("data-moves", interactive ? JSON.stringify(legal) : "[]");
     let sum = box.querySelector("summary");
     if (!sum) box.append((sum = h("summary", {})));
-    sum.textContent = t("controls.legal", { n: st.legal.length });
+    sum.textContent = t("controls.legal", { n: legal.length });
     const old = box.querySelector(".legal-list");
     if (old) old.remove();
     if (!interactive || !box.open) return;
     const list = h("div", { class: "legal-list" });
-    for (const m of st.legal) list.append(h("button", { type: "button", class: "move", onclick: () => this.send(m) }, m));
+    for (const m of legal) list.append(h("button", { type: "button", class: "move", onclick: () => this.send(m) }, m));
     box.append(list);
   }
 }

@@ -9,6 +9,8 @@
 // the engine cannot start here, "engine" when it refuses a request (its
 // own words, for programs, stay in the Error for the console).
 
+import { expandViews } from "../wire.js";
+
 let worker = null;
 let loaded = null; // resolves to true once the engine runs, false if it cannot
 let next = 1;
@@ -43,7 +45,7 @@ function start() {
       if (!p) return;
       pending.delete(m.id);
       if (m.error) p.reject(failure(m.error === "engine-unavailable" ? "engine_unavailable" : "engine", m.error));
-      else p.resolve(m.res);
+      else p.resolve(expandViews(m.res));
     };
     worker.onerror = (ev) => {
       console.warn("stax: the engine's worker failed", ev);

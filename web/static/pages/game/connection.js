@@ -3,6 +3,7 @@
 // drops, and the invitation to join a seat.
 
 import { Connection, getGame, joinGame, saveToken, token } from "../../api.js";
+import { drawnState } from "../../wire.js";
 import { h } from "../../dom.js";
 import { saveName, savedName } from "../../players.js";
 import { errorWords, t } from "../../i18n.js";
@@ -31,7 +32,7 @@ export class GameLink {
 
   deliver(st) {
     this.seen = true;
-    this.on.state(st);
+    this.on.state(drawnState(st));
   }
 
   // connect opens the websocket with the token this browser holds.
