@@ -178,7 +178,7 @@ func TestDrawByAgreement(t *testing.T) {
 	wa.send(map[string]any{"type": "draw"})
 	wb.next("offers")
 	st := wa.waitPly(0)
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal()[0], 0)
 	wb.waitPly(1)
 	wb.send(map[string]any{"type": "draw"})
 	end := wa.waitState("the draw", func(s *stateOf) bool { return s.Status == "finished" })
@@ -206,7 +206,7 @@ func TestAbort(t *testing.T) {
 	ts := startAccounts(t, newDB(t), newFakeClock())
 	ann, _, _, wa, wb := twoAccounts(t, ts, map[string]any{"spec": "pogo", "rated": true, "days": 7})
 	st := wa.waitPly(0)
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal()[0], 0)
 	st = wb.waitPly(1)
 	wb.send(map[string]any{"type": "abort"})
 	end := wa.waitState("the abort", func(s *stateOf) bool { return s.Status == "finished" })
@@ -221,9 +221,9 @@ func TestAbort(t *testing.T) {
 
 	_, _, _, wa, wb = pair(t, ts, "cat", "dan", map[string]any{"spec": "pogo"})
 	st = wa.waitPly(0)
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal()[0], 0)
 	st = wb.waitPly(1)
-	wb.move(st.Legal[0], 1)
+	wb.move(st.Legal()[0], 1)
 	wa.waitPly(2)
 	wa.send(map[string]any{"type": "abort"})
 	if m := wa.next("error"); !strings.Contains(m.Message, "before its second move") {
@@ -239,7 +239,7 @@ func TestTakeback(t *testing.T) {
 	if m := wa.next("error"); !strings.Contains(m.Message, "no move") {
 		t.Fatalf("takeback at the start: %+v", m)
 	}
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal()[0], 0)
 	wa.waitPly(1)
 	wb.waitPly(1)
 	wa.send(map[string]any{"type": "takeback"})
@@ -252,9 +252,9 @@ func TestTakeback(t *testing.T) {
 		t.Fatalf("after the takeback: %+v", back)
 	}
 	// The takeback is stored: the move can be played again.
-	wa.move(st.Legal[1], 0)
-	wa.waitState("the new move", func(s *stateOf) bool { return s.Ply == 1 && s.Moves[0] == st.Legal[1] })
-	wb.waitState("the new move", func(s *stateOf) bool { return s.Ply == 1 && s.Moves[0] == st.Legal[1] })
+	wa.move(st.Legal()[1], 0)
+	wa.waitState("the new move", func(s *stateOf) bool { return s.Ply == 1 && s.Moves[0] == st.Legal()[1] })
+	wb.waitState("the new move", func(s *stateOf) bool { return s.Ply == 1 && s.Moves[0] == st.Legal()[1] })
 	var got stateOf
 	ts.player("x").call("GET", "/api/games/"+id, nil, http.StatusOK, &got)
 	if got.Ply != 1 {
@@ -264,7 +264,7 @@ func TestTakeback(t *testing.T) {
 	// No takebacks in rated games.
 	_, _, _, wc, _ := pair(t, ts, "cat", "dan", map[string]any{"spec": "pogo", "rated": true, "days": 7})
 	st = wc.waitPly(0)
-	wc.move(st.Legal[0], 0)
+	wc.move(st.Legal()[0], 0)
 	wc.waitPly(1)
 	wc.send(map[string]any{"type": "takeback"})
 	if m := wc.next("error"); !strings.Contains(m.Message, "rated") {

@@ -82,7 +82,7 @@ func TestMissedMoveNoFlag(t *testing.T) {
 	wb.hello()
 	wb.waitPly(2)
 	clock.Advance(50 * time.Second)
-	wa.move(st2.Legal[0], 2)
+	wa.move(st2.Legal()[0], 2)
 	wa.waitPly(3)
 	// Ann moved with 10 s left; 11 s later the second server, which
 	// missed her move, must not flag her: it is bob's turn, with 49 s.

@@ -46,9 +46,9 @@ func wantRemaining(t *testing.T, st clockOf, want ...int64) {
 // plays seat 0 and b seat 1; it returns the state after them.
 func firstMoves(a, b *wsClient) *stateOf {
 	st := a.waitPly(0)
-	a.move(st.Legal[0], 0)
+	a.move(st.Legal()[0], 0)
 	st = b.waitPly(1)
-	b.move(st.Legal[0], 1)
+	b.move(st.Legal()[0], 1)
 	return a.waitPly(2)
 }
 
@@ -72,18 +72,18 @@ func TestFischerClock(t *testing.T) {
 	wa.hello()
 	wb.hello()
 	clock.Advance(10 * time.Second)
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal()[0], 0)
 	s1 := wb.waitPly(1)
 	clock.Advance(20 * time.Second)
-	wb.move(s1.Legal[0], 1)
+	wb.move(s1.Legal()[0], 1)
 	s2 := wa.waitPly(2)
 	wantRemaining(t, ann.clock(id), 60000, 60000) // first moves are free
 	clock.Advance(10 * time.Second)
-	wa.move(s2.Legal[0], 2)
+	wa.move(s2.Legal()[0], 2)
 	s3 := wb.waitPly(3)
 	wantRemaining(t, ann.clock(id), 51100, 60000) // 60 - (10 - 0.1) + 1
 	clock.Advance(50 * time.Millisecond)          // within the lag compensation: free
-	wb.move(s3.Legal[0], 3)
+	wb.move(s3.Legal()[0], 3)
 	wa.waitPly(4)
 	wantRemaining(t, ann.clock(id), 51100, 61000)
 
@@ -140,7 +140,7 @@ func TestFirstMoveWindow(t *testing.T) {
 	st := wb.waitPly(0)
 	clock.Advance(5 * time.Second)
 	ts.srv.CheckClocks()
-	wb.move(st.Legal[0], 0) // bob, seat 0, moves within the window
+	wb.move(st.Legal()[0], 0) // bob, seat 0, moves within the window
 	wa.waitPly(1)
 	clock.Advance(sclock.FirstMoveWindow - time.Millisecond)
 	ts.srv.CheckClocks()
@@ -168,8 +168,8 @@ func TestFirstMoveWindow(t *testing.T) {
 // Legal0 is a move to send whatever the state: the first legal move or a
 // well-formed one.
 func (s clockOf) Legal0() string {
-	if len(s.Legal) > 0 {
-		return s.Legal[0]
+	if len(s.Legal()) > 0 {
+		return s.Legal()[0]
 	}
 	return "1a1-a2"
 }
@@ -184,7 +184,7 @@ func TestMoveAfterFlag(t *testing.T) {
 	wa, wb := ann.game(id), bob.game(id)
 	st := firstMoves(wa, wb)
 	clock.Advance(6 * time.Second)
-	wa.move(st.Legal[0], 2)
+	wa.move(st.Legal()[0], 2)
 	wa.wantError("flagged", "time ran out")
 	end := wa.waitState("the end", func(s *stateOf) bool { return s.Status == "finished" })
 	if end.Ply != 2 || end.Outcome.Reason != "time" || end.Outcome.Result != "0-1" {
@@ -201,7 +201,7 @@ func TestCorrespondenceClock(t *testing.T) {
 	wa.hello()
 	st := wb.waitPly(0)
 	clock.Advance(47 * time.Hour)
-	wb.move(st.Legal[0], 0)
+	wb.move(st.Legal()[0], 0)
 	wa.waitPly(1)
 	var mine struct{ Games []view.Summary }
 	ann.call("GET", "/api/me/games", nil, http.StatusOK, &mine)
@@ -219,7 +219,7 @@ func TestCorrespondenceClock(t *testing.T) {
 	// Each move has its own two days.
 	clock.Advance(30 * time.Hour)
 	st = wa.waitPly(1)
-	wa.move(st.Legal[0], 1)
+	wa.move(st.Legal()[0], 1)
 	wb.waitPly(2)
 	clock.Advance(48*time.Hour - time.Millisecond)
 	ts.srv.CheckClocks()
@@ -337,7 +337,7 @@ func TestDowntimeNotCharged(t *testing.T) {
 	wa = ann.game(id)
 	wa.hello()
 	s2 := wa.waitPly(2)
-	wa.move(s2.Legal[0], 2)
+	wa.move(s2.Legal()[0], 2)
 	wa.waitPly(3)
 	wantRemaining(t, ann.clock(id), (60*time.Second - 7*time.Second + sclock.LagCompensation).Milliseconds(), 60000)
 }

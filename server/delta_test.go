@@ -12,6 +12,7 @@ import (
 
 	"stax/server"
 	"stax/server/catalog"
+	"stax/server/httpx"
 	"stax/server/play"
 )
 
@@ -147,5 +148,49 @@ func TestUpdates(t *testing.T) {
 	again.hello()
 	if len(again.last.Moves) != 300 {
 		t.Errorf("a reconnection got %d moves; want the full state of 300", len(again.last.Moves))
+	}
+}
+
+// TestCompression checks that the websocket compresses what pays
+// (docs/performance.md, "Messages"): a client that offers
+// permessage-deflate gets it, and the full state of a long game, sent
+// compressed, arrives whole.
+func TestCompression(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{})
+	cr := ts.create(play.CreateRequest{Spec: "pisola(size=8,maxplies=300)", Seats: hotseat.Seats})
+	p := ts.dial("player", cr.ID, cr.Token)
+	p.hello()
+	st := p.waitPly(0)
+	for ply := 0; ply < 80 && st.Status == "playing"; ply++ {
+		p.move(st.Legal()[ply%len(st.Legal())], ply)
+		st = p.waitPly(ply + 1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.url, "http")+"/ws/games/"+cr.ID, &websocket.DialOptions{CompressionMode: websocket.CompressionNoContextTakeover})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(1 << 22)
+	if ext := res.Header.Get("Sec-WebSocket-Extensions"); !strings.Contains(ext, "permessage-deflate") {
+		t.Fatalf("extensions %q; want permessage-deflate", ext)
+	}
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(data), `{"type":"state"`) {
+			continue
+		}
+		var m struct{ State stateOf }
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		if len(data) < httpx.CompressAbove || len(m.State.Moves) != st.Ply || m.State.Position != st.Position {
+			t.Errorf("the full state: %d bytes, %d moves, position %q; want over %d bytes, %d moves, %q", len(data), len(m.State.Moves), m.State.Position, httpx.CompressAbove, st.Ply, st.Position)
+		}
+		return
 	}
 }

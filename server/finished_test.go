@@ -22,7 +22,7 @@ func finishedGameAnswers(t *testing.T, cfg server.Config) {
 	resp := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "human"}, {Kind: "human"}}})
 	c := ts.dial("all", resp.ID, resp.Token)
 	c.hello()
-	c.move(c.last.Legal[0], 0)
+	c.move(c.last.Legal()[0], 0)
 	c.waitPly(1)
 	c.send(map[string]any{"type": "resign"})
 	c.waitState("the resignation", func(s *stateOf) bool { return s.Status == "finished" })

@@ -262,9 +262,9 @@ func TestRatedGame(t *testing.T) {
 		t.Fatalf("a spectator holds %v", seats)
 	}
 	st := wa.waitPly(0)
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal()[0], 0)
 	st = wb.waitPly(1)
-	wb.move(st.Legal[0], 1)
+	wb.move(st.Legal()[0], 1)
 	wp.waitPly(2)
 	wp.send(map[string]any{"type": "resign"})
 	st = wb.waitState("the end", func(s *stateOf) bool { return s.Status == "finished" })

@@ -124,7 +124,7 @@ func testRoomsTwoInstances(t *testing.T, db string) {
 	// A draw offered on the first instance reaches the second, where Bob
 	// accepts it: the game ends once, rated once.
 	st := wa.waitPly(0)
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal()[0], 0)
 	wb.waitPly(1)
 	wa.send(map[string]any{"type": "draw"})
 	if m := wb.next("offers"); len(m.Offers["draw"]) != 1 || m.Offers["draw"][0] != 0 {
@@ -234,9 +234,9 @@ func testCrossingOffers(t *testing.T, db string) {
 		wa.hello()
 		wb.hello()
 		st := wa.waitPly(0)
-		wa.move(st.Legal[0], 0)
+		wa.move(st.Legal()[0], 0)
 		st = wb.waitPly(1)
-		wb.move(st.Legal[0], 1)
+		wb.move(st.Legal()[0], 1)
 		wa.waitPly(2)
 		wb.waitPly(2)
 		wa.send(map[string]any{"type": "takeback"})

@@ -150,21 +150,27 @@ func (ts *testServer) create(req play.CreateRequest) play.CreateResponse {
 
 // stateOf is the part of a State the tests read.
 type stateOf struct {
-	ID        string     `json:"id"`
-	Position  string     `json:"position"`
-	Positions []string   `json:"positions"`
-	Moves     []string   `json:"moves"`
-	LastMove  string     `json:"lastMove"`
-	Ply       int        `json:"ply"`
-	ToMove    int        `json:"toMove"`
-	View      *view.View `json:"view"`
-	// Legal is spelled out from View.
-	Legal      []string      `json:"-"`
+	ID         string        `json:"id"`
+	Position   string        `json:"position"`
+	Positions  []string      `json:"positions"`
+	Moves      []string      `json:"moves"`
+	LastMove   string        `json:"lastMove"`
+	Ply        int           `json:"ply"`
+	ToMove     int           `json:"toMove"`
+	View       *view.View    `json:"view"`
 	Status     string        `json:"status"`
 	Outcome    *view.Outcome `json:"outcome"`
 	Seats      []play.Seat   `json:"seats"`
 	Rated      bool          `json:"rated"`
 	ClaimAfter int64         `json:"claimAfter"`
+}
+
+// Legal returns the legal moves, spelled out from the view.
+func (s *stateOf) Legal() []string {
+	if s.View == nil {
+		return nil
+	}
+	return s.View.Legal()
 }
 
 type msg struct {
@@ -260,9 +266,6 @@ func (w *wsClient) keep(typ string, data []byte, st *stateOf) *stateOf {
 	var kept stateOf
 	if err := json.Unmarshal(w.raw, &kept); err != nil {
 		w.t.Fatal(err)
-	}
-	if kept.View != nil {
-		kept.Legal = kept.View.Legal()
 	}
 	w.last = &kept
 	return &kept
@@ -393,7 +396,7 @@ func TestWholeGames(t *testing.T) {
 				}
 				mover := players[st.ToMove]
 				st = mover.waitPly(st.Ply)
-				mv := st.Legal[rng.IntN(len(st.Legal))]
+				mv := st.Legal()[rng.IntN(len(st.Legal()))]
 				mover.move(mv, st.Ply)
 				next := st.Ply + 1
 				for i, p := range players {
@@ -404,8 +407,8 @@ func TestWholeGames(t *testing.T) {
 				}
 				st = spect.waitPly(next)
 			}
-			if st.Outcome == nil || st.Outcome.Result == "" || len(st.Legal) != 0 {
-				t.Fatalf("finished state: outcome %+v legal %v", st.Outcome, st.Legal)
+			if st.Outcome == nil || st.Outcome.Result == "" || len(st.Legal()) != 0 {
+				t.Fatalf("finished state: outcome %+v legal %v", st.Outcome, st.Legal())
 			}
 			if len(st.Positions) != st.Ply+1 || len(st.Moves) != st.Ply || st.Positions[st.Ply] != st.Position {
 				t.Fatalf("positions %d moves %d ply %d", len(st.Positions), len(st.Moves), st.Ply)
@@ -547,7 +550,7 @@ func TestReconnect(t *testing.T) {
 	black.waitPly(1)
 	black.c.Close(websocket.StatusNormalClosure, "")
 	st := white.waitState("black gone", func(s *stateOf) bool { return !s.Seats[1].Connected })
-	white.move(st.Legal[0], 1) // it is black's turn: refused
+	white.move(st.Legal()[0], 1) // it is black's turn: refused
 	white.wantError(play.CodeNotYourTurn, "Black's turn")
 
 	black = ts.dial("black again", id, tokens[1])
@@ -556,7 +559,7 @@ func TestReconnect(t *testing.T) {
 		t.Fatalf("after reconnecting: ply %d moves %v", black.last.Ply, black.last.Moves)
 	}
 	white.waitState("black back", func(s *stateOf) bool { return s.Seats[1].Connected })
-	black.move(black.last.Legal[0], 1)
+	black.move(black.last.Legal()[0], 1)
 	white.waitPly(2)
 }
 
@@ -585,7 +588,7 @@ func TestRestart(t *testing.T) {
 	for ply := 0; ply < 5; ply++ {
 		p := []*wsClient{p1, p2}[ply%2]
 		st := p.waitPly(ply)
-		p.move(st.Legal[ply%len(st.Legal)], ply)
+		p.move(st.Legal()[ply%len(st.Legal())], ply)
 	}
 	before := p1.waitPly(5)
 
@@ -628,7 +631,7 @@ func TestRestart(t *testing.T) {
 	}
 	p2 = ts2.dial("p2 again", id, tokens[1])
 	p2.hello()
-	p2.move(p2.last.Legal[0], 5)
+	p2.move(p2.last.Legal()[0], 5)
 	p1.waitPly(6)
 
 	// The AI game resumes with the AI to move, and the AI moves.
@@ -666,7 +669,7 @@ func TestAIPool(t *testing.T) {
 	for ply := 0; ply < 6; ply++ {
 		p := []*wsClient{white, black}[ply%2]
 		st := p.waitPly(ply)
-		p.move(st.Legal[0], ply)
+		p.move(st.Legal()[0], ply)
 	}
 	white.waitPly(6)
 	var st stateOf
@@ -684,7 +687,7 @@ func TestAIGame(t *testing.T) {
 	w.hello()
 	st := w.last
 	for st.Status == "playing" && st.Ply < 300 {
-		w.move(st.Legal[0], st.Ply)
+		w.move(st.Legal()[0], st.Ply)
 		st = w.waitState("the AI's answer", func(s *stateOf) bool { return s.Status == "finished" || (s.Ply%2 == 0 && s.Ply > st.Ply) })
 	}
 	if st.Ply < 2 {
@@ -827,7 +830,7 @@ func TestResignationAfterRestart(t *testing.T) {
 	resp := ts.create(play.CreateRequest{Spec: "diam(players=4)", Name: "alice", Seats: seats})
 	c := ts.dial("all", resp.ID, resp.Token)
 	c.hello()
-	c.move(c.last.Legal[0], 0)
+	c.move(c.last.Legal()[0], 0)
 	c.waitPly(1)
 	c.send(map[string]any{"type": "resign"})
 	before := c.waitState("the resignation", func(s *stateOf) bool { return s.Status == "finished" }).Outcome

@@ -68,7 +68,7 @@ func TestStalledStore(t *testing.T) {
 	ws.hello()
 	st0 := ws.waitPly(0)
 	start := time.Now()
-	ws.move(st0.Legal[0], 0)
+	ws.move(st0.Legal()[0], 0)
 	// ...while the second game's clock runs out: it is flagged at once.
 	time.Sleep(100 * time.Millisecond) // the move is in the store
 	clock.Advance(61 * time.Second)
@@ -123,7 +123,7 @@ func TestMoveAgainstFlagTwoInstances(t *testing.T) {
 	wb.waitPly(2)                   // the second instance holds the game at ply 2
 	clock.Advance(60 * time.Second) // within her 60 s and the allowance
 	slow.slow.Store(true)
-	wa.move(s2.Legal[0], 2)
+	wa.move(s2.Legal()[0], 2)
 	<-slow.started // the move is in the store, not committed
 	clock.Advance(time.Second)
 	ts2.srv.CheckClocks()
