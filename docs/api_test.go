@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"stax/games"
 	"stax/server/account"
 	"stax/server/analysis"
 	"stax/server/archive"
@@ -192,5 +193,59 @@ func TestAPIExamplesCatch(t *testing.T) {
 				t.Errorf("check(%s %s) = %v; want ok %v", tc.ex.typ, tc.ex.text, err, tc.ok)
 			}
 		})
+	}
+}
+
+// TestViewExamples checks the board views of api.md against the server:
+// each is the view the server builds of the position it describes, and
+// its groups spell out that position's legal moves.
+func TestViewExamples(t *testing.T) {
+	var views []example
+	for _, ex := range examples(t, "api.md") {
+		if ex.typ == "view.View" {
+			views = append(views, ex)
+		}
+	}
+	for i, tc := range []struct {
+		spec, position, move string
+		moves                int
+	}{
+		{"pogo", "", "1a1-a2", 16},
+		{"pisola", "", "", 570},
+		{"diam", "r/g/-/-/r/g/-/- 2", "", 12},
+	} {
+		if i >= len(views) {
+			t.Fatalf("api.md has %d view.View examples; want %d", len(views), i+1)
+		}
+		g, err := games.Load(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := g.Start()
+		if tc.position != "" {
+			if st, err = g.ParseState(tc.position); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var last []string
+		if tc.move != "" {
+			m, err := st.ParseMove(tc.move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last = view.LastCells(st, m)
+			st.Apply(m)
+		}
+		want, _ := json.Marshal(view.Of(st, false, last))
+		var got view.View
+		if err := json.Unmarshal([]byte(views[i].text), &got); err != nil {
+			t.Fatal(err)
+		}
+		if g, _ := json.Marshal(&got); !bytes.Equal(g, want) {
+			t.Errorf("api.md:%d: the view of %s %q %q is\n%s\nwant\n%s", views[i].line, tc.spec, tc.position, tc.move, g, want)
+		}
+		if n := len(got.List()); n != tc.moves || n != len(st.Legal(nil)) {
+			t.Errorf("api.md:%d: %d moves; want %d", views[i].line, n, tc.moves)
+		}
 	}
 }

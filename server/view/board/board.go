@@ -270,11 +270,12 @@ func groups(st game.State, v game.Viewer, b *game.Board) Moves {
 		}
 		out[i].To += cellsText(s.to)
 	}
-	// The shifts, in groups by count or by level, whichever makes fewer.
+	// The shifts, in groups by count or by level, whichever makes fewer
+	// (by count when they make as many).
 	byCount := func(s shift) MoveGroup { return MoveGroup{Text: s.text, Count: s.count} }
 	byLevel := func(s shift) MoveGroup { return MoveGroup{Text: s.text, Level: s.level} }
 	var best []MoveGroup
-	for _, by := range []func(shift) MoveGroup{byLevel, byCount} {
+	for _, by := range []func(shift) MoveGroup{byCount, byLevel} {
 		var gs []MoveGroup
 		for _, s := range shifts {
 			k := by(s)
