@@ -149,17 +149,7 @@ func canonical(t testing.TB, v json.RawMessage, without ...string) string {
 }
 
 // drain returns the messages queued for c.
-func drain(c *client) [][]byte {
-	var out [][]byte
-	for {
-		select {
-		case m := <-c.C:
-			out = append(out, m)
-		default:
-			return out
-		}
-	}
-}
+func drain(c *client) [][]byte { return c.Take() }
 
 // TestMessageSizes holds the messages of every variant of the catalogue
 // to the limits of docs/performance.md: the full state of Pisola 8x8 at
