@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -17,16 +18,45 @@ import (
 
 var null = json.RawMessage("null")
 
-// encodeUpdate returns the update message from the encoded State base to
-// cur, or nil when nothing changed.
-func encodeUpdate(base, cur []byte) []byte {
-	var old, now map[string]json.RawMessage
-	// Both are encoded States: they decode.
-	json.Unmarshal(base, &old)
-	if err := json.Unmarshal(cur, &now); err != nil {
-		panic(err)
+// tree is an encoded JSON object whose fields, and those of its objects,
+// are parsed when first asked for and kept: a room keeps the state of
+// its last broadcast so, parsed as far as the update from it needed.
+type tree struct {
+	raw    []byte
+	fields map[string]json.RawMessage
+	sub    map[string]*tree
+}
+
+// get returns the object's fields (none when it is not an object).
+func (t *tree) get() map[string]json.RawMessage {
+	if t == nil {
+		return nil
 	}
-	d := diff(old, now, "")
+	if t.fields == nil {
+		t.fields = map[string]json.RawMessage{}
+		json.Unmarshal(t.raw, &t.fields)
+	}
+	return t.fields
+}
+
+// child returns field k, as a tree.
+func (t *tree) child(k string) *tree {
+	if t.sub == nil {
+		t.sub = map[string]*tree{}
+	}
+	c := t.sub[k]
+	if c == nil {
+		c = &tree{raw: t.get()[k]}
+		t.sub[k] = c
+	}
+	return c
+}
+
+// encodeUpdate returns the update message from the State base (nil: none
+// sent yet) to cur, or nil when nothing changed.
+func encodeUpdate(base, cur *tree) []byte {
+	old, now := base.get(), cur.get()
+	d := diff(base, cur, "")
 	if len(d) == 0 {
 		return nil
 	}
@@ -34,14 +64,32 @@ func encodeUpdate(base, cur []byte) []byte {
 	if !bytes.Equal(old["ply"], now["ply"]) {
 		d["lastMove"], d["position"] = now["lastMove"], now["position"]
 	}
-	b, err := json.Marshal(d)
-	if err != nil {
-		panic(err)
+	var out bytes.Buffer
+	out.WriteString(`{"type":"update","state":`)
+	writeObject(&out, d)
+	out.WriteByte('}')
+	return out.Bytes()
+}
+
+// writeObject writes the fields as a JSON object, in the order of their
+// names; their values are valid JSON.
+func writeObject(b *bytes.Buffer, fields map[string]json.RawMessage) {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
 	}
-	out := make([]byte, 0, len(b)+32)
-	out = append(out, `{"type":"update","state":`...)
-	out = append(out, b...)
-	return append(out, '}')
+	slices.Sort(keys)
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		b.WriteString(k) // the State's field names need no escaping
+		b.WriteString(`":`)
+		b.Write(fields[k])
+	}
+	b.WriteByte('}')
 }
 
 // nested reports whether field k of the object at path is itself sent by
@@ -52,18 +100,17 @@ func nested(path, k string) bool {
 
 // diff returns the fields of now that differ from old's, and null for
 // those old has and now has not.
-func diff(old, now map[string]json.RawMessage, path string) map[string]json.RawMessage {
+func diff(oldT, nowT *tree, path string) map[string]json.RawMessage {
+	old, now := oldT.get(), nowT.get()
 	out := map[string]json.RawMessage{}
 	for k, v := range now {
 		o, had := old[k]
 		switch {
 		case had && bytes.Equal(o, v):
 		case had && nested(path, k) && o[0] == '{' && v[0] == '{':
-			var a, b map[string]json.RawMessage
-			json.Unmarshal(o, &a)
-			json.Unmarshal(v, &b)
-			sub, _ := json.Marshal(diff(a, b, k))
-			out[k] = sub
+			var sub bytes.Buffer
+			writeObject(&sub, diff(oldT.child(k), nowT.child(k), k))
+			out[k] = sub.Bytes()
 		case had && path == "board" && k == "stacks":
 			out[k] = stacksDiff(o, v)
 		default:

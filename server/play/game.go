@@ -44,9 +44,10 @@ type room struct {
 	// encoded State without the moves and positions, nil when they must
 	// be rebuilt; upd is empty when nothing changed since base.
 	msg, upd, cur []byte
-	// base is cur as of the last broadcast: what every connection that
-	// has had the full state holds, from which updates say what changed.
-	base []byte
+	// base is cur as of the last broadcast, parsed: what every
+	// connection that has had the full state holds, from which updates
+	// say what changed; next is cur parsed, base after the next broadcast.
+	base, next *tree
 	// sentPly is the ply of the last broadcast.
 	sentPly int
 	// watchersSent is when the count of watchers was last sent, and
@@ -321,7 +322,7 @@ func (l *room) seatJSON(i int) Seat {
 // changed drops the encoded messages after a change. The caller holds
 // l.mu.
 func (l *room) changed() {
-	l.msg, l.upd, l.cur = nil, nil, nil
+	l.msg, l.upd, l.cur, l.next = nil, nil, nil, nil
 }
 
 // stateMsg returns the encoded state message, building it if needed. The
@@ -339,7 +340,10 @@ func (l *room) stateMsg() []byte {
 // game. The caller holds l.mu.
 func (l *room) updateMsg() []byte {
 	if l.upd == nil {
-		l.upd = encodeUpdate(l.base, l.current())
+		l.next = &tree{raw: l.current()}
+		if l.upd = encodeUpdate(l.base, l.next); l.upd == nil {
+			l.upd = []byte{} // nothing changed
+		}
 	}
 	return l.upd
 }
@@ -394,7 +398,10 @@ func (l *room) broadcast() {
 			c.send(upd)
 		}
 	}
-	l.base = l.current()
+	if l.next == nil {
+		l.next = &tree{raw: l.current()}
+	}
+	l.base = l.next
 }
 
 // seatsOf returns the seats whose token hash is hash.

@@ -6,17 +6,23 @@ import (
 )
 
 // BenchmarkMoveMessage measures what one move costs the server to send at
-// ply 1,000 of a game: encoding the update every connection gets, against
-// the full state that every connection got before updates (and that a
-// connection gets once, when it opens). It reports the bytes of each.
+// ply 1,000 of a game: encoding the update every connection gets (what
+// changed since the message before), against the full state that a
+// connection gets once, when it opens. It reports the bytes of each.
 //
-//	go test -run XXX -bench MoveMessage -benchmem ./server/
+//	go test -run XXX -bench MoveMessage -benchmem ./server/play/
 func BenchmarkMoveMessage(b *testing.B) {
 	for _, spec := range []string{"pogo(rep=0,maxplies=2000)"} {
-		_, l, _ := newFuzzGame(b, spec)
+		_, l, c := newFuzzGame(b, spec)
 		// Pieces shuffled back and forth: the game never ends.
 		shuffle := []string{"1a1-a2", "1c3-c2", "1a2-a1", "1c2-c3"}
 		for l.h.Ply() < 1000 {
+			if l.h.Ply() == 999 {
+				// The connection has the state before the last move.
+				l.changed()
+				l.broadcast()
+				drain(c)
+			}
 			if _, err := l.applyText(shuffle[l.h.Ply()%4]); err != nil {
 				b.Fatal(err)
 			}
