@@ -20,6 +20,8 @@
 //	transport.js    the one websocket: reconnection with backoff, a queue
 //	storage.js      the one use of localStorage, which may be refused
 //	svg.js          the one SVG element builder (dom.js builds HTML)
+//	wire.js         the board views and game updates as sent, spelled out: cells
+//	                named, the legal moves' groups expanded, updates applied
 //	render.js       SVG boards from board views, by topology, for play and for the rules
 //	picker.js       clicks to moves, from the legal moves of the board view
 //	board-view.js, controls.js  the board and move controls of the game page
