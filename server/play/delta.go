@@ -19,8 +19,7 @@ import (
 var null = json.RawMessage("null")
 
 // tree is an encoded JSON object whose fields, and those of its objects,
-// are parsed when first asked for and kept: a room keeps the state of
-// its last broadcast so, parsed as far as the update from it needed.
+// are parsed when first asked for and kept while an update is built.
 type tree struct {
 	raw    []byte
 	fields map[string]json.RawMessage

@@ -44,10 +44,9 @@ type room struct {
 	// encoded State without the moves and positions, nil when they must
 	// be rebuilt; upd is empty when nothing changed since base.
 	msg, upd, cur []byte
-	// base is cur as of the last broadcast, parsed: what every
-	// connection that has had the full state holds, from which updates
-	// say what changed; next is cur parsed, base after the next broadcast.
-	base, next *tree
+	// base is cur as of the last broadcast: what every connection that
+	// has had the full state holds, from which updates say what changed.
+	base *tree
 	// sentPly is the ply of the last broadcast.
 	sentPly int
 	// watchersSent is when the count of watchers was last sent, and
@@ -322,7 +321,7 @@ func (l *room) seatJSON(i int) Seat {
 // changed drops the encoded messages after a change. The caller holds
 // l.mu.
 func (l *room) changed() {
-	l.msg, l.upd, l.cur, l.next = nil, nil, nil, nil
+	l.msg, l.upd, l.cur = nil, nil, nil
 }
 
 // stateMsg returns the encoded state message, building it if needed. The
@@ -340,8 +339,7 @@ func (l *room) stateMsg() []byte {
 // game. The caller holds l.mu.
 func (l *room) updateMsg() []byte {
 	if l.upd == nil {
-		l.next = &tree{raw: l.current()}
-		if l.upd = encodeUpdate(l.base, l.next); l.upd == nil {
+		if l.upd = encodeUpdate(l.base, &tree{raw: l.current()}); l.upd == nil {
 			l.upd = []byte{} // nothing changed
 		}
 	}
@@ -398,10 +396,9 @@ func (l *room) broadcast() {
 			c.send(upd)
 		}
 	}
-	if l.next == nil {
-		l.next = &tree{raw: l.current()}
-	}
-	l.base = l.next
+	// Only the encoded state is kept (the same bytes as cur): the many
+	// rooms between moves hold no parsed copy of it.
+	l.base = &tree{raw: l.current()}
 }
 
 // seatsOf returns the seats whose token hash is hash.

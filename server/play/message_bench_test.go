@@ -32,6 +32,7 @@ func BenchmarkMoveMessage(b *testing.B) {
 				var n int
 				for b.Loop() {
 					l.changed()
+					l.base = &tree{raw: l.base.raw} // as kept between moves
 					if kind == "update" {
 						n = len(l.updateMsg())
 					} else {
