@@ -32,10 +32,76 @@ func (t *tree) get() map[string]json.RawMessage {
 		return nil
 	}
 	if t.fields == nil {
-		t.fields = map[string]json.RawMessage{}
-		json.Unmarshal(t.raw, &t.fields)
+		t.fields = fieldsOf(t.raw)
 	}
 	return t.fields
+}
+
+// fieldsOf splits a JSON object as encoding/json writes it (compact, its
+// keys without escapes) into its fields, whose values share raw's bytes:
+// a few microseconds where decoding takes tens.
+func fieldsOf(raw []byte) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	if len(raw) < 2 || raw[0] != '{' {
+		return out
+	}
+	for i := 1; i < len(raw) && raw[i] == '"'; {
+		j := skipString(raw, i)
+		key := string(raw[i+1 : j-1])
+		if j >= len(raw) || raw[j] != ':' {
+			break
+		}
+		k := skipValue(raw, j+1)
+		out[key] = raw[j+1 : k]
+		i = k
+		if i < len(raw) && raw[i] == ',' {
+			i++
+		}
+	}
+	return out
+}
+
+// skipString returns the index after the string that starts at raw[i].
+func skipString(raw []byte, i int) int {
+	for i++; i < len(raw); i++ {
+		switch raw[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(raw)
+}
+
+// skipValue returns the index after the value that starts at raw[i].
+func skipValue(raw []byte, i int) int {
+	depth := 0
+	for i < len(raw) {
+		switch raw[i] {
+		case '"':
+			i = skipString(raw, i)
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i
+			}
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return i
 }
 
 // child returns field k, as a tree.

@@ -259,6 +259,15 @@ func (l *room) end() *store.End {
 
 // state builds the State. The caller holds l.mu.
 func (l *room) state() *State {
+	s := l.stateNow()
+	s.Positions = json.RawMessage(append(l.positionsJSON[:len(l.positionsJSON):len(l.positionsJSON)], ']'))
+	s.Moves = json.RawMessage(append(l.movesJSON[:len(l.movesJSON):len(l.movesJSON)], ']'))
+	return s
+}
+
+// stateNow builds the State without the moves and positions so far. The
+// caller holds l.mu.
+func (l *room) stateNow() *State {
 	st := l.h.State()
 	over := l.h.Over()
 	s := &State{
@@ -270,8 +279,6 @@ func (l *room) state() *State {
 		PlayerNames: view.PlayerNames(l.g),
 		Start:       l.h.Start().String(),
 		Position:    st.String(),
-		Positions:   json.RawMessage(append(l.positionsJSON[:len(l.positionsJSON):len(l.positionsJSON)], ']')),
-		Moves:       json.RawMessage(append(l.movesJSON[:len(l.movesJSON):len(l.movesJSON)], ']')),
 		Ply:         l.h.Ply(),
 		ToMove:      st.ToMove(),
 		Status:      store.Playing,
@@ -350,9 +357,7 @@ func (l *room) updateMsg() []byte {
 // far. The caller holds l.mu.
 func (l *room) current() []byte {
 	if l.cur == nil {
-		st := l.state()
-		st.Moves, st.Positions = nil, nil
-		b, err := json.Marshal(st)
+		b, err := json.Marshal(l.stateNow())
 		if err != nil {
 			panic(err) // the State holds nothing json cannot encode
 		}
