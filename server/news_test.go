@@ -54,7 +54,7 @@ func testGameNews(t *testing.T, db string) {
 	annNews := dialNews(t, ann, ts1)
 
 	st := wa.waitPly(0)
-	wa.move(st.Legal[0], 0)
+	wa.move(st.Legal()[0], 0)
 	m := readNews(t, bobNews)
 	if m.Type != "turn" || m.Game != id || m.By != "ann" || m.Title != "Pogo" {
 		t.Fatalf("bob was told %+v; want his turn in ann's game %s", m, id)
@@ -67,7 +67,7 @@ func testGameNews(t *testing.T, db string) {
 	}
 	// Offering again is no news.
 	wb.send(map[string]any{"type": "draw"})
-	wb.move(st.Legal[0], 1)
+	wb.move(st.Legal()[0], 1)
 	if m := readNews(t, annNews); m.Type != "turn" || m.By != "bob" {
 		t.Fatalf("ann was told %+v; want her turn", m)
 	}
@@ -77,7 +77,7 @@ func testGameNews(t *testing.T, db string) {
 	cat, dan, _, wc, _ := pair(t, ts1, "cat", "dan", map[string]any{"spec": "pogo", "rated": true, "clock": map[string]any{"initial": 180, "increment": 2}})
 	danNews := dialNews(t, dan, ts2)
 	st = wc.waitPly(0)
-	wc.move(st.Legal[0], 0)
+	wc.move(st.Legal()[0], 0)
 	cat.call("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "dan"}, 201, nil)
 	if m := readNews(t, danNews); m.Type != "challenge" || m.By != "cat" {
 		t.Fatalf("dan was told %+v; want cat's challenge and no news of her move", m)
