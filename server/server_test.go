@@ -29,6 +29,7 @@ import (
 	"stax/server/store"
 	"stax/server/store/postgres"
 	"stax/server/store/sqlite"
+	"stax/server/update"
 	"stax/server/view"
 )
 
@@ -241,7 +242,7 @@ func (w *wsClient) read() msg {
 
 // keep returns the state a client holds after a message of type typ
 // (data) whose state decoded as st: an update changes the one held, as
-// play.Apply does.
+// update.Apply does.
 func (w *wsClient) keep(typ string, data []byte, st *stateOf) *stateOf {
 	w.t.Helper()
 	if typ != "state" && typ != "update" {
@@ -259,7 +260,7 @@ func (w *wsClient) keep(typ string, data []byte, st *stateOf) *stateOf {
 			w.t.Fatalf("%s: an update before any full state", w.name)
 		}
 		var err error
-		if w.raw, err = play.Apply(w.raw, raw.State); err != nil {
+		if w.raw, err = update.Apply(w.raw, raw.State); err != nil {
 			w.t.Fatalf("%s: %v: %s", w.name, err, data)
 		}
 	}

@@ -52,6 +52,7 @@ var layers = []struct {
 	// interface live play implements; the latency histograms know no
 	// domain.
 	{"stax/server/relay", []string{"stax/server", "stax/server/httpx", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker"}},
+	{"stax/server/update", []string{"stax/server", "stax/server/httpx", "stax/server/store/...", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker", "stax/server/relay"}},
 	{"stax/server/latency", []string{"stax/server", "stax/server/httpx", "stax/server/store/...", "stax/server/view", "stax/server/account", "stax/server/ratings", "stax/server/lobby", "stax/server/analysis", "stax/server/play", "stax/server/worker", "stax/server/relay"}},
 	// The archive asks live play whose turn it is through a small
 	// interface, and no domain imports it.

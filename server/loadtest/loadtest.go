@@ -27,6 +27,7 @@ import (
 	"net/url"
 	"slices"
 	"stax/server/play"
+	"stax/server/update"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -524,7 +525,7 @@ func (r *run) player(ctx context.Context, g *game, c *websocket.Conn, seat, clie
 			// An update is what changed: keep the state it changes.
 			if m.Type == "state" {
 				held = m.State
-			} else if held, err = play.Apply(held, m.State); err != nil {
+			} else if held, err = update.Apply(held, m.State); err != nil {
 				return fmt.Errorf("update: %w", err)
 			}
 			var st play.State

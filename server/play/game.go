@@ -14,6 +14,7 @@ import (
 	"stax/search"
 	"stax/server/clock"
 	"stax/server/store"
+	"stax/server/update"
 	"stax/server/view"
 )
 
@@ -46,7 +47,7 @@ type room struct {
 	msg, upd, cur []byte
 	// base is cur as of the last broadcast: what every connection that
 	// has had the full state holds, from which updates say what changed.
-	base *tree
+	base *update.Tree
 	// sentPly is the ply of the last broadcast.
 	sentPly int
 	// watchersSent is when the count of watchers was last sent, and
@@ -346,7 +347,7 @@ func (l *room) stateMsg() []byte {
 // game. The caller holds l.mu.
 func (l *room) updateMsg() []byte {
 	if l.upd == nil {
-		if l.upd = encodeUpdate(l.base, &tree{raw: l.current()}); l.upd == nil {
+		if l.upd = update.Encode(l.base, update.Parse(l.current())); l.upd == nil {
 			l.upd = []byte{} // nothing changed
 		}
 	}
@@ -403,7 +404,7 @@ func (l *room) broadcast() {
 	}
 	// Only the encoded state is kept (the same bytes as cur): the many
 	// rooms between moves hold no parsed copy of it.
-	l.base = &tree{raw: l.current()}
+	l.base = update.Parse(l.current())
 }
 
 // seatsOf returns the seats whose token hash is hash.

@@ -2,6 +2,7 @@ package play
 
 import (
 	"fmt"
+	"stax/server/update"
 	"testing"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkMoveMessage(b *testing.B) {
 				var n int
 				for b.Loop() {
 					l.changed()
-					l.base = &tree{raw: l.base.raw} // as kept between moves
+					l.base = update.Parse(l.base.Raw()) // as kept between moves
 					if kind == "update" {
 						n = len(l.updateMsg())
 					} else {

@@ -13,6 +13,7 @@ import (
 	"stax/games"
 	"stax/server/clock"
 	"stax/server/store"
+	"stax/server/update"
 )
 
 // The limits of docs/performance.md ("Messages"): the full state of a
@@ -107,7 +108,7 @@ func messageSizes(t testing.TB, spec string, games, plies int) sizes {
 					out.largest = string(msg)
 				}
 				var err error
-				if held, err = Apply(held, stateOfMsg(t, msg)); err != nil {
+				if held, err = update.Apply(held, stateOfMsg(t, msg)); err != nil {
 					t.Fatalf("%s at ply %d: %v", spec, l.h.Ply(), err)
 				}
 			}

@@ -52,7 +52,7 @@ type BoardView struct {
 
 // Stacks is the stacks of a board's cells. An update message of a game
 // sends the changed ones as an object by cell index instead, which
-// decodes as no stacks (play.Apply applies it to a state).
+// decodes as no stacks (update.Apply applies it to a state).
 type Stacks []string
 
 // UnmarshalJSON reads the stacks of every cell, and nothing from an

@@ -1,4 +1,8 @@
-package play
+// Package update sizes the messages of a live game by what changed: an
+// update holds the fields of a state (JSON) that differ from the one the
+// client holds (docs/api.md, "update"). Live play encodes them; a client
+// applies them with Apply.
+package update
 
 import (
 	"bytes"
@@ -9,7 +13,7 @@ import (
 	"strconv"
 )
 
-// Updates are sized by what changed (docs/api.md, "update"): an update
+// An update
 // holds the fields of the State that differ from the one the connection
 // holds, always its ply (and, when the ply grew, the move and position
 // that came), with null for a field that went away. Within view,
@@ -18,16 +22,23 @@ import (
 
 var null = json.RawMessage("null")
 
-// tree is an encoded JSON object whose fields, and those of its objects,
+// Tree is an encoded JSON object whose fields, and those of its objects,
 // are parsed when first asked for and kept while an update is built.
-type tree struct {
+type Tree struct {
 	raw    []byte
 	fields map[string]json.RawMessage
-	sub    map[string]*tree
+	sub    map[string]*Tree
 }
 
 // get returns the object's fields (none when it is not an object).
-func (t *tree) get() map[string]json.RawMessage {
+// Parse returns the tree of an encoded JSON object; its fields are parsed
+// when first asked for.
+func Parse(raw []byte) *Tree { return &Tree{raw: raw} }
+
+// Raw returns the encoded object.
+func (t *Tree) Raw() []byte { return t.raw }
+
+func (t *Tree) get() map[string]json.RawMessage {
 	if t == nil {
 		return nil
 	}
@@ -104,22 +115,22 @@ func skipValue(raw []byte, i int) int {
 	return i
 }
 
-// child returns field k, as a tree.
-func (t *tree) child(k string) *tree {
+// child returns field k, as a Tree.
+func (t *Tree) child(k string) *Tree {
 	if t.sub == nil {
-		t.sub = map[string]*tree{}
+		t.sub = map[string]*Tree{}
 	}
 	c := t.sub[k]
 	if c == nil {
-		c = &tree{raw: t.get()[k]}
+		c = &Tree{raw: t.get()[k]}
 		t.sub[k] = c
 	}
 	return c
 }
 
-// encodeUpdate returns the update message from the State base (nil: none
+// Encode returns the update message from the State base (nil: none
 // sent yet) to cur, or nil when nothing changed.
-func encodeUpdate(base, cur *tree) []byte {
+func Encode(base, cur *Tree) []byte {
 	old, now := base.get(), cur.get()
 	d := diff(base, cur, "")
 	if len(d) == 0 {
@@ -165,7 +176,7 @@ func nested(path, k string) bool {
 
 // diff returns the fields of now that differ from old's, and null for
 // those old has and now has not.
-func diff(oldT, nowT *tree, path string) map[string]json.RawMessage {
+func diff(oldT, nowT *Tree, path string) map[string]json.RawMessage {
 	old, now := oldT.get(), nowT.get()
 	out := map[string]json.RawMessage{}
 	for k, v := range now {
