@@ -18,7 +18,7 @@ import (
 //
 // The score is linear in the features of diamFeatures, weighted by w:
 // two-player games use diamWeights2, tuned from self-play results
-// (TestTuneDiam), the others diamWeights4.
+// (TuneDiam, stax tune diam), the others diamWeights4.
 type diamEval struct{ w *diamWeights }
 
 // The features of a Diam position, each counted for the evaluating
@@ -56,7 +56,7 @@ var diamWeights4 = diamWeights{
 }
 
 // diamWeights2 are the weights of the two-player games, tuned by
-// TestTuneDiam (-tune.diam, 6,000 self-play games at 6,000 nodes a move,
+// TuneDiam (stax tune diam, 6,000 self-play games at 6,000 nodes a move,
 // seed 1).
 var diamWeights2 = diamWeights{
 	fThreat: 720, fThreat + 1: 545, fThreat + 2: 231,

@@ -11,7 +11,7 @@ import (
 // weighted sum of the terms of pisolaTerms (each the difference between the
 // two sides), with one set of weights for the placing phase and one for
 // the moving phase, fitted to self-play games (pisolaWeights; see
-// TestTunePisola and docs/strength.md). The terms:
+// TunePisola, stax tune pisola and docs/strength.md). The terms:
 //   - squares controlled (topped), the final score, and among them the
 //     locked ones, which are points for good;
 //   - mobility: the moves each side has, as a side without moves ends the
@@ -51,7 +51,7 @@ var pisolaTermNames = [numPisolaTerms]string{"own", "locked", "exposed", "safe",
 
 // pisolaWeights holds the weights of the terms, for the placing phase and
 // the moving phase, in evaluation units (a square is worth about 100).
-// They were fitted by TestTunePisola (docs/strength.md).
+// They were fitted by TunePisola (stax tune pisola; docs/strength.md).
 var pisolaWeights = [2][numPisolaTerms]int{
 	{29, 30, -16, 1, 1, -4, 0, 0, 0, 7, 1, -7, 3},
 	{121, -9, -17, 4, 14, -1, -16, 40, 0, 5, -4, 1, -2},

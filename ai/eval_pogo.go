@@ -15,7 +15,7 @@ import (
 // the positions before contact (no stack holds both colours), where the
 // game is a slow manoeuvre whose outcome lies far beyond any search, and
 // one for the rest. The weights (eval_pogo_weights.go) are made by
-// TestTunePogo; docs/strength.md tells how. A small neural network
+// TunePogo (stax tune pogo); docs/strength.md tells how. A small neural network
 // (eval_pogo_net.go) adds what the linear model misses.
 //
 // The features, for the side to move and for the other side:

@@ -10,7 +10,7 @@ package ai
 // weighted sum of the units corrects the linear model's estimate of the
 // log-odds that the side to move wins (a draw counting half), in
 // pogoEval's units. The weights (eval_pogo_net_weights.go) are fitted to
-// the solved table by TestTunePogoNet; the table only teaches.
+// the solved table by TunePogoNet (stax tune pogo --net); the table only teaches.
 
 const (
 	pogoNetContents = 1 + 2*7*8 // empty; side x height 1-6, 7+ x the three pieces under the top (pogoFeatures.net)
@@ -19,7 +19,7 @@ const (
 )
 
 // netWeights are the network's weights: float32 for play (pogoNetModel),
-// float64 while TestTunePogoNet fits them.
+// float64 while TunePogoNet fits them.
 type netWeights[F float32 | float64] struct {
 	in      [pogoNetInputs][pogoNetHidden]F
 	bias    [pogoNetHidden]F

@@ -101,7 +101,7 @@ func TestPerfectDiam(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := g.NewStart()
-	s.Apply(diam.Place(diam.Red, 0))
+	s.Apply(diam.PlaceMove(diam.Red, 0))
 	// A node budget (the solver gets all of it) rather than time, so that
 	// the machine's load does not matter.
 	lim := search.Limits{Nodes: 4_000_000}
@@ -109,7 +109,7 @@ func TestPerfectDiam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Score.Proven != game.Win || (res.Move != diam.Place(diam.Green, 0) && res.Move != diam.Place(diam.Blue, 0)) {
+	if res.Score.Proven != game.Win || (res.Move != diam.PlaceMove(diam.Green, 0) && res.Move != diam.PlaceMove(diam.Blue, 0)) {
 		t.Errorf("%s: perfect plays %s, %v; want g@1 or b@1, a proven win", s, s.FormatMove(res.Move), res.Score)
 	}
 	res, err = p.Play(context.Background(), search.Position{State: g.NewStart()}, lim, nil)

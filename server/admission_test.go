@@ -159,12 +159,13 @@ func TestExpiry(t *testing.T) {
 // was down.
 func TestOnlyLiveGamesResumed(t *testing.T) {
 	db := newDB(t)
-	ts := startServer(t, db, server.Config{NewPlayer: blockingPlayers})
+	clock := newFakeClock()
+	ts := startServer(t, db, server.Config{Now: clock.Now, NewPlayer: blockingPlayers})
 	human := ts.create(hotseat)
 	ai := ts.create(play.CreateRequest{Spec: "pogo", Seats: []play.SeatRequest{{Kind: "ai", Level: "easy"}, {Kind: "human"}}})
 	ts.stop()
 
-	ts = startServer(t, db, server.Config{NewPlayer: blockingPlayers})
+	ts = startServer(t, db, server.Config{Now: clock.Now, NewPlayer: blockingPlayers})
 	if games, _ := ts.srv.Live(); games != 0 {
 		t.Errorf("%d games in memory after a restart; want none", games)
 	}
@@ -178,8 +179,8 @@ func TestOnlyLiveGamesResumed(t *testing.T) {
 	}
 	ts.stop()
 
-	time.Sleep(20 * time.Millisecond)
-	ts = startServer(t, db, server.Config{Expiry: 10 * time.Millisecond, NewPlayer: blockingPlayers})
+	clock.Advance(time.Minute)
+	ts = startServer(t, db, server.Config{Now: clock.Now, Expiry: 10 * time.Second, NewPlayer: blockingPlayers})
 	for _, id := range []string{human.ID, ai.ID} {
 		sg, err := ts.store.Get(context.Background(), id)
 		if err != nil || sg.Status != store.Finished || !strings.Contains(sg.End.Outcome, "abandoned") {

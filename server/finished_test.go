@@ -10,7 +10,8 @@ import (
 )
 
 // TestFinishedGameAnswers checks that a game ended by a resignation is
-// served at once, to its players and to anyone asking for it.
+// served at once, to its players and to anyone asking for it, and from
+// the store once swept from memory.
 func TestFinishedGameAnswers(t *testing.T) {
 	for _, cfg := range []server.Config{{}, {SweepEvery: 5 * time.Millisecond, KeepFinished: time.Millisecond, KeepIdle: time.Millisecond}} {
 		finishedGameAnswers(t, cfg)
@@ -31,7 +32,12 @@ func finishedGameAnswers(t *testing.T, cfg server.Config) {
 	if st.Status != "finished" {
 		t.Errorf("after the resignation: %s; want finished", st.Status)
 	}
-	time.Sleep(50 * time.Millisecond)
+	if cfg.SweepEvery != 0 {
+		// Swept once its player left: the finished game has left
+		// memory, and is read back from the store.
+		c.c.CloseNow()
+		waitFor(t, "the finished game to leave memory", func() bool { games, _ := ts.srv.Live(); return games == 0 })
+	}
 	ts.call("GET", "/api/games/"+resp.ID, nil, http.StatusOK, &st)
 	ts.call("GET", "/api/games/"+resp.ID+"/record", nil, http.StatusOK, nil)
 }

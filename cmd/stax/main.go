@@ -62,6 +62,7 @@ func commands() []command {
 		{"play", []string{"<spec> [flags]", "--load FILE [flags]"}, "play a game in the terminal against the computer or another person", runPlay},
 		{"analyze", []string{"<spec> [flags]", "--load FILE [flags]"}, "give every legal move its verdict: exact for Pogo, estimated by search for the others", runAnalyze},
 		{"solve", []string{"pogo[(u=false)] [flags]", "diam[(drop=any)] [flags]"}, "solve Pogo completely (writing the table the perfect level uses), or try to prove who wins two-player Diam", runSolve},
+		{"tune", []string{"pisola [flags]", "diam [flags]", "pogo [--net] [flags]"}, "fit an evaluation's weights to self-play games (Pisola, Diam) or to Pogo's solved table, and write them as Go source for package ai", runTune},
 		{"puzzles", []string{"generate <spec> [flags]"}, "make puzzles: Pogo's and Diam's proven by the solved table and the Diam solver, Pisola's best moves by search (docs/puzzles.md)", runPuzzles},
 		{"engine", []string{"[flags]"}, "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
 		{"engine-check", []string{"<command> [<spec>...] [flags]"}, "drive an engine through a scripted session of each game and report every protocol violation", runEngineCheck},

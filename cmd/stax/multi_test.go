@@ -354,13 +354,17 @@ func TestMultiInstance(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		// The last computer move may still be marked done.
-		time.Sleep(200 * time.Millisecond)
-		jobs, err := st.Jobs(context.Background(), created.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
 		computer := end.Ply / 2 // the computer plays the odd plies
+		// The last computer move may still be marked done: wait for it.
+		var jobs []store.Job
+		for wait := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if jobs, err = st.Jobs(context.Background(), created.ID); err != nil {
+				t.Fatal(err)
+			}
+			if len(jobs) == computer && jobs[len(jobs)-1].Done || time.Now().After(wait) {
+				break
+			}
+		}
 		if len(jobs) != computer {
 			t.Fatalf("%d jobs for %d computer moves", len(jobs), computer)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -288,14 +287,19 @@ func TestPlayInterruptSaves(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "game.txt")
 	in, w := io.Pipe() // input that never ends, as a terminal's
 	defer w.Close()
-	var out bytes.Buffer
+	var out syncBuffer
 	intr := make(chan os.Signal, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- run(&env{stdin: in, stdout: &out, stderr: io.Discard, interrupt: intr}, []string{"play", "pogo", "--black", "human", "--save", file})
 	}()
 	io.WriteString(w, "1a1-a2\n")
-	time.Sleep(100 * time.Millisecond) // the move is played, the prompt waits
+	// The move is played and the prompt waits for Black's.
+	for deadline := time.Now().Add(10 * time.Second); !strings.HasSuffix(out.String(), "Black> "); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no prompt for Black's move after 1a1-a2:\n%s", out.String())
+		}
+	}
 	intr <- os.Interrupt
 	select {
 	case err := <-done:

@@ -78,7 +78,7 @@ func (b *board) perftMakeAll(g *Game, depth int) uint64 {
 		if !b.someoneElseMoves(g) {
 			return 0
 		}
-		moves = append(moves, Pass)
+		moves = append(moves, PassMove)
 	}
 	var n uint64
 	for _, m := range moves {

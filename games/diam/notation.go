@@ -105,7 +105,7 @@ func FormatMove(m game.Move) string {
 			dir = '+'
 		}
 		return string([]byte{byte('1' + m&7), ':', byte('1' + m>>3&3), dir})
-	case Pass:
+	case PassMove:
 		return "pass"
 	}
 	return fmt.Sprintf("Move(%d)", uint32(m))
@@ -137,7 +137,7 @@ func (s *State) ParseMove(str string) (game.Move, error) {
 func parseNotation(in string) (game.Move, error) {
 	switch {
 	case in == "pass":
-		return Pass, nil
+		return PassMove, nil
 	case len(in) == 3 && in[1] == '@':
 		c := strings.IndexByte(colourLetters, in[0])
 		if c < 0 {
@@ -147,7 +147,7 @@ func parseNotation(in string) (game.Move, error) {
 		if !ok {
 			return game.NoMove, fmt.Errorf("cell %q; cells run from 1 to 8", in[2])
 		}
-		return Place(c, cell), nil
+		return PlaceMove(c, cell), nil
 	case len(in) == 4 && in[1] == ':':
 		cell, ok := parseDigit(in[0], 8)
 		if !ok {
@@ -160,7 +160,7 @@ func parseNotation(in string) (game.Move, error) {
 		if in[3] != '+' && in[3] != '-' {
 			return game.NoMove, fmt.Errorf("direction %q; want + (clockwise) or - (counter-clockwise)", in[3])
 		}
-		return Step(cell, l, in[3] == '+'), nil
+		return StepMove(cell, l, in[3] == '+'), nil
 	}
 	return game.NoMove, errSyntax
 }
@@ -178,7 +178,7 @@ func (s *State) whyIllegal(m game.Move) string {
 	p := int(s.toMove)
 	me := g.PlayerName(p)
 	switch m & kindMask {
-	case Pass:
+	case PassMove:
 		if n := s.count(g, p); n > 0 {
 			return fmt.Sprintf("%s has %d other legal moves; a player passes only with none", me, n)
 		}

@@ -27,18 +27,18 @@ const (
 	cwBit     game.Move = 1 << 5
 )
 
-// Pass is the move of a player who has no other legal move.
-const Pass game.Move = 3 << 6
+// PassMove is the move of a player who has no other legal move.
+const PassMove game.Move = 3 << 6
 
-// Place returns the move placing a piece of colour c on cell (0..7).
-func Place(c, cell int) game.Move {
+// PlaceMove returns the move placing a piece of colour c on cell (0..7).
+func PlaceMove(c, cell int) game.Move {
 	return kindPlace | game.Move(c&3)<<3 | game.Move(cell&7)
 }
 
-// Step returns the move of the piece at level (0..3) of cell (0..7), with
+// StepMove returns the move of the piece at level (0..3) of cell (0..7), with
 // every piece above it, one cell clockwise (to cell+1) or counter-clockwise
 // (to cell-1).
-func Step(cell, level int, clockwise bool) game.Move {
+func StepMove(cell, level int, clockwise bool) game.Move {
 	m := kindStep | game.Move(level&3)<<3 | game.Move(cell&7)
 	if clockwise {
 		m |= cwBit
@@ -210,7 +210,7 @@ func (b *board) gen(g *Game, dst []game.Move) []game.Move {
 		for cell := 0; cell < numCells; cell++ {
 			nib := occ >> (4 * cell) & 0xF
 			if nib == 0 || (g.dropAny && nib != 0xF) {
-				dst = append(dst, Place(c, cell))
+				dst = append(dst, PlaceMove(c, cell))
 			}
 		}
 	}
@@ -324,7 +324,7 @@ func (b *board) perft(g *Game, depth int) uint64 {
 		if !b.someoneElseMoves(g) {
 			return 0
 		}
-		moves = append(moves, Pass)
+		moves = append(moves, PassMove)
 	}
 	var n uint64
 	for _, m := range moves {
@@ -369,7 +369,7 @@ func (s *State) Diam() (colour, level, cell int, ok bool) {
 	return colour, level, cell, true
 }
 
-// Legal appends the legal moves to dst: none when the game is over, Pass
+// Legal appends the legal moves to dst: none when the game is over, PassMove
 // alone when the player to move has no other move.
 func (s *State) Legal(dst []game.Move) []game.Move {
 	if s.won != 0 {
@@ -378,7 +378,7 @@ func (s *State) Legal(dst []game.Move) []game.Move {
 	n := len(dst)
 	dst = s.gen(s.g, dst)
 	if len(dst) == n && s.someoneElseMoves(s.g) {
-		dst = append(dst, Pass)
+		dst = append(dst, PassMove)
 	}
 	return dst
 }

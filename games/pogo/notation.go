@@ -148,7 +148,7 @@ func (s *State) ParseMove(str string) (game.Move, error) {
 	case s.g.moves.mask[k][from]>>to&1 == 0:
 		return illegal("%d piece(s) from %s reach only %s", k, SquareName(from), squareList(s.g.moves.mask[k][from]))
 	}
-	return NewMove(k, from, to), nil
+	return StackMove(k, from, to), nil
 }
 
 func squareList(mask uint16) string {

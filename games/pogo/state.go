@@ -78,8 +78,8 @@ func makeMoveTable(u bool) MoveTable {
 	return t
 }
 
-// NewMove returns the move of the top k pieces of from to to.
-func NewMove(k, from, to int) game.Move {
+// StackMove returns the move of the top k pieces of the stack on from to to.
+func StackMove(k, from, to int) game.Move {
 	return game.Move(k<<8 | from<<4 | to)
 }
 
@@ -154,7 +154,7 @@ func (s *State) Legal(dst []game.Move) []game.Move {
 		kmax := min(int(s.height[from]), 3)
 		for k := 1; k <= kmax; k++ {
 			for _, to := range d.list[k][from] {
-				dst = append(dst, NewMove(k, from, int(to)))
+				dst = append(dst, StackMove(k, from, int(to)))
 			}
 		}
 	}
@@ -285,7 +285,7 @@ func (s *State) perft(depth int) uint64 {
 		kmax := min(int(s.height[from]), 3)
 		for k := 1; k <= kmax; k++ {
 			for _, to := range d.list[k][from] {
-				mv := NewMove(k, from, int(to))
+				mv := StackMove(k, from, int(to))
 				s.make(mv)
 				n += s.perft(depth - 1)
 				s.unmake(mv)

@@ -150,9 +150,14 @@ func TestFairWorkers(t *testing.T) {
 	}
 	// Behind it, in this order: two of a's, two of c's, one of b's; a
 	// third of a's is turned away.
-	for _, q := range []struct{ from, spec string }{{a, "pogo"}, {a, "pogo"}, {c, "diam"}, {c, "diam"}, {bAddr, "pisola"}} {
+	for i, q := range []struct{ from, spec string }{{a, "pogo"}, {a, "pogo"}, {c, "diam"}, {c, "diam"}, {bAddr, "pisola"}} {
 		go ask(q.from, q.spec)
-		time.Sleep(50 * time.Millisecond) // in this order
+		// In this order: each waits before the next is sent.
+		for deadline := time.Now().Add(10 * time.Second); b.Waiting() != i+1; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d analyses waiting after the %d-th was sent; want %d", b.Waiting(), i+1, i+1)
+			}
+		}
 	}
 	go ask(a, "pogo")
 	if code := <-codes; code != http.StatusServiceUnavailable {

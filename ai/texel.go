@@ -1,9 +1,12 @@
 package ai
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // Texel tuning, shared by the games whose evaluations are tuned (see
-// TestTuneDiam and TestTunePisola): each sample is a vector of feature
+// TuneDiam and TunePisola): each sample is a vector of feature
 // values, one weight each, and the game's result for the side the
 // evaluation scores (1 a win, 1/2 a draw, 0 a loss); the weights minimise
 // the mean squared error between the results and a logistic function of
@@ -48,12 +51,16 @@ func fitScale(feats [][]float64, results []float64, w []float64) float64 {
 }
 
 // texelFit minimizes the error over the weights by Adam with learning
-// rate lr, from w0 at scale k, and returns the weights.
-func texelFit(feats [][]float64, results []float64, w0 []float64, k float64, iters int, lr float64) []float64 {
+// rate lr, from w0 at scale k, and returns the weights; it stops with
+// ctx's error when ctx is done.
+func texelFit(ctx context.Context, feats [][]float64, results []float64, w0 []float64, k float64, iters int, lr float64) ([]float64, error) {
 	w := append([]float64(nil), w0...)
 	moments, grad := make([]adamMoments, len(w)), make([]float64, len(w))
 	n := float64(len(feats))
 	for it := 1; it <= iters; it++ {
+		if err := tuneErr(ctx); err != nil {
+			return nil, err
+		}
 		clear(grad)
 		for i, x := range feats {
 			p := texelPredict(texelDot(x, w), k)
@@ -69,7 +76,7 @@ func texelFit(feats [][]float64, results []float64, w0 []float64, k float64, ite
 			moments[j].step(&w[j], grad[j], lr, c1, c2, 1e-12)
 		}
 	}
-	return w
+	return w, nil
 }
 
 // Adam's decay rates of the running averages of a weight's gradient and

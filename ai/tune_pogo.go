@@ -3,13 +3,10 @@ package ai
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"go/format"
 	"math"
 	"math/rand/v2"
-	"os"
-	"testing"
 	"time"
 
 	"stax/game"
@@ -18,51 +15,82 @@ import (
 	"stax/search"
 )
 
-var (
-	tunePogo       = flag.Bool("tune.pogo", false, "fit Pogo's evaluation to the solved table and rewrite eval_pogo_weights.go (needs the cached table: stax solve pogo)")
-	tunePogoGames  = flag.Int("tune.pogo.games", 3000, "games whose positions, and the positions after each of their legal moves, make the training set")
-	tunePogoEpochs = flag.Int("tune.pogo.epochs", 20, "passes over the training set")
-	tunePogoOut    = flag.String("tune.pogo.out", "eval_pogo_weights.go", "the Go file the weights are written to")
-)
+// PogoTuning is what TunePogo and TunePogoNet fit.
+type PogoTuning struct {
+	// Table is Pogo's solved table of the game tuned, which labels the
+	// positions.
+	Table *solve.Table
+	// Games is the number of games whose positions, and the positions
+	// after each of their legal moves, make the training set (default
+	// 3000; a tenth of it, at least 50, makes the test set).
+	Games int
+	// Epochs is the number of passes over the training set (default 20
+	// for TunePogo, 30 for TunePogoNet).
+	Epochs int
+	// Seed seeds the games (the training set's with Seed, the test
+	// set's with Seed+1) and the fitting (Seed+2 for TunePogo, Seed+4
+	// for TunePogoNet), so that the committed weights, made with seed 1,
+	// can be made again.
+	Seed uint64
+	// Log, when not nil, receives the progress.
+	Log TuneLog
+}
 
-// TestTunePogo fits Pogo's evaluation to the solved table, with
-// -tune.pogo:
-//
-//	go test ./ai -run TestTunePogo -tune.pogo -timeout 0 -v
-//
-// The training positions are those of games between the levels from
-// random to hard (their searches guided by the hand-written evaluation
-// pogoHandEval, so that the sample does not depend on the weights it
-// replaces) from two to eight random plies, and every position one move
-// from them; each is labelled by the table with the value for its side to
-// move (a win 1, a draw ½, a loss 0). A logistic regression (Adam on the
-// cross-entropy, fixed seeds: the run is reproducible) fits the two sets
-// of weights of pogoEval, which are scaled to the hand-written
-// evaluation's units (the scale at which its own logistic fit is best) and
-// written to eval_pogo_weights.go. The table only teaches: the levels play
-// by search.
-func TestTunePogo(t *testing.T) {
-	if !*tunePogo {
-		t.Skip("run with -tune.pogo")
+func (cfg *PogoTuning) check(gg game.Game, epochs int) (*pogo.Game, error) {
+	g, ok := gg.(*pogo.Game)
+	if !ok {
+		return nil, fmt.Errorf("%s is not Pogo", game.SpecOf(gg))
 	}
-	if *tunePogoGames < 10 || *tunePogoEpochs < 1 {
-		t.Fatalf("-tune.pogo.games %d, -tune.pogo.epochs %d: want at least 10 games and one epoch", *tunePogoGames, *tunePogoEpochs)
+	if cfg.Table == nil {
+		return nil, fmt.Errorf("no solved table of %s", game.SpecOf(gg))
 	}
-	_, tb := cachedPogoTable(t)
-	g := load(t, "pogo").(*pogo.Game)
+	if cfg.Games == 0 {
+		cfg.Games = 3000
+	}
+	if cfg.Epochs == 0 {
+		cfg.Epochs = epochs
+	}
+	if cfg.Games < 10 || cfg.Epochs < 1 {
+		return nil, fmt.Errorf("%d games, %d epochs: want at least 10 games and one epoch", cfg.Games, cfg.Epochs)
+	}
+	return g, nil
+}
+
+// TunePogo fits Pogo's evaluation to the solved table. The training
+// positions are those of games between the levels from random to hard
+// (their searches guided by the hand-written evaluation pogoHandEval, so
+// that the sample does not depend on the weights it replaces) from two to
+// eight random plies, and every position one move from them; each is
+// labelled by the table with the value for its side to move (a win 1, a
+// draw ½, a loss 0). A logistic regression (Adam on the cross-entropy,
+// seeded: the run is reproducible) fits the two sets of weights of
+// pogoEval, which are scaled to the hand-written evaluation's units (the
+// scale at which its own logistic fit is best) and returned as the file
+// eval_pogo_weights.go. The table only teaches: the levels play by search.
+func TunePogo(ctx context.Context, gg game.Game, cfg PogoTuning) (*Tuned, error) {
+	g, err := cfg.check(gg, 20)
+	if err != nil {
+		return nil, fmt.Errorf("TunePogo: %w", err)
+	}
 	start := time.Now()
-	train := tuneSamples(t, tb, g, *tunePogoGames, 1)
-	test := tuneSamples(t, tb, g, max(*tunePogoGames/10, 50), 2)
-	t.Logf("%d training positions, %d test positions (%v)", len(train), len(test), time.Since(start).Round(time.Second))
-	rand.New(rand.NewPCG(3, 3)).Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
-	scale, handLoss := handScale(test)
-	m := fitPogo(train, *tunePogoEpochs)
-	t.Logf("cross-entropy on the test positions: hand-written evaluation %.4f (at its best scale, 1/%.1f), fitted model %.4f, training %.4f",
-		handLoss, 1/scale, m.loss(test), m.loss(train))
-	if err := os.WriteFile(*tunePogoOut, m.source(scale), 0o644); err != nil {
-		t.Fatal(err)
+	train, err := tuneSamples(ctx, cfg.Table, g, cfg.Games, cfg.Seed)
+	if err != nil {
+		return nil, err
 	}
-	t.Logf("wrote %s (%v)", *tunePogoOut, time.Since(start).Round(time.Second))
+	test, err := tuneSamples(ctx, cfg.Table, g, max(cfg.Games/10, 50), cfg.Seed+1)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Log.printf("%d training positions, %d test positions (%v)", len(train), len(test), time.Since(start).Round(time.Second))
+	rand.New(rand.NewPCG(cfg.Seed+2, cfg.Seed+2)).Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
+	scale, handLoss := handScale(test)
+	m, err := fitPogo(ctx, train, cfg.Epochs)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Log.printf("cross-entropy on the test positions: hand-written evaluation %.4f (at its best scale, 1/%.1f), fitted model %.4f, training %.4f (%v)",
+		handLoss, 1/scale, m.loss(test), m.loss(train), time.Since(start).Round(time.Second))
+	return &Tuned{Source: m.source(scale), File: "eval_pogo_weights.go"}, nil
 }
 
 // tuneSample is a training position: its features, its value for the side
@@ -77,7 +105,7 @@ type tuneSample struct {
 
 // tuneSamples plays games between levels of every strength and returns
 // their positions and the positions one move away, each once.
-func tuneSamples(t *testing.T, tb *solve.Table, g *pogo.Game, games int, seed uint64) []tuneSample {
+func tuneSamples(ctx context.Context, tb *solve.Table, g *pogo.Game, games int, seed uint64) ([]tuneSample, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	levels := []string{"random", "greedy", "beginner", "easy", "medium", "medium", "hard", "hard"}
 	seen := map[uint64]bool{}
@@ -91,9 +119,16 @@ func tuneSamples(t *testing.T, tb *solve.Table, g *pogo.Game, games int, seed ui
 	}
 	var legal []game.Move
 	for range games {
+		if err := tuneErr(ctx); err != nil {
+			return nil, err
+		}
 		var players [2]search.Player
 		for i := range players {
-			players[i] = handPlayer(t, g, levels[rng.IntN(len(levels))], rng.Uint64())
+			p, err := NewSeeded(g, levels[rng.IntN(len(levels))], rng.Uint64())
+			if err != nil {
+				return nil, err
+			}
+			players[i] = p
 		}
 		h := game.NewHistory(g, nil)
 		for range 2 + rng.IntN(7) {
@@ -113,14 +148,16 @@ func tuneSamples(t *testing.T, tb *solve.Table, g *pogo.Game, games int, seed ui
 				add(c)
 				c.Undo()
 			}
-			res, err := search.Ask(context.Background(), players[s.ToMove()], search.PositionOf(h), search.Limits{}, nil)
+			res, err := search.Ask(ctx, players[s.ToMove()], search.PositionOf(h), search.Limits{}, nil)
 			if err != nil {
-				t.Fatal(err)
+				return nil, err
 			}
-			h.PlayMove(res.Move)
+			if err := h.PlayMove(res.Move); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // newTuneSample returns s as a training position, labelled by the table.
@@ -137,17 +174,6 @@ func newTuneSample(tb *solve.Table, s *pogo.State) tuneSample {
 	sm.c = canonical(sm.f.net)
 	sm.lin = sm.f.linear()
 	return sm
-}
-
-// handPlayer returns a player of level guided by the hand-written
-// evaluation (the levels below strongest and the greedy baseline play with
-// it anyway).
-func handPlayer(t *testing.T, g game.Game, level string, seed uint64) search.Player {
-	p, err := NewSeeded(g, level, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // sigmoid is the logistic function, texelPredict at scale 1.
@@ -216,7 +242,7 @@ func (m *fittedPogo) loss(data []tuneSample) float64 {
 // the 4,844 weights of a position are pair weights), which keeps 400,000
 // positions within a few minutes; and it minimises the cross-entropy of
 // the table's values rather than the squared error.
-func fitPogo(data []tuneSample, epochs int) *fittedPogo {
+func fitPogo(ctx context.Context, data []tuneSample, epochs int) (*fittedPogo, error) {
 	const (
 		lr    = 0.01
 		l2    = 1e-5
@@ -228,6 +254,9 @@ func fitPogo(data []tuneSample, epochs int) *fittedPogo {
 	var touched [2][pfN + pfPairs]bool
 	step := 0
 	for range epochs {
+		if err := tuneErr(ctx); err != nil {
+			return nil, err
+		}
 		for i := 0; i < len(data); i += batch {
 			end := min(i+batch, len(data))
 			for k := i; k < end; k++ {
@@ -260,14 +289,14 @@ func fitPogo(data []tuneSample, epochs int) *fittedPogo {
 			}
 		}
 	}
-	return m
+	return m, nil
 }
 
 // source writes the weights, divided by scale, as the Go file
 // eval_pogo_weights.go.
 func (m *fittedPogo) source(scale float64) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "// Code generated by TestTunePogo (go test ./ai -run TestTunePogo -tune.pogo); DO NOT EDIT.\n\n")
+	fmt.Fprintf(&b, "// Code generated by stax tune pogo; DO NOT EDIT.\n\n")
 	fmt.Fprintf(&b, "package ai\n\n")
 	fmt.Fprintf(&b, "// pogoWeights are pogoEval's weights: [0] before contact, [1] after.\n")
 	fmt.Fprintf(&b, "var pogoWeights = [2]pogoModel{\n")
