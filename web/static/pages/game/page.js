@@ -194,18 +194,29 @@ export function gamePage(root, id) {
     draw();
   }
 
+  // Resigning takes a second click on the same button; a click anywhere
+  // else, or Escape, takes the first one back. (No timer: a player who
+  // reads the question slowly is not surprised by it going away.)
+  const disarmOutside = (ev) => {
+    if (ev.type === "keydown" && ev.key !== "Escape") return;
+    if (ev.type === "pointerdown" && resignBtn.contains(ev.target)) return;
+    armResign(false);
+  };
+  const armResign = (on) => {
+    v.resignArmed = on;
+    resignBtn.textContent = on ? t("game.reallyResign") : t("game.resign");
+    resignBtn.setAttribute("data-testid", on ? "resign-confirm" : "resign");
+    for (const type of ["pointerdown", "keydown"]) {
+      if (on) document.addEventListener(type, disarmOutside, true);
+      else document.removeEventListener(type, disarmOutside, true);
+    }
+  };
   resignBtn.addEventListener("click", () => {
-    const arm = (on) => {
-      v.resignArmed = on;
-      resignBtn.textContent = on ? t("game.reallyResign") : t("game.resign");
-      resignBtn.setAttribute("data-testid", on ? "resign-confirm" : "resign");
-    };
     if (!v.resignArmed) {
-      arm(true);
-      setTimeout(() => v.alive && arm(false), 5000);
+      armResign(true);
       return;
     }
-    arm(false);
+    armResign(false);
     const seat = v.st && v.held.includes(v.st.toMove) ? v.st.toMove : v.held[0];
     if (!link.send({ type: "resign", seat })) controls.error.textContent = t("game.cannotResign");
   });
@@ -536,6 +547,7 @@ export function gamePage(root, id) {
     v.alive = false;
     if (v.timer) clearInterval(v.timer);
     document.removeEventListener("keydown", onKey);
+    armResign(false);
     link.close();
     extras.close();
   };
