@@ -115,16 +115,6 @@ func postJSON(t *testing.T, url string, req, resp any) {
 	}
 }
 
-// gameState is the part of a state message the test reads.
-type gameState struct {
-	Ply      int
-	ToMove   int
-	Legal    []string
-	Moves    []string
-	LastMove string
-	Status   string
-}
-
 // player is one websocket to a game on one instance.
 type wsPlayer struct {
 	t      *testing.T
@@ -133,6 +123,7 @@ type wsPlayer struct {
 	seats  []int
 	mu     sync.Mutex
 	last   gameState
+	follow follower
 	errs   []string
 	update chan struct{}
 	closed chan struct{}
@@ -164,7 +155,7 @@ func connect(t *testing.T, name string, in *instance, id, token string) *wsPlaye
 			var m struct {
 				Type    string
 				Seats   []int
-				State   *gameState
+				State   json.RawMessage
 				Message string
 			}
 			if err := json.Unmarshal(data, &m); err != nil {
@@ -175,24 +166,16 @@ func connect(t *testing.T, name string, in *instance, id, token string) *wsPlaye
 			case "hello":
 				p.seats = m.Seats
 				close(hello)
-			case "state":
-				if m.State.Ply < p.last.Ply {
-					p.errs = append(p.errs, fmt.Sprintf("state went back from ply %d to %d", p.last.Ply, m.State.Ply))
-				}
-				p.last = *m.State
-			case "update":
-				// A state without the moves so far: one more move, or
-				// other fields changed.
-				st := *m.State
-				switch st.Ply {
-				case p.last.Ply + 1:
-					st.Moves = append(append([]string(nil), p.last.Moves...), st.LastMove)
-				case p.last.Ply:
-					st.Moves = p.last.Moves
+			case "state", "update":
+				st, err := p.follow.take(m.Type, m.State)
+				switch {
+				case err != nil:
+					p.errs = append(p.errs, fmt.Sprintf("%s at ply %d: %v", m.Type, p.last.Ply, err))
+				case st.Ply < p.last.Ply:
+					p.errs = append(p.errs, fmt.Sprintf("state went back from ply %d to %d", p.last.Ply, st.Ply))
 				default:
-					p.errs = append(p.errs, fmt.Sprintf("update to ply %d at ply %d", st.Ply, p.last.Ply))
+					p.last = st
 				}
-				p.last = st
 			case "error":
 				p.errs = append(p.errs, m.Message)
 			}

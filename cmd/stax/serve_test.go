@@ -97,16 +97,10 @@ func testServeKilled(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	defer c.CloseNow()
-	type state struct {
-		Ply      int
-		Legal    []string
-		Moves    []string
-		LastMove string
-	}
-	var cur state
+	var f follower
 	// next reads messages until a state or an update, which it applies
 	// to the state so far.
-	next := func() state {
+	next := func() gameState {
 		for {
 			_, data, err := c.Read(ctx)
 			if err != nil {
@@ -114,23 +108,17 @@ func testServeKilled(t *testing.T, db string) {
 			}
 			var m struct {
 				Type  string
-				State *state
+				State json.RawMessage
 			}
 			json.Unmarshal(data, &m)
-			switch {
-			case m.State == nil:
-			case m.Type == "state":
-				cur = *m.State
-				return cur
-			case m.Type == "update":
-				moves := cur.Moves
-				if m.State.Ply == cur.Ply+1 {
-					moves = append(moves, m.State.LastMove)
-				}
-				cur = *m.State
-				cur.Moves = moves
-				return cur
+			if m.State == nil || m.Type != "state" && m.Type != "update" {
+				continue
 			}
+			st, err := f.take(m.Type, m.State)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
 		}
 	}
 	st := next()
@@ -153,7 +141,7 @@ func testServeKilled(t *testing.T, db string) {
 	}
 	data, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	var after state
+	var after gameState
 	if err := json.Unmarshal(data, &after); err != nil {
 		t.Fatalf("%v: %s", err, data)
 	}
