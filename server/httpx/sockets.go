@@ -1,9 +1,14 @@
 package httpx
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -122,7 +127,7 @@ func (s *Sockets) Accept(w http.ResponseWriter, r *http.Request) (*Socket, bool)
 	}
 	s.wg.Add(1)
 	s.closeMu.Unlock()
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+	conn, err := websocket.Accept(smallBuffers{w}, r, &websocket.AcceptOptions{
 		OriginPatterns: s.limits.OriginPatterns,
 		// Compressed when it pays (docs/performance.md, "Messages"): the
 		// full states of long games shrink 3 to 8 times, while updates
@@ -343,4 +348,38 @@ func (sk *Socket) WriteMessage(ctx context.Context, msg []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, sk.s.limits.PingTimeout)
 	defer cancel()
 	return sk.Write(ctx, websocket.MessageText, msg)
+}
+
+// socketBuffer is the size of a websocket's read and write buffers. The
+// HTTP server's are 4 KiB each, kept by the websocket for its life: 8 KiB
+// of every idle connection, 40% of the heap of a server holding 10,000
+// games (docs/performance.md). Messages are read and written through
+// them in several pieces when longer, at the cost of a system call more.
+const socketBuffer = 1 << 10
+
+// smallBuffers is a ResponseWriter whose hijacked connection comes with
+// buffers of socketBuffer bytes instead of the HTTP server's.
+type smallBuffers struct{ http.ResponseWriter }
+
+// Hijack takes the connection over with small buffers, keeping what the
+// server's reader had buffered.
+func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	hj, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("the connection cannot be taken over (no http.Hijacker)")
+	}
+	conn, brw, err := hj.Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := brw.Writer.Flush(); err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	buffered, _ := brw.Reader.Peek(brw.Reader.Buffered())
+	var rd io.Reader = conn
+	if len(buffered) > 0 {
+		rd = io.MultiReader(bytes.NewReader(bytes.Clone(buffered)), conn)
+	}
+	return conn, bufio.NewReadWriter(bufio.NewReaderSize(rd, socketBuffer), bufio.NewWriterSize(conn, socketBuffer)), nil
 }
