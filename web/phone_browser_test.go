@@ -498,15 +498,6 @@ func TestBrowserKeyboardPlay(t *testing.T) {
 	}
 }
 
-func slicesContain(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // TestBrowserGameNotifications: in a correspondence game, Bob's move and
 // then his draw offer reach Ann on her profile page through the site-wide
 // connection: a toast, the count on the bell and in the tab's title, and,
