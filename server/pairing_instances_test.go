@@ -109,7 +109,7 @@ func testNewsTwoInstances(t *testing.T, db string) {
 	ann, bob := ts1.player("ann"), ts2.player("bob")
 	ann.signup("correct horse ann")
 	bob.signup("correct horse bob")
-	news := ann.dial("/ws/lobby?news=1")
+	news := dialNews(t, ann, ts1)
 
 	var sk lobby.Seek
 	bob.call("POST", "/api/challenges", map[string]any{"spec": "pogo", "to": "ann"}, http.StatusCreated, &sk)
