@@ -31,6 +31,9 @@ const listeners = new Set();
 // me returns the signed-in player ({name, created, expires}) or null.
 export async function me() {
   if (current !== undefined) return current;
+  // The server marks the page of a visitor without a session: a guest,
+  // with no account to ask about.
+  if (document.querySelector('meta[name="stax-guest"]')) return (current = null);
   // One question at a time: the pages that ask at once share its answer.
   // A guest's answer is null, not a refusal (?guest=ok).
   asking = asking || request("GET", "/api/me?guest=ok").then((who) => who || null, () => null).then((who) => {

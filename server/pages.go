@@ -1,0 +1,243 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"html"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+
+	"stax/server/account"
+	"stax/server/assets"
+)
+
+// The page: index.html, served for every route of the interface, with a
+// head made for the request: <html lang> in the visitor's language, the
+// page's description in it, every asset named by its content-hashed URL,
+// the import map sending the modules' plain URLs to their hashed ones and
+// the module graph preloaded.
+
+// pageKinds sorts the interface's routes (app.js) into the pages that
+// have a description of their own.
+func pageKind(p string) string {
+	p = strings.TrimSuffix(p, "/")
+	switch {
+	case p == "" || p == "/new":
+		return "home"
+	case strings.HasPrefix(p, "/game/"):
+		return "game"
+	case p == "/games" || p == "/me/games":
+		return "games"
+	case p == "/rules" || strings.HasPrefix(p, "/rules/"):
+		return "rules"
+	case p == "/analysis":
+		return "analysis"
+	case strings.HasPrefix(p, "/@/"):
+		return "profile"
+	case p == "/leaderboard" || strings.HasPrefix(p, "/leaderboard/"):
+		return "leaderboard"
+	case p == "/puzzles" || strings.HasPrefix(p, "/puzzles/"):
+		return "puzzles"
+	case p == "/offline" || p == "/bench":
+		return "offline"
+	case p == "/login" || p == "/signup" || p == "/account" || p == "/reset":
+		return "account"
+	}
+	return "home"
+}
+
+// pageDescriptions are the pages' <meta name="description">, by kind and
+// language (pageLanguages).
+var pageDescriptions = map[string]map[string]string{
+	"home": {
+		"en": "Play Pogo, Pisola and Diam, three stacking abstract games, in the browser: against people or the computer, from beginner to perfect, online or offline.",
+		"fr": "Jouez à Pogo, Pisola et Diam, trois jeux abstraits d'empilement, dans le navigateur : contre d'autres joueurs ou l'ordinateur, du débutant au parfait, en ligne ou hors ligne.",
+		"es": "Juega a Pogo, Pisola y Diam, tres juegos abstractos de apilar, en el navegador: contra otras personas o el ordenador, de principiante a perfecto, con o sin conexión.",
+	},
+	"game": {
+		"en": "A game of stax: play your move, watch, chat, or replay it move by move.",
+		"fr": "Une partie de stax : jouez votre coup, regardez, discutez, ou rejouez-la coup par coup.",
+		"es": "Una partida de stax: juega tu movimiento, mira, chatea o repítela jugada a jugada.",
+	},
+	"games": {
+		"en": "The games just played on stax: watch the ones going on, replay the finished ones.",
+		"fr": "Les parties jouées à l'instant sur stax : regardez celles en cours, rejouez celles terminées.",
+		"es": "Las partidas recién jugadas en stax: mira las que están en curso, repite las terminadas.",
+	},
+	"rules": {
+		"en": "The rules of Pogo, Pisola and Diam, the stacking games of stax, with diagrams.",
+		"fr": "Les règles de Pogo, Pisola et Diam, les jeux d'empilement de stax, avec des schémas.",
+		"es": "Las reglas de Pogo, Pisola y Diam, los juegos de apilar de stax, con diagramas.",
+	},
+	"analysis": {
+		"en": "The analysis board of stax: set up a position of Pogo, Pisola or Diam, see the computer judge every move, review finished games.",
+		"fr": "Le plateau d'analyse de stax : placez une position de Pogo, Pisola ou Diam, voyez l'ordinateur juger chaque coup, revoyez les parties terminées.",
+		"es": "El tablero de análisis de stax: prepara una posición de Pogo, Pisola o Diam, mira cómo el ordenador juzga cada movimiento, revisa partidas terminadas.",
+	},
+	"profile": {
+		"en": "A player of stax: ratings in Pogo, Pisola and Diam, their history and recent games.",
+		"fr": "Un joueur de stax : classements à Pogo, Pisola et Diam, leur historique et ses dernières parties.",
+		"es": "Un jugador de stax: puntuaciones en Pogo, Pisola y Diam, su historial y sus últimas partidas.",
+	},
+	"leaderboard": {
+		"en": "The leaderboards of stax: the best-rated players of Pogo, Pisola and Diam.",
+		"fr": "Les classements de stax : les joueurs les mieux classés à Pogo, Pisola et Diam.",
+		"es": "Las clasificaciones de stax: los jugadores mejor puntuados en Pogo, Pisola y Diam.",
+	},
+	"puzzles": {
+		"en": "Puzzles of Pogo, Pisola and Diam from real games: find the best move.",
+		"fr": "Des problèmes de Pogo, Pisola et Diam tirés de vraies parties : trouvez le meilleur coup.",
+		"es": "Problemas de Pogo, Pisola y Diam sacados de partidas reales: encuentra el mejor movimiento.",
+	},
+	"offline": {
+		"en": "Play Pogo, Pisola and Diam against the computer in the browser, with no network.",
+		"fr": "Jouez à Pogo, Pisola et Diam contre l'ordinateur dans le navigateur, sans réseau.",
+		"es": "Juega a Pogo, Pisola y Diam contra el ordenador en el navegador, sin conexión.",
+	},
+	"account": {
+		"en": "Sign in to stax to keep your games on every device, meet opponents in the lobby and earn a rating.",
+		"fr": "Connectez-vous à stax pour garder vos parties sur tous vos appareils, trouver des adversaires dans le salon et obtenir un classement.",
+		"es": "Inicia sesión en stax para guardar tus partidas en todos tus dispositivos, encontrar rivales en la sala y obtener una puntuación.",
+	},
+}
+
+// pageDescription returns the description of a page kind in a language.
+func pageDescription(kind, lang string) string {
+	d := pageDescriptions[kind]
+	if d == nil {
+		d = pageDescriptions["home"]
+	}
+	if s, ok := d[lang]; ok {
+		return s
+	}
+	return d[pageLanguages[0]]
+}
+
+// page is index.html made for a kind of page, a language and whether the
+// visitor is known to be a guest.
+type page struct {
+	body []byte
+	csp  string // the Content-Security-Policy allowing its import map
+	tag  string // its ETag
+	enc  assets.Encodings
+}
+
+// pages keeps the pages made from the current assets.
+type pages struct {
+	mu   sync.Mutex
+	set  *assets.Set
+	made map[string]*page
+}
+
+var (
+	descriptionRE  = regexp.MustCompile(`<meta name="description" content="[^"]*">`)
+	assetRefRE     = regexp.MustCompile(`\b(href|src)="(/[^"#?]+)"`)
+	moduleScriptRE = regexp.MustCompile(`<script type="module" src="(/[^"]+)"></script>`)
+)
+
+// get returns the page of a kind in a language for a guest or not.
+func (ps *pages) get(set *assets.Set, kind, lang string, guest bool) *page {
+	key := kind + " " + lang
+	if guest {
+		key += " guest"
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.set != set {
+		ps.set, ps.made = set, map[string]*page{}
+	}
+	if p := ps.made[key]; p != nil {
+		return p
+	}
+	p := makePage(set, kind, lang, guest)
+	if p != nil {
+		ps.made[key] = p
+	}
+	return p
+}
+
+// makePage makes index.html for a page.
+func makePage(set *assets.Set, kind, lang string, guest bool) *page {
+	index := set.File("index.html")
+	if index == nil {
+		return nil
+	}
+	b := bytes.Replace(index.Data, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1)
+	desc := []byte(`<meta name="description" content="` + html.EscapeString(pageDescription(kind, lang)) + `">`)
+	if descriptionRE.Match(b) {
+		b = descriptionRE.ReplaceAllLiteral(b, desc)
+	} else {
+		b = bytes.Replace(b, []byte("</head>"), append(desc, "\n</head>"...), 1)
+	}
+	if guest {
+		// The interface then knows it has no account to ask the server
+		// about (a question that would be answered 401).
+		b = bytes.Replace(b, []byte("</head>"), []byte(`<meta name="stax-guest" content="">`+"\n</head>"), 1)
+	}
+	// The modules: the import map, then the graph preloaded, before the
+	// first module script.
+	var entries []string
+	for _, m := range moduleScriptRE.FindAllSubmatch(b, -1) {
+		entries = append(entries, strings.TrimPrefix(string(m[1]), "/"))
+	}
+	importMap := set.ImportMap()
+	csp := contentSecurityPolicy
+	if len(entries) > 0 {
+		var head bytes.Buffer
+		head.WriteString(`<script type="importmap">`)
+		head.Write(importMap)
+		head.WriteString("</script>\n")
+		for _, name := range set.Graph(entries...)[len(entries):] {
+			head.WriteString(`<link rel="modulepreload" href="` + set.File(name).URL() + `">` + "\n")
+		}
+		at := moduleScriptRE.FindIndex(b)
+		b = append(b[:at[0]:at[0]], append(head.Bytes(), b[at[0]:]...)...)
+		sum := sha256.Sum256(importMap)
+		csp = strings.Replace(csp, "script-src 'self'", "script-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'", 1)
+	}
+	// Every asset named by its hashed URL, but the manifest, whose URL
+	// some browsers take for the installed app's.
+	b = assetRefRE.ReplaceAllFunc(b, func(m []byte) []byte {
+		sub := assetRefRE.FindSubmatch(m)
+		name := strings.TrimPrefix(string(sub[2]), "/")
+		if f := set.File(name); f != nil && name != "manifest.json" {
+			return []byte(string(sub[1]) + `="` + f.URL() + `"`)
+		}
+		return m
+	})
+	sum := sha256.Sum256(b)
+	return &page{body: b, csp: csp, tag: base64.RawURLEncoding.EncodeToString(sum[:12])}
+}
+
+// serveIndex serves the interface's index.html, made for the page the
+// request's path names, in the language of its Accept-Language (which
+// the interface speaks unless the visitor chose another).
+func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
+	if s.assets == nil {
+		http.NotFound(w, r)
+		return
+	}
+	_, err := r.Cookie(account.SessionCookie)
+	p := s.pages.get(s.assets.Set(), pageKind(r.URL.Path), pageLanguage(r.Header.Get("Accept-Language")), err != nil)
+	if p == nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", p.csp)
+	h.Set("Vary", "Accept-Language, Cookie")
+	h.Set("Cache-Control", "no-cache")
+	assets.ServeBytes(w, r, p.body, "text/html; charset=utf-8", p.tag, &p.enc)
+}
+
+// hashedURLs maps the plain URL of each asset to its hashed one, for the
+// service worker.
+func (s *Server) hashedURLs() map[string]string {
+	if s.assets == nil {
+		return nil
+	}
+	return s.assets.Set().Hashed()
+}
