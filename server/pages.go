@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"html"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -127,9 +129,88 @@ type page struct {
 
 // pages keeps the pages made from the current assets.
 type pages struct {
-	mu   sync.Mutex
-	set  *assets.Set
-	made map[string]*page
+	mu    sync.Mutex
+	set   *assets.Set
+	made  map[string]*page
+	words map[string]map[string]string // the catalogues, by language
+}
+
+// wordRE reads an entry of a catalogue of the interface (i18n/<lang>.js):
+// a line "key": "words",
+var wordRE = regexp.MustCompile(`(?m)^\s*"([\w.-]+)":\s*("(?:[^"\\\n]|\\.)*"),?\s*$`)
+
+// catalogue returns the words of a language, from the interface's
+// i18n/<lang>.js, or nil.
+func catalogue(set *assets.Set, lang string) map[string]string {
+	f := set.File("i18n/" + lang + ".js")
+	if f == nil {
+		return nil
+	}
+	words := map[string]string{}
+	for _, m := range wordRE.FindAllSubmatch(f.Data, -1) {
+		var w string
+		if err := json.Unmarshal(m[2], &w); err == nil {
+			words[string(m[1])] = w
+		}
+	}
+	return words
+}
+
+var (
+	// translatedRE finds an element whose text is the words of a key
+	// (data-t), and its text.
+	translatedRE = regexp.MustCompile(`(<[a-z]+\b[^>]*\sdata-t="([\w.-]+)"[^>]*>)([^<]*)<`)
+	paramRE      = regexp.MustCompile(`\sdata-t-(\w+)="([^"]*)"`)
+	placeRE      = regexp.MustCompile(`\{(\w+)\}`)
+)
+
+// translate puts the words of the catalogue in the elements marked
+// data-t, their {param}s from the attributes data-t-<param>.
+func translate(b []byte, words map[string]string) []byte {
+	return translatedRE.ReplaceAllFunc(b, func(m []byte) []byte {
+		sub := translatedRE.FindSubmatch(m)
+		w, ok := words[string(sub[2])]
+		if !ok {
+			return m
+		}
+		params := map[string]string{}
+		for _, p := range paramRE.FindAllSubmatch(sub[1], -1) {
+			params[string(p[1])] = html.UnescapeString(string(p[2]))
+		}
+		w = placeRE.ReplaceAllStringFunc(w, func(ph string) string {
+			if v, ok := params[ph[1:len(ph)-1]]; ok {
+				return v
+			}
+			return ph
+		})
+		out := append([]byte{}, sub[1]...)
+		return append(append(out, html.EscapeString(w)...), '<')
+	})
+}
+
+// accountRE finds the header's account links.
+var accountRE = regexp.MustCompile(`(<span class="account" id="account"[^>]*>)(.*?)(</span>)`)
+
+// signedIn returns the page of a signed-in player: the header's account
+// links theirs (as app.js draws them), the new game link /new, and their
+// account's data for the interface (as GET /api/me answers it).
+func signedIn(b []byte, words map[string]string, me account.Me) []byte {
+	word := func(k, def string) string {
+		if w, ok := words[k]; ok {
+			return html.EscapeString(w)
+		}
+		return def
+	}
+	name := html.EscapeString(me.Name)
+	links := `<a href="/" data-link>` + word("nav.lobby", "Lobby") + `</a> ` +
+		`<a href="/@/` + url.PathEscape(me.Name) + `" data-link>` + name + `</a> ` +
+		`<a href="/me/games" data-link>` + word("nav.mygames", "My games") + `</a> ` +
+		`<a href="/account" data-link>` + word("nav.account", "Account") + `</a> ` +
+		`<button type="button" class="link">` + word("nav.signout", "Sign out") + `</button>`
+	b = accountRE.ReplaceAll(b, []byte("${1}"+strings.ReplaceAll(links, "$", "$$")+"${3}"))
+	b = bytes.Replace(b, []byte(`<a href="/" data-link data-t="nav.new">`), []byte(`<a href="/new" data-link data-t="nav.new">`), 1)
+	data, _ := json.Marshal(me)
+	return bytes.Replace(b, []byte("</head>"), []byte(`<meta name="stax-me" content="`+html.EscapeString(string(data))+`">`+"\n</head>"), 1)
 }
 
 var (
@@ -138,8 +219,9 @@ var (
 	moduleScriptRE = regexp.MustCompile(`<script type="module" src="(/[^"]+)"></script>`)
 )
 
-// get returns the page of a kind in a language for a guest or not.
-func (ps *pages) get(set *assets.Set, kind, lang string, guest bool) *page {
+// get returns the page of a kind in a language for a guest or not, and
+// the catalogue of the language.
+func (ps *pages) get(set *assets.Set, kind, lang string, guest bool) (*page, map[string]string) {
 	key := kind + " " + lang
 	if guest {
 		key += " guest"
@@ -147,20 +229,25 @@ func (ps *pages) get(set *assets.Set, kind, lang string, guest bool) *page {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	if ps.set != set {
-		ps.set, ps.made = set, map[string]*page{}
+		ps.set, ps.made, ps.words = set, map[string]*page{}, map[string]map[string]string{}
+	}
+	words, ok := ps.words[lang]
+	if !ok {
+		words = catalogue(set, lang)
+		ps.words[lang] = words
 	}
 	if p := ps.made[key]; p != nil {
-		return p
+		return p, words
 	}
-	p := makePage(set, kind, lang, guest)
+	p := makePage(set, kind, lang, guest, words)
 	if p != nil {
 		ps.made[key] = p
 	}
-	return p
+	return p, words
 }
 
 // makePage makes index.html for a page.
-func makePage(set *assets.Set, kind, lang string, guest bool) *page {
+func makePage(set *assets.Set, kind, lang string, guest bool, words map[string]string) *page {
 	index := set.File("index.html")
 	if index == nil {
 		return nil
@@ -176,6 +263,12 @@ func makePage(set *assets.Set, kind, lang string, guest bool) *page {
 		// The interface then knows it has no account to ask the server
 		// about (a question that would be answered 401).
 		b = bytes.Replace(b, []byte("</head>"), []byte(`<meta name="stax-guest" content="">`+"\n</head>"), 1)
+	}
+	b = translate(b, words)
+	b = bytes.Replace(b, []byte(`<option value="`+lang+`">`), []byte(`<option value="`+lang+`" selected>`), 1)
+	if kind == "game" {
+		// A game's header is one line on a phone from the start.
+		b = bytes.Replace(b, []byte("<body>"), []byte(`<body class="in-game">`), 1)
 	}
 	// The modules: the import map, then the graph preloaded, before the
 	// first module script.
@@ -220,8 +313,13 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	_, err := r.Cookie(account.SessionCookie)
-	p := s.pages.get(s.assets.Set(), pageKind(r.URL.Path), pageLanguage(r.Header.Get("Accept-Language")), err != nil)
+	var me *account.Me
+	if _, err := r.Cookie(account.SessionCookie); err == nil && s.accounts != nil {
+		if u, ss, err := s.accounts.Session(r); err == nil {
+			me = &account.Me{Name: u.Name, Created: u.Created, Expires: ss.Expires}
+		}
+	}
+	p, words := s.pages.get(s.assets.Set(), pageKind(r.URL.Path), pageLanguage(r.Header.Get("Accept-Language")), me == nil)
 	if p == nil {
 		http.NotFound(w, r)
 		return
@@ -230,6 +328,14 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", p.csp)
 	h.Set("Vary", "Accept-Language, Cookie")
 	h.Set("Cache-Control", "no-cache")
+	if me != nil {
+		// A signed-in player's page is theirs: made for each request.
+		body := signedIn(p.body, words, *me)
+		sum := sha256.Sum256(body)
+		h.Set("Cache-Control", "no-cache, private")
+		assets.ServeBytes(w, r, body, "text/html; charset=utf-8", base64.RawURLEncoding.EncodeToString(sum[:12]), nil)
+		return
+	}
 	assets.ServeBytes(w, r, p.body, "text/html; charset=utf-8", p.tag, &p.enc)
 }
 
