@@ -48,7 +48,7 @@ func (s *Server) routes() {
 		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
 	})
 	m.HandleFunc("/", s.handleStatic)
-	s.mux = s.metrics.count(s.secureTransport(s.guard(m)))
+	s.mux = s.metrics.count(s.secureTransport(s.guard(compressAPI(m))))
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {

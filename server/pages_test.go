@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -11,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/andybalholm/brotli"
 
 	"stax/server"
 	"stax/server/assets"
@@ -51,6 +55,9 @@ func TestPageHead(t *testing.T) {
 	}
 	if !strings.Contains(page, `<html lang="fr">`) || !strings.Contains(page, `<meta name="description" content="Les règles de Pogo, Pisola et Diam`) {
 		t.Errorf("the French rules page lacks its language or description:\n%.600s", page)
+	}
+	if !strings.Contains(page, `>Parties récentes</a>`) || !strings.Contains(page, `>Règles du Pisola</a>`) || !strings.Contains(page, `<option value="fr" selected>`) {
+		t.Errorf("the French page's header is not in French")
 	}
 	if !strings.Contains(page, `<meta name="stax-guest" content="">`) {
 		t.Errorf("a guest's page does not say so")
@@ -155,13 +162,73 @@ func TestPageCompressed(t *testing.T) {
 	if res.StatusCode != http.StatusNotModified || len(body) != 0 {
 		t.Errorf("GET / revalidated: %d with %d bytes", res.StatusCode, len(body))
 	}
-	_, body = get(t, ts.url+"/", map[string]string{"Cookie": "stax_session=x"})
-	if strings.Contains(string(body), "stax-guest") {
-		t.Errorf("a visitor with a session cookie is taken for a guest")
+	// A signed-in player's page says who they are, and has their links.
+	_, body = get(t, ts.url+"/", map[string]string{"Cookie": "stax_session=unknown"})
+	if !strings.Contains(string(body), "stax-guest") {
+		t.Errorf("a visitor with an unknown session is not taken for a guest")
+	}
+	req, _ := http.NewRequest("POST", ts.url+"/api/signup", strings.NewReader(`{"name":"ann","password":"a long enough secret"}`))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("signing up: %v %v", res, err)
+	}
+	var cookie string
+	for _, c := range res.Cookies() {
+		if c.Name == "stax_session" {
+			cookie = c.String()
+		}
+	}
+	res, body = get(t, ts.url+"/", map[string]string{"Cookie": cookie, "Accept-Language": "fr"})
+	page := string(body)
+	if strings.Contains(page, "stax-guest") || !strings.Contains(page, `<meta name="stax-me" content="{&#34;name&#34;:&#34;ann&#34;`) ||
+		!strings.Contains(page, `<a href="/@/ann" data-link>ann</a>`) || !strings.Contains(page, `>Se déconnecter</button>`) {
+		t.Errorf("a signed-in player's page:\n%s", page)
+	}
+	if !strings.Contains(res.Header.Get("Cache-Control"), "private") {
+		t.Errorf("a signed-in player's page is cached as %q", res.Header.Get("Cache-Control"))
 	}
 	// The service worker answers the hashed URLs from its cache.
 	_, sw := get(t, ts.url+"/sw.js", nil)
 	if strings.Contains(string(sw), "__HASHED__") || !regexp.MustCompile(`"/app\.[0-9a-f]{12}\.js":"/app\.js"`).Match(sw) {
 		t.Errorf("the service worker lacks the hashed URLs: %.300s", sw)
+	}
+}
+
+// TestAPICompressed checks that the API's larger answers are compressed
+// for the clients that accept it, and the same once decoded.
+func TestAPICompressed(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{})
+	_, plain := get(t, ts.url+"/api/games", nil)
+	if len(plain) < 2048 {
+		t.Fatalf("GET /api/games: %d bytes", len(plain))
+	}
+	for _, coding := range []string{"br", "gzip"} {
+		res, body := get(t, ts.url+"/api/games", map[string]string{"Accept-Encoding": coding})
+		if res.Header.Get("Content-Encoding") != coding || !strings.Contains(strings.Join(res.Header.Values("Vary"), ","), "Accept-Encoding") {
+			t.Errorf("GET /api/games accepting %s: Content-Encoding %q, Vary %q", coding, res.Header.Get("Content-Encoding"), res.Header.Values("Vary"))
+			continue
+		}
+		if res.ContentLength != int64(len(body)) || len(body) >= len(plain)/2 {
+			t.Errorf("GET /api/games in %s: Content-Length %d, %d bytes of %d", coding, res.ContentLength, len(body), len(plain))
+		}
+		var r io.Reader = bytes.NewReader(body)
+		if coding == "br" {
+			r = brotli.NewReader(r)
+		} else {
+			z, err := gzip.NewReader(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r = z
+		}
+		if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, plain) {
+			t.Errorf("GET /api/games in %s decodes to another answer (%v)", coding, err)
+		}
+	}
+	// Small answers and errors go as they are.
+	res, _ := get(t, ts.url+"/api/nothing", map[string]string{"Accept-Encoding": "br"})
+	if res.StatusCode != 404 || res.Header.Get("Content-Encoding") != "" {
+		t.Errorf("GET /api/nothing: %d, Content-Encoding %q", res.StatusCode, res.Header.Get("Content-Encoding"))
 	}
 }

@@ -272,7 +272,7 @@ func Serve(w http.ResponseWriter, r *http.Request, f *File, hashed bool) {
 // ServeBytes answers a request with body, of content type ctype and
 // version tag (the ETag, suffixed with the encoding), compressed as the
 // request accepts when it pays; enc keeps the compressed forms (nil
-// compresses for this request only). It sets Vary: Accept-Encoding and
+// compresses quickly for this request only). It sets Vary: Accept-Encoding and
 // Content-Length, and answers 304 to an If-None-Match of the tag. It
 // serves no ranges: the files are small.
 func ServeBytes(w http.ResponseWriter, r *http.Request, body []byte, ctype, tag string, enc *Encodings) {
@@ -280,12 +280,15 @@ func ServeBytes(w http.ResponseWriter, r *http.Request, body []byte, ctype, tag 
 	h.Set("Content-Type", ctype)
 	h.Add("Vary", "Accept-Encoding")
 	if compressible(ctype) && len(body) >= minCompress {
-		if enc == nil {
-			enc = &Encodings{}
-		}
 		switch coding := Negotiate(r.Header.Get("Accept-Encoding")); coding {
 		case "br", "gzip":
-			if c := enc.get(coding, body); c != nil {
+			var c []byte
+			if enc != nil {
+				c = enc.get(coding, body)
+			} else {
+				c = smaller(Quick(coding, body), body)
+			}
+			if c != nil {
 				body = c
 				h.Set("Content-Encoding", coding)
 				tag += "-" + coding
@@ -415,19 +418,36 @@ func (s *Set) Warm() {
 const BrotliQuality = 11
 
 // Brotli compresses b with brotli.
-func Brotli(b []byte) []byte {
+func Brotli(b []byte) []byte { return brotliLevel(b, BrotliQuality) }
+
+// Gzip compresses b with gzip.
+func Gzip(b []byte) []byte { return gzipLevel(b, gzip.BestCompression) }
+
+func brotliLevel(b []byte, q int) []byte {
 	var out bytes.Buffer
-	w := brotli.NewWriterLevel(&out, BrotliQuality)
+	w := brotli.NewWriterLevel(&out, q)
 	w.Write(b)
 	w.Close()
 	return out.Bytes()
 }
 
-// Gzip compresses b with gzip.
-func Gzip(b []byte) []byte {
+func gzipLevel(b []byte, level int) []byte {
 	var out bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
+	w, _ := gzip.NewWriterLevel(&out, level)
 	w.Write(b)
 	w.Close()
 	return out.Bytes()
 }
+
+// Quick compresses b in a coding ("br" or "gzip") at a level quick
+// enough for an answer made for one request.
+func Quick(coding string, b []byte) []byte {
+	if coding == "br" {
+		return brotliLevel(b, 5)
+	}
+	return gzipLevel(b, gzip.DefaultCompression)
+}
+
+// Compressible reports whether answers of a content type are worth
+// compressing.
+func Compressible(ctype string) bool { return compressible(ctype) }
