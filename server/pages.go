@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -49,6 +50,44 @@ func pageKind(p string) string {
 		return "account"
 	}
 	return "home"
+}
+
+// pageModule returns the module of the page a path names (the routes of
+// app.js, which imports each page when it is first shown): the page
+// preloads it with the rest of the module graph. "/" is the lobby for a
+// signed-in player.
+func pageModule(p string, guest bool) string {
+	p = strings.TrimSuffix(p, "/")
+	switch {
+	case p == "":
+		if guest {
+			return "pages/home.js"
+		}
+		return "pages/lobby.js"
+	case p == "/new":
+		return "pages/home.js"
+	case strings.HasPrefix(p, "/game/"):
+		return "pages/game/page.js"
+	case p == "/games":
+		return "pages/recent.js"
+	case p == "/rules" || strings.HasPrefix(p, "/rules/"):
+		return "pages/rules.js"
+	case p == "/analysis":
+		return "pages/analysis.js"
+	case strings.HasPrefix(p, "/@/") || p == "/me/games" || p == "/leaderboard" || strings.HasPrefix(p, "/leaderboard/"):
+		return "pages/profile.js"
+	case p == "/puzzles" || strings.HasPrefix(p, "/puzzles/"):
+		return "pages/puzzles.js"
+	case p == "/offline":
+		return "offline/play.js"
+	case p == "/bench":
+		return "offline/bench.js"
+	case p == "/login" || p == "/signup" || p == "/account":
+		return "pages/signin.js"
+	case p == "/reset":
+		return "pages/reset.js"
+	}
+	return ""
 }
 
 // pageDescriptions are the pages' <meta name="description">, by kind and
@@ -219,10 +258,10 @@ var (
 	moduleScriptRE = regexp.MustCompile(`<script type="module" src="(/[^"]+)"></script>`)
 )
 
-// get returns the page of a kind in a language for a guest or not, and
-// the catalogue of the language.
-func (ps *pages) get(set *assets.Set, kind, lang string, guest bool) (*page, map[string]string) {
-	key := kind + " " + lang
+// get returns the page of a kind, with the module of the page, in a
+// language, for a guest or not, and the catalogue of the language.
+func (ps *pages) get(set *assets.Set, kind, module, lang string, guest bool) (*page, map[string]string) {
+	key := kind + " " + module + " " + lang
 	if guest {
 		key += " guest"
 	}
@@ -239,7 +278,7 @@ func (ps *pages) get(set *assets.Set, kind, lang string, guest bool) (*page, map
 	if p := ps.made[key]; p != nil {
 		return p, words
 	}
-	p := makePage(set, kind, lang, guest, words)
+	p := makePage(set, kind, module, lang, guest, words)
 	if p != nil {
 		ps.made[key] = p
 	}
@@ -247,7 +286,7 @@ func (ps *pages) get(set *assets.Set, kind, lang string, guest bool) (*page, map
 }
 
 // makePage makes index.html for a page.
-func makePage(set *assets.Set, kind, lang string, guest bool, words map[string]string) *page {
+func makePage(set *assets.Set, kind, module, lang string, guest bool, words map[string]string) *page {
 	index := set.File("index.html")
 	if index == nil {
 		return nil
@@ -283,7 +322,15 @@ func makePage(set *assets.Set, kind, lang string, guest bool, words map[string]s
 		head.WriteString(`<script type="importmap">`)
 		head.Write(importMap)
 		head.WriteString("</script>\n")
-		for _, name := range set.Graph(entries...)[len(entries):] {
+		preload := set.Graph(entries...)[len(entries):]
+		if module != "" {
+			for _, name := range set.Graph(module) {
+				if !slices.Contains(preload, name) && !slices.Contains(entries, name) {
+					preload = append(preload, name)
+				}
+			}
+		}
+		for _, name := range preload {
 			head.WriteString(`<link rel="modulepreload" href="` + set.File(name).URL() + `">` + "\n")
 		}
 		at := moduleScriptRE.FindIndex(b)
@@ -319,7 +366,7 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 			me = &account.Me{Name: u.Name, Created: u.Created, Expires: ss.Expires}
 		}
 	}
-	p, words := s.pages.get(s.assets.Set(), pageKind(r.URL.Path), pageLanguage(r.Header.Get("Accept-Language")), me == nil)
+	p, words := s.pages.get(s.assets.Set(), pageKind(r.URL.Path), pageModule(r.URL.Path, me == nil), pageLanguage(r.Header.Get("Accept-Language")), me == nil)
 	if p == nil {
 		http.NotFound(w, r)
 		return

@@ -116,6 +116,9 @@ func TestPageHead(t *testing.T) {
 	if strings.Index(page, `type="importmap"`) > strings.Index(page, `rel="modulepreload"`) {
 		t.Errorf("a module is preloaded before the import map")
 	}
+	if !strings.Contains(page, `<link rel="modulepreload" href="`+importMap.Imports["/pages/rules.js"]+`">`) {
+		t.Errorf("the rules page does not preload its module")
+	}
 	for _, plain := range []string{"/style.css", "/app.js", "/favicon.svg"} {
 		re := regexp.MustCompile(`(?:href|src)="(` + regexp.QuoteMeta(strings.TrimSuffix(plain, path.Ext(plain))) + `\.[0-9a-f]{12}\.[a-z]+)"`)
 		if m := re.FindStringSubmatch(page); m == nil {

@@ -246,10 +246,9 @@ const later = "import { y } from './y.js'";
 			t.Errorf("%s: imports %q, of which %q name files", name, got, f.Imports)
 		}
 	}
-	// The entry's graph is every module but the workers' and the offline
-	// bench's own.
-	graph := set.Graph("app.js")
-	for _, name := range []string{"app.js", "pages/home.js", "pages/game/page.js", "i18n/en.js", "offline/install.js"} {
+	// The graph of the entry and a page.
+	graph := set.Graph("app.js", "pages/game/page.js")
+	for _, name := range []string{"app.js", "pages/game/page.js", "pages/game/connection.js", "i18n/en.js", "offline/install.js"} {
 		if !slices.Contains(graph, name) {
 			t.Errorf("the graph of app.js lacks %s", name)
 		}
