@@ -323,8 +323,13 @@ func makePage(set *assets.Set, kind, module, lang string, guest bool, words map[
 		head.Write(importMap)
 		head.WriteString("</script>\n")
 		preload := set.Graph(entries...)[len(entries):]
-		if module != "" {
-			for _, name := range set.Graph(module) {
+		// The page's module, and the words of its language (i18n.js loads
+		// them before the first word).
+		for _, m := range []string{module, "i18n/" + lang + ".js"} {
+			if m == "" {
+				continue
+			}
+			for _, name := range set.Graph(m) {
 				if !slices.Contains(preload, name) && !slices.Contains(entries, name) {
 					preload = append(preload, name)
 				}

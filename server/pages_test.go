@@ -116,8 +116,10 @@ func TestPageHead(t *testing.T) {
 	if strings.Index(page, `type="importmap"`) > strings.Index(page, `rel="modulepreload"`) {
 		t.Errorf("a module is preloaded before the import map")
 	}
-	if !strings.Contains(page, `<link rel="modulepreload" href="`+importMap.Imports["/pages/rules.js"]+`">`) {
-		t.Errorf("the rules page does not preload its module")
+	for module, want := range map[string]bool{"/pages/rules.js": true, "/i18n/fr.js": true, "/i18n/en.js": true, "/i18n/es.js": false, "/pages/home.js": false} {
+		if got := strings.Contains(page, `<link rel="modulepreload" href="`+importMap.Imports[module]+`">`); got != want {
+			t.Errorf("the French rules page preloads %s: %v, want %v", module, got, want)
+		}
 	}
 	for _, plain := range []string{"/style.css", "/app.js", "/favicon.svg"} {
 		re := regexp.MustCompile(`(?:href|src)="(` + regexp.QuoteMeta(strings.TrimSuffix(plain, path.Ext(plain))) + `\.[0-9a-f]{12}\.[a-z]+)"`)

@@ -237,8 +237,8 @@ function drawNav() {
         class: "lang",
         "aria-label": t("nav.language"),
         "data-testid": "lang-switch",
-        onchange: (ev) => {
-          setLanguage(ev.target.value);
+        onchange: async (ev) => {
+          await setLanguage(ev.target.value);
           drawNav();
           drawMenu();
           notifier.drawBell();
