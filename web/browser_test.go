@@ -292,6 +292,9 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 // waitFor polls a JavaScript predicate until it holds.
 func waitFor(t *testing.T, ctx context.Context, what, predicate string) {
 	t.Helper()
+	// A predicate that throws (an element not drawn yet: a page draws
+	// itself once its module is loaded) is not true yet.
+	predicate = "(() => { try { return (" + predicate + "); } catch { return false; } })()"
 	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=status]')||{}).textContent||''`))
 		moveErr, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=move-error]')||{}).textContent||''`))

@@ -35,11 +35,11 @@ func Open(fsys fs.FS) (*Source, error) {
 
 // Set returns the files as they are now.
 func (src *Source) Set() *Set {
+	if !src.live {
+		return src.set // never replaced
+	}
 	src.mu.Lock()
 	defer src.mu.Unlock()
-	if !src.live {
-		return src.set
-	}
 	stamp, _, err := stampOf(src.fsys)
 	if err != nil || stamp == src.stamp {
 		return src.set

@@ -35,11 +35,14 @@ import { Notifier } from "./notify.js";
 // modules only (the server preloads those of the page the address names,
 // server/pages.go). It returns the page's clean-up at once.
 function lazyPage(load, name) {
+  let loaded = null; // the module, once loaded: the page is then shown at once
   return (root, ...args) => {
+    if (loaded) return loaded[name](root, ...args);
     let alive = true;
     let cleanup = null;
     load().then(
       (m) => {
+        loaded = m;
         if (alive) cleanup = m[name](root, ...args) || null;
       },
       (err) => {
