@@ -44,6 +44,8 @@ func pageKind(p string) string {
 		return "leaderboard"
 	case p == "/puzzles" || strings.HasPrefix(p, "/puzzles/"):
 		return "puzzles"
+	case p == "/learn" || strings.HasPrefix(p, "/learn/"):
+		return "learn"
 	case p == "/offline" || p == "/bench":
 		return "offline"
 	case p == "/login" || p == "/signup" || p == "/account" || p == "/reset":
@@ -78,6 +80,8 @@ func pageModule(p string, guest bool) string {
 		return "pages/profile.js"
 	case p == "/puzzles" || strings.HasPrefix(p, "/puzzles/"):
 		return "pages/puzzles.js"
+	case p == "/learn" || strings.HasPrefix(p, "/learn/"):
+		return "pages/learn.js"
 	case p == "/offline":
 		return "offline/play.js"
 	case p == "/bench":
@@ -132,6 +136,11 @@ var pageDescriptions = map[string]map[string]string{
 		"en": "Puzzles of Pogo, Pisola and Diam from real games: find the best move.",
 		"fr": "Des problèmes de Pogo, Pisola et Diam tirés de vraies parties : trouvez le meilleur coup.",
 		"es": "Problemas de Pogo, Pisola y Diam sacados de partidas reales: encuentra el mejor movimiento.",
+	},
+	"learn": {
+		"en": "Lessons of Pogo, Pisola and Diam: learn the moves and the first ideas by playing them on the board.",
+		"fr": "Des leçons de Pogo, Pisola et Diam : apprenez les coups et les premières idées en les jouant sur le plateau.",
+		"es": "Lecciones de Pogo, Pisola y Diam: aprende los movimientos y las primeras ideas jugándolos en el tablero.",
 	},
 	"offline": {
 		"en": "Play Pogo, Pisola and Diam against the computer in the browser, with no network.",

@@ -132,7 +132,7 @@ func TestPageHead(t *testing.T) {
 
 	// Each page has its description, in each language.
 	seen := map[string]bool{}
-	for _, p := range []string{"/", "/game/abc", "/analysis", "/rules/pogo", "/@/ann", "/leaderboard", "/puzzles", "/games"} {
+	for _, p := range []string{"/", "/game/abc", "/analysis", "/rules/pogo", "/@/ann", "/leaderboard", "/puzzles", "/games", "/learn"} {
 		for _, lang := range []string{"en", "fr", "es"} {
 			_, b := get(t, ts.url+p, map[string]string{"Accept-Language": lang})
 			d := regexp.MustCompile(`<meta name="description" content="([^"]{50,})">`).FindStringSubmatch(string(b))
