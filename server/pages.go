@@ -23,7 +23,7 @@ import (
 // the import map sending the modules' plain URLs to their hashed ones and
 // the module graph preloaded.
 
-// pageKinds sorts the interface's routes (app.js) into the pages that
+// pageKind sorts the interface's routes (app.js) into the pages that
 // have a description of their own.
 func pageKind(p string) string {
 	p = strings.TrimSuffix(p, "/")

@@ -30,20 +30,21 @@ import { setSound, soundOn } from "./sound.js";
 import { installOffline } from "./offline/install.js";
 import { Notifier } from "./notify.js";
 
-// lazyPage returns the page function name of the module load imports: the
+// lazyPage returns the page function that pick takes from the module load
+// imports: the
 // pages are loaded when first shown, so that a page waits for its own
 // modules only (the server preloads those of the page the address names,
 // server/pages.go). It returns the page's clean-up at once.
-function lazyPage(load, name) {
+function lazyPage(load, pick) {
   let loaded = null; // the module, once loaded: the page is then shown at once
   return (root, ...args) => {
-    if (loaded) return loaded[name](root, ...args);
+    if (loaded) return pick(loaded)(root, ...args);
     let alive = true;
     let cleanup = null;
     load().then(
       (m) => {
         loaded = m;
-        if (alive) cleanup = m[name](root, ...args) || null;
+        if (alive) cleanup = pick(m)(root, ...args) || null;
       },
       (err) => {
         console.error(err);
@@ -56,24 +57,24 @@ function lazyPage(load, name) {
     };
   };
 }
-const homePage = lazyPage(() => import("./pages/home.js"), "homePage");
-const gamePage = lazyPage(() => import("./pages/game/page.js"), "gamePage");
-const recentPage = lazyPage(() => import("./pages/recent.js"), "recentPage");
-const rulesPage = lazyPage(() => import("./pages/rules.js"), "rulesPage");
-const analysisPage = lazyPage(() => import("./pages/analysis.js"), "analysisPage");
-const puzzlesPage = lazyPage(() => import("./pages/puzzles.js"), "puzzlesPage");
-const puzzleHistoryPage = lazyPage(() => import("./pages/puzzles.js"), "puzzleHistoryPage");
-const lobbyPage = lazyPage(() => import("./pages/lobby.js"), "lobbyPage");
-const leaderboardPage = lazyPage(() => import("./pages/profile.js"), "leaderboardPage");
-const myGamesPage = lazyPage(() => import("./pages/profile.js"), "myGamesPage");
-const profilePage = lazyPage(() => import("./pages/profile.js"), "profilePage");
-const accountPage = lazyPage(() => import("./pages/signin.js"), "accountPage");
-const signinPage = lazyPage(() => import("./pages/signin.js"), "signinPage");
-const resetPage = lazyPage(() => import("./pages/reset.js"), "resetPage");
-const offlinePage = lazyPage(() => import("./offline/play.js"), "offlinePage");
-const benchPage = lazyPage(() => import("./offline/bench.js"), "benchPage");
-const learnPage = lazyPage(() => import("./pages/learn.js"), "learnPage");
-const lessonPage = lazyPage(() => import("./pages/learn.js"), "lessonPage");
+const homePage = lazyPage(() => import("./pages/home.js"), (m) => m.homePage);
+const gamePage = lazyPage(() => import("./pages/game/page.js"), (m) => m.gamePage);
+const recentPage = lazyPage(() => import("./pages/recent.js"), (m) => m.recentPage);
+const rulesPage = lazyPage(() => import("./pages/rules.js"), (m) => m.rulesPage);
+const analysisPage = lazyPage(() => import("./pages/analysis.js"), (m) => m.analysisPage);
+const puzzlesPage = lazyPage(() => import("./pages/puzzles.js"), (m) => m.puzzlesPage);
+const puzzleHistoryPage = lazyPage(() => import("./pages/puzzles.js"), (m) => m.puzzleHistoryPage);
+const lobbyPage = lazyPage(() => import("./pages/lobby.js"), (m) => m.lobbyPage);
+const leaderboardPage = lazyPage(() => import("./pages/profile.js"), (m) => m.leaderboardPage);
+const myGamesPage = lazyPage(() => import("./pages/profile.js"), (m) => m.myGamesPage);
+const profilePage = lazyPage(() => import("./pages/profile.js"), (m) => m.profilePage);
+const accountPage = lazyPage(() => import("./pages/signin.js"), (m) => m.accountPage);
+const signinPage = lazyPage(() => import("./pages/signin.js"), (m) => m.signinPage);
+const resetPage = lazyPage(() => import("./pages/reset.js"), (m) => m.resetPage);
+const offlinePage = lazyPage(() => import("./offline/play.js"), (m) => m.offlinePage);
+const benchPage = lazyPage(() => import("./offline/bench.js"), (m) => m.benchPage);
+const learnPage = lazyPage(() => import("./pages/learn.js"), (m) => m.learnPage);
+const lessonPage = lazyPage(() => import("./pages/learn.js"), (m) => m.lessonPage);
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
