@@ -79,7 +79,7 @@ type Set struct {
 }
 
 // New reads and hashes every file of fsys but hidden ones (a segment
-// starting with a dot).
+// starting with a dot) and those it cannot read.
 func New(fsys fs.FS) (*Set, error) {
 	s := &Set{files: map[string]*File{}, hashed: map[string]*File{}}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -97,7 +97,9 @@ func New(fsys fs.FS) (*Set, error) {
 		}
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return err
+			// Not served: a symbolic link out of an --assets directory, a
+			// file gone since the listing.
+			return nil
 		}
 		sum := sha256.Sum256(b)
 		f := &File{Name: p, Data: b, Hash: hex.EncodeToString(sum[:]), Type: contentType(p)}

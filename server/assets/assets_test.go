@@ -309,3 +309,25 @@ func TestNegotiate(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadable checks that a file that cannot be read (a symbolic link
+// out of the directory, which os.Root refuses) is left out, not an error.
+func TestUnreadable(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "app.js"), []byte("export const a = 1;\n"), 0o644)
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret"), 0o644)
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "out.txt")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := assets.Open(root.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Set().File("app.js") == nil || src.Set().File("out.txt") != nil {
+		t.Errorf("files %q", src.Set().Names())
+	}
+}

@@ -61,7 +61,7 @@ func stampOf(fsys fs.FS) (string, bool, error) {
 		}
 		fi, err := d.Info()
 		if err != nil {
-			return err
+			return nil // gone since the listing
 		}
 		if !fi.ModTime().IsZero() {
 			live = true
