@@ -8,8 +8,8 @@ import (
 	"stax/server/assets"
 )
 
-// The API's answers to GET requests are compressed for the clients that
-// accept it (a game's state, the list of games: tens of kilobytes of
+// The API's answers are compressed for the clients that accept it (a
+// game's state, the list of games, an analysis: tens of kilobytes of
 // JSON), brotli at a quick level or gzip.
 
 // compressMin is the smallest answer compressed; compressMax the largest
@@ -19,10 +19,11 @@ const (
 	compressMax = 8 << 20
 )
 
-// compressAPI compresses the answers of next to GET /api/ requests.
+// compressAPI compresses the answers of next to GET and POST /api/
+// requests.
 func compressAPI(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, "/api/") {
+		if (r.Method != http.MethodGet && r.Method != http.MethodPost) || !strings.HasPrefix(r.URL.Path, "/api/") {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -100,7 +101,7 @@ func (cw *compressWriter) finish() {
 	}
 	h := cw.Header()
 	body := cw.buf
-	if cw.code == http.StatusOK && len(body) >= compressMin && h.Get("Content-Encoding") == "" && assets.Compressible(h.Get("Content-Type")) {
+	if (cw.code == http.StatusOK || cw.code == http.StatusCreated) && len(body) >= compressMin && h.Get("Content-Encoding") == "" && assets.Compressible(h.Get("Content-Type")) {
 		if c := assets.Quick(cw.coding, body); len(c) < len(body) {
 			body = c
 			h.Set("Content-Encoding", cw.coding)

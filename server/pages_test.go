@@ -231,8 +231,20 @@ func TestAPICompressed(t *testing.T) {
 			t.Errorf("GET /api/games in %s decodes to another answer (%v)", coding, err)
 		}
 	}
+	// A POST's answer too: a new Pisola game's state.
+	req, _ := http.NewRequest("POST", ts.url+"/api/games", strings.NewReader(`{"spec":"pisola","seats":[{"kind":"human"},{"kind":"ai","level":"easy"}]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept-Encoding", "br")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated || res.Header.Get("Content-Encoding") != "br" {
+		t.Errorf("POST /api/games: %d, Content-Encoding %q", res.StatusCode, res.Header.Get("Content-Encoding"))
+	}
 	// Small answers and errors go as they are.
-	res, _ := get(t, ts.url+"/api/nothing", map[string]string{"Accept-Encoding": "br"})
+	res, _ = get(t, ts.url+"/api/nothing", map[string]string{"Accept-Encoding": "br"})
 	if res.StatusCode != 404 || res.Header.Get("Content-Encoding") != "" {
 		t.Errorf("GET /api/nothing: %d, Content-Encoding %q", res.StatusCode, res.Header.Get("Content-Encoding"))
 	}
