@@ -21,7 +21,9 @@ const DATA = "stax-data"; // the last answers of the API kept for offline
 
 self.addEventListener("install", (ev) => {
   ev.waitUntil(Promise.all([
-    caches.open(CACHE).then((c) => c.addAll(SHELL.map((u) => new Request(u, { cache: "reload" })))),
+    // Without cookies: the page kept for offline is a guest's, never a
+    // signed-in player's (the server writes who is signed in in the page).
+    caches.open(CACHE).then((c) => c.addAll(SHELL.map((u) => new Request(u, { cache: "reload", credentials: "omit" })))),
     keepData(),
   ]));
 });
