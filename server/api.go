@@ -1,16 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"mime"
 	"net/http"
 	"path"
 	"strings"
 
+	"stax/server/assets"
 	"stax/server/httpx"
 	"stax/server/view"
 )
@@ -49,7 +48,7 @@ func (s *Server) routes() {
 		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
 	})
 	m.HandleFunc("/", s.handleStatic)
-	s.mux = s.metrics.count(s.secureTransport(s.guard(m)))
+	s.mux = s.metrics.count(s.secureTransport(s.guard(compressAPI(m))))
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
@@ -109,8 +108,8 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 		s.serveIndex(w, r)
 		return
 	}
-	if fi, err := fs.Stat(s.cfg.Assets, name); err == nil && !fi.IsDir() {
-		http.ServeFileFS(w, r, s.cfg.Assets, name)
+	if f, hashed := s.assets.Set().Lookup(name); f != nil && f.Name != "sw.js" {
+		assets.Serve(w, r, f, hashed)
 		return
 	}
 	if strings.Contains(path.Base(name), ".") {
@@ -166,25 +165,6 @@ func (s *Server) hostAllowed(host string) bool {
 		}
 	}
 	return false
-}
-
-// serveIndex serves the interface's index.html with <html lang> set to the
-// language of the request's Accept-Language, which the interface speaks
-// unless the visitor chose another.
-func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
-	page, err := fs.ReadFile(s.cfg.Assets, "index.html")
-	if err != nil {
-		http.NotFound(w, r)
-		return
-	}
-	lang := pageLanguage(r.Header.Get("Accept-Language"))
-	page = bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1)
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Vary", "Accept-Language")
-	w.Header().Set("Cache-Control", "no-cache")
-	if r.Method != http.MethodHead {
-		w.Write(page)
-	}
 }
 
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {

@@ -41,6 +41,7 @@ import (
 	"stax/server/account"
 	"stax/server/analysis"
 	"stax/server/archive"
+	"stax/server/assets"
 	"stax/server/catalog"
 	"stax/server/explorer"
 	"stax/server/httpx"
@@ -252,6 +253,10 @@ type Server struct {
 	live     *play.Live
 	archive  *archive.Archive
 	offline  *offline.Offline
+	// assets are the interface's files, hashed (nil without any), and
+	// pages the index.html made from them for each page.
+	assets *assets.Source
+	pages  pages
 	// moderation holds the blocks, reports and restrictions.
 	moderation *moderation.Moderation
 	puzzles    *puzzles.Puzzles
@@ -301,6 +306,14 @@ func New(cfg Config) (*Server, error) {
 	}
 	proxies := httpx.Proxies(cfg.TrustedProxies)
 	s := &Server{cfg: cfg, log: cfg.Log}
+	if cfg.Assets != nil {
+		var err error
+		if s.assets, err = assets.Open(cfg.Assets); err != nil {
+			return nil, fmt.Errorf("server: the interface's files: %w", err)
+		}
+		// Compressed before the first visitors ask, once for the process.
+		go s.assets.Set().Warm()
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.sockets = httpx.NewSockets(httpx.SocketLimits{MaxConns: cfg.MaxConns, MaxConnsPerIP: cfg.MaxConnsPerIP,
 		OriginPatterns: cfg.OriginPatterns, PingInterval: cfg.PingInterval, PingTimeout: cfg.PingTimeout, SendQueue: cfg.SendQueue},
@@ -393,7 +406,7 @@ func New(cfg Config) (*Server, error) {
 		Workers: cfg.AnalysisWorkers, Time: cfg.AnalysisTime, ReviewTime: cfg.ReviewTime,
 		Every: cfg.AnalyzeEvery, Burst: cfg.AnalyzeBurst, MaxPlies: cfg.MaxPlies, Proxies: proxies,
 		Sockets: s.sockets, Log: cfg.Log})
-	s.offline = offline.New(offline.Config{Source: cfg.Engine, Assets: cfg.Assets})
+	s.offline = offline.New(offline.Config{Source: cfg.Engine, Assets: cfg.Assets, Hashed: s.hashedURLs})
 	// The puzzles refute wrong moves with the analysis board's analyst.
 	var refuter puzzles.Refuter
 	if cfg.Analyst != nil {

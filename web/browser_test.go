@@ -289,10 +289,16 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
+// notYet makes a predicate that throws (an element not drawn yet: a page
+// draws itself once its module is loaded) false, not yet true.
+func notYet(predicate string) string {
+	return "(() => { try { return (" + predicate + "); } catch { return false; } })()"
+}
+
 // waitFor polls a JavaScript predicate until it holds.
 func waitFor(t *testing.T, ctx context.Context, what, predicate string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](notYet(predicate), chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=status]')||{}).textContent||''`))
 		moveErr, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=move-error]')||{}).textContent||''`))
 		t.Fatalf("waiting for %s: %v (status %q, error %q)", what, err, status, moveErr)
@@ -445,7 +451,7 @@ func clickUntil(t *testing.T, ctx context.Context, id, what, predicate string) {
 	t.Helper()
 	for try := 0; try < 2; try++ {
 		click(t, ctx, id)
-		if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(3*time.Second))); err == nil {
+		if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](notYet(predicate), chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(3*time.Second))); err == nil {
 			return
 		}
 	}

@@ -105,7 +105,7 @@ func cutNetwork(t *testing.T, ctx context.Context) {
 // waitLong polls a JavaScript predicate until it holds or timeout passes.
 func waitLong(t *testing.T, ctx context.Context, what, predicate string, timeout time.Duration) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(timeout))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](notYet(predicate), chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(timeout))); err != nil {
 		status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[data-testid=status],[data-testid=offline-status]')||{}).textContent||''`))
 		t.Fatalf("waiting for %s: %v (status %q)", what, err, status)
 	}

@@ -1,8 +1,12 @@
 // Package web holds stax's browser interface: plain ES modules, a style
 // sheet and SVG rendering, embedded in the binary with no build step.
 //
-// The server serves [FS] as its static files, and index.html for every page
-// route, so the interface routes in the browser on the URL's path:
+// The server serves [FS] as its static files, compressed and under
+// content-hashed URLs (server/assets), and index.html for every page route
+// with its head made for the page (server/pages.go: the import map of the
+// hashed modules, the preloaded module graph, the description, the header
+// in the visitor's language), so the interface routes in the browser on
+// the URL's path:
 //
 //	/              the home page: choose a game, its options and who plays each seat
 //	/game/<id>     a game: play, watch, join through an invitation (#invite=...) or replay
@@ -14,7 +18,8 @@
 // reserves and the legal moves as shifts, placings and passes: no module
 // outside games/ knows a game. The modules are:
 //
-//	app.js          the router
+//	app.js          the router; it imports each page's module when the page is
+//	                first shown
 //	api.js          the HTTP API, board views, and the game's and the analysis
 //	                board's websockets of docs/api.md
 //	transport.js    the one websocket: reconnection with backoff, a queue

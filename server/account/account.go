@@ -50,7 +50,7 @@ var DefaultPasswordParams = PasswordParams{Time: 2, Memory: 19 * 1024, Threads: 
 
 const (
 	// sessionCookie names the session cookie.
-	sessionCookie = "stax_session"
+	sessionCookie = SessionCookie
 	// DefaultSessionTTL is how long a session lasts after signing in.
 	DefaultSessionTTL = 30 * 24 * time.Hour
 	// minPassword and maxPassword bound a password's length, in bytes;
@@ -425,6 +425,10 @@ var (
 	errSignedOut = errors.New("you are not signed in")
 	errExpired   = errors.New("your session has expired; sign in again")
 )
+
+// SessionCookie names the session cookie: a request without it is a
+// guest's.
+const SessionCookie = "stax_session"
 
 // Session returns the account and session of a request's cookie:
 // errSignedOut without a valid one, errExpired for an expired one.

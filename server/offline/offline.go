@@ -59,6 +59,10 @@ type Config struct {
 	// Assets are the interface's files, which the service worker caches;
 	// sw.js among them is its template (see ServiceWorker).
 	Assets fs.FS
+	// Hashed, when set, maps the plain URL of each asset to the
+	// content-hashed URL the pages load it by (server/assets); the worker
+	// answers the hashed URLs of its version from its cache too.
+	Hashed func() map[string]string
 }
 
 // Offline serves the engine and the service worker.
@@ -182,7 +186,8 @@ func acceptsGzip(header string) bool {
 // deployment changes the worker's bytes, which is how the browser learns
 // of an update), and __SHELL__ with the list of files to cache (every
 // asset but sw.js, the page itself as "/", and the engine's two files
-// when it is ready).
+// when it is ready); and __HASHED__ with the hashed URLs of the files
+// (Config.Hashed), each sending to the plain URL it is cached under.
 func (o *Offline) ServiceWorker() ([]byte, error) {
 	if o.cfg.Assets == nil {
 		return nil, errors.New("no interface files to cache")
@@ -205,8 +210,25 @@ func (o *Offline) ServiceWorker() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	aliases := map[string]string{}
+	if o.cfg.Hashed != nil {
+		cached := map[string]bool{}
+		for _, f := range files {
+			cached[f] = true
+		}
+		for plain, hashed := range o.cfg.Hashed() {
+			if cached[plain] {
+				aliases[hashed] = plain
+			}
+		}
+	}
+	hashedList, err := json.Marshal(aliases)
+	if err != nil {
+		return nil, err
+	}
 	out := bytes.Replace(tmpl, []byte(`"__VERSION__"`), []byte(`"`+version+`"`), 1)
 	out = bytes.Replace(out, []byte(`["__SHELL__"]`), list, 1)
+	out = bytes.Replace(out, []byte(`{"__HASHED__": ""}`), hashedList, 1)
 	return out, nil
 }
 

@@ -31,6 +31,17 @@ const listeners = new Set();
 // me returns the signed-in player ({name, created, expires}) or null.
 export async function me() {
   if (current !== undefined) return current;
+  // The server tells the page who is signed in (GET /api/me's answer), or
+  // that the visitor is a guest, with no account to ask about.
+  const told = document.querySelector('meta[name="stax-me"]');
+  if (told) {
+    try {
+      return (current = JSON.parse(told.content));
+    } catch {
+      // Asked below.
+    }
+  }
+  if (document.querySelector('meta[name="stax-guest"]')) return (current = null);
   // One question at a time: the pages that ask at once share its answer.
   // A guest's answer is null, not a refusal (?guest=ok).
   asking = asking || request("GET", "/api/me?guest=ok").then((who) => who || null, () => null).then((who) => {

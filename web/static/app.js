@@ -23,25 +23,58 @@ import { installPatterns } from "./render.js";
 import { clear, h } from "./dom.js";
 import { svg } from "./svg.js";
 import { GAMES } from "./games/index.js";
-import { homePage } from "./pages/home.js";
-import { gamePage } from "./pages/game/page.js";
-import { recentPage } from "./pages/recent.js";
-import { rulesPage } from "./pages/rules.js";
-import { analysisPage } from "./pages/analysis.js";
-import { puzzleHistoryPage, puzzlesPage } from "./pages/puzzles.js";
-import { learnPage, lessonPage } from "./pages/learn.js";
 import { logout, me, onAccount } from "./account.js";
-import { lobbyPage } from "./pages/lobby.js";
-import { leaderboardPage, myGamesPage, profilePage } from "./pages/profile.js";
-import { accountPage, signinPage } from "./pages/signin.js";
-import { resetPage } from "./pages/reset.js";
 import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 import { applyTheme, theme, toggleTheme } from "./theme.js";
 import { setSound, soundOn } from "./sound.js";
-import { offlinePage } from "./offline/play.js";
-import { benchPage } from "./offline/bench.js";
 import { installOffline } from "./offline/install.js";
 import { Notifier } from "./notify.js";
+
+// lazyPage returns the page function that pick takes from the module load
+// imports: the
+// pages are loaded when first shown, so that a page waits for its own
+// modules only (the server preloads those of the page the address names,
+// server/pages.go). It returns the page's clean-up at once.
+function lazyPage(load, pick) {
+  let loaded = null; // the module, once loaded: the page is then shown at once
+  return (root, ...args) => {
+    if (loaded) return pick(loaded)(root, ...args);
+    let alive = true;
+    let cleanup = null;
+    load().then(
+      (m) => {
+        loaded = m;
+        if (alive) cleanup = pick(m)(root, ...args) || null;
+      },
+      (err) => {
+        console.error(err);
+        if (alive) root.append(h("p", { class: "error", role: "alert" }, t("error.page")));
+      },
+    );
+    return () => {
+      alive = false;
+      if (cleanup) cleanup();
+    };
+  };
+}
+const homePage = lazyPage(() => import("./pages/home.js"), (m) => m.homePage);
+const gamePage = lazyPage(() => import("./pages/game/page.js"), (m) => m.gamePage);
+const recentPage = lazyPage(() => import("./pages/recent.js"), (m) => m.recentPage);
+const rulesPage = lazyPage(() => import("./pages/rules.js"), (m) => m.rulesPage);
+const analysisPage = lazyPage(() => import("./pages/analysis.js"), (m) => m.analysisPage);
+const puzzlesPage = lazyPage(() => import("./pages/puzzles.js"), (m) => m.puzzlesPage);
+const puzzleHistoryPage = lazyPage(() => import("./pages/puzzles.js"), (m) => m.puzzleHistoryPage);
+const lobbyPage = lazyPage(() => import("./pages/lobby.js"), (m) => m.lobbyPage);
+const leaderboardPage = lazyPage(() => import("./pages/profile.js"), (m) => m.leaderboardPage);
+const myGamesPage = lazyPage(() => import("./pages/profile.js"), (m) => m.myGamesPage);
+const profilePage = lazyPage(() => import("./pages/profile.js"), (m) => m.profilePage);
+const accountPage = lazyPage(() => import("./pages/signin.js"), (m) => m.accountPage);
+const signinPage = lazyPage(() => import("./pages/signin.js"), (m) => m.signinPage);
+const resetPage = lazyPage(() => import("./pages/reset.js"), (m) => m.resetPage);
+const offlinePage = lazyPage(() => import("./offline/play.js"), (m) => m.offlinePage);
+const benchPage = lazyPage(() => import("./offline/bench.js"), (m) => m.benchPage);
+const learnPage = lazyPage(() => import("./pages/learn.js"), (m) => m.learnPage);
+const lessonPage = lazyPage(() => import("./pages/learn.js"), (m) => m.lessonPage);
 
 const main = document.getElementById("main");
 let leave = null; // the current page's clean-up function
@@ -208,8 +241,8 @@ function drawNav() {
         class: "lang",
         "aria-label": t("nav.language"),
         "data-testid": "lang-switch",
-        onchange: (ev) => {
-          setLanguage(ev.target.value);
+        onchange: async (ev) => {
+          await setLanguage(ev.target.value);
           drawNav();
           drawMenu();
           notifier.drawBell();

@@ -4,11 +4,12 @@
 // object per language. The language is the one the visitor chose with the
 // switch in the header (remembered on this device), else the one the server
 // took from the browser's Accept-Language for <html lang>, else English.
+// English, the words of last resort, is always loaded, and the language in
+// use before the first word (the server preloads the one of <html lang>);
+// another is loaded when the visitor switches to it (setLanguage).
 
 import { load, save } from "./storage.js";
 import en from "./i18n/en.js";
-import fr from "./i18n/fr.js";
-import es from "./i18n/es.js";
 
 // LANGUAGES lists the languages with their names in themselves.
 export const LANGUAGES = [
@@ -17,8 +18,19 @@ export const LANGUAGES = [
   { code: "es", name: "Español" },
 ];
 
-// CATALOGS holds the words of the pages, by language.
-export const CATALOGS = { en, fr, es };
+// CATALOGS holds the words of the pages, by language: those loaded.
+export const CATALOGS = { en };
+
+// catalogs imports the catalogue of each language but English.
+const catalogs = {
+  fr: () => import("./i18n/fr.js"),
+  es: () => import("./i18n/es.js"),
+};
+
+// loadCatalog loads the catalogue of a language, if it is not yet.
+async function loadCatalog(code) {
+  if (!CATALOGS[code] && catalogs[code]) CATALOGS[code] = (await catalogs[code]()).default;
+}
 
 const KEY = "stax.lang";
 
@@ -27,16 +39,19 @@ const chosen = () => load(KEY);
 
 // language returns the code of the interface's language.
 export function language() {
-  const known = (l) => (l && CATALOGS[l.slice(0, 2).toLowerCase()] ? l.slice(0, 2).toLowerCase() : "");
+  const known = (l) => (l && LANGUAGES.some((x) => x.code === l.slice(0, 2).toLowerCase()) ? l.slice(0, 2).toLowerCase() : "");
   return known(chosen()) || known(document.documentElement.lang) || "en";
 }
 
-// setLanguage remembers the visitor's choice (without storage, until the
-// page is reloaded).
-export function setLanguage(code) {
+// setLanguage loads the words of a language and remembers the visitor's
+// choice (without storage, until the page is reloaded).
+export async function setLanguage(code) {
+  await loadCatalog(code);
   save(KEY, code);
   document.documentElement.lang = code;
 }
+
+await loadCatalog(language());
 
 // fill replaces {name} in text with params.name.
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
@@ -52,7 +67,7 @@ export function pluralKey(key, n, lang) {
   if (typeof n !== "number" || !Number.isFinite(n)) return key;
   const rules = (plurals[lang] ??= new Intl.PluralRules(lang));
   const k = key + "." + rules.select(n);
-  return k in CATALOGS[lang] ? k : key;
+  return k in (CATALOGS[lang] || en) ? k : key;
 }
 
 // t returns the words of key in the interface's language, with {name}
@@ -61,7 +76,7 @@ export function pluralKey(key, n, lang) {
 // fall back to English, then to the key itself.
 export function t(key, params) {
   const lang = language();
-  const cat = CATALOGS[lang];
+  const cat = CATALOGS[lang] || en;
   const n = params ? params.n : undefined;
   const text = key in cat ? cat[pluralKey(key, n, lang)] : (en[pluralKey(key, n, "en")] ?? key);
   return fill(text, params);
@@ -99,7 +114,8 @@ export function optionWords(mod, o, what) {
   const schema = (what === "label" ? o.label : o.doc) || "";
   const own = gameText(mod, key, undefined);
   if (own !== undefined) return own;
-  if ((language() !== "en" || !schema) && key in CATALOGS[language()]) return CATALOGS[language()][key];
+  const cat = CATALOGS[language()] || en;
+  if ((language() !== "en" || !schema) && key in cat) return cat[key];
   return schema;
 }
 
@@ -115,7 +131,7 @@ export const playerWords = (mod, name) => gameText(mod, "name." + name, name);
 // language.
 export function colourWords(name) {
   const key = "colour." + name;
-  return CATALOGS[language()][key] ?? en[key] ?? name;
+  return (CATALOGS[language()] || en)[key] ?? en[key] ?? name;
 }
 
 // errorWords writes an error for people, always from the catalogue, never

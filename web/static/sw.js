@@ -1,22 +1,29 @@
 // sw.js is the service worker: it keeps the interface's files and the
 // browser engine in the cache, so that the site opens and plays offline
-// after one visit. The server fills in VERSION and SHELL (server/offline):
+// after one visit. The server fills in VERSION, SHELL and HASHED
+// (server/offline):
 // a new deployment changes VERSION, the browser installs the new worker
 // beside the old one, and the page offers to reload into it (install.js).
 //
-// Strategies: the files of SHELL come from the cache of this version;
+// Strategies: the files of SHELL come from the cache of this version, by
+// their plain URLs or the content-hashed ones the pages load them by
+// (HASHED sends each to its plain URL; a hashed URL of another version
+// goes to the network);
 // pages (navigations) from the network, else the cached page; GET
 // /api/games and /api/variant from the network, else their last answer;
 // everything else goes to the network untouched.
 
 const VERSION = "__VERSION__";
 const SHELL = ["__SHELL__"];
+const HASHED = {"__HASHED__": ""};
 const CACHE = "stax-" + VERSION;
 const DATA = "stax-data"; // the last answers of the API kept for offline
 
 self.addEventListener("install", (ev) => {
   ev.waitUntil(Promise.all([
-    caches.open(CACHE).then((c) => c.addAll(SHELL.map((u) => new Request(u, { cache: "reload" })))),
+    // Without cookies: the page kept for offline is a guest's, never a
+    // signed-in player's (the server writes who is signed in in the page).
+    caches.open(CACHE).then((c) => c.addAll(SHELL.map((u) => new Request(u, { cache: "reload", credentials: "omit" })))),
     keepData(),
   ]));
 });
@@ -75,7 +82,8 @@ self.addEventListener("fetch", (ev) => {
     );
     return;
   }
-  if (SHELL.includes(url.pathname)) {
-    ev.respondWith(caches.open(CACHE).then((c) => c.match(url.pathname)).then((res) => res || fetch(req)));
+  const path = Object.hasOwn(HASHED, url.pathname) ? HASHED[url.pathname] : url.pathname;
+  if (SHELL.includes(path)) {
+    ev.respondWith(caches.open(CACHE).then((c) => c.match(path)).then((res) => res || fetch(req)));
   }
 });

@@ -18,28 +18,38 @@ export function installOffline() {
     asked = false;
     location.reload();
   });
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then((reg) => {
-    const offer = (w) => {
-      if (!w || !navigator.serviceWorker.controller) return;
-      if (document.querySelector("[data-testid=update-ready]")) return;
-      const bar = h(
-        "div",
-        { class: "update-ready", role: "status", "data-testid": "update-ready" },
-        t("offline.update"), " ",
-        h("button", { type: "button", "data-testid": "update-reload", onclick: () => {
-          asked = true;
-          w.postMessage({ type: "skip-waiting" });
-        } }, t("offline.reload")),
-      );
-      document.body.prepend(bar);
-    };
-    if (reg.waiting) offer(reg.waiting);
-    reg.addEventListener("updatefound", () => {
-      const w = reg.installing;
-      if (!w) return;
-      w.addEventListener("statechange", () => w.state === "installed" && offer(w));
+  // Registered once the page has loaded: the worker's installation fetches
+  // every file and the engine (1.5 MB), which would otherwise share a
+  // phone's network with the page's own first requests.
+  if (document.readyState !== "complete") {
+    window.addEventListener("load", () => register(), { once: true });
+  } else {
+    register();
+  }
+  function register() {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then((reg) => {
+      const offer = (w) => {
+        if (!w || !navigator.serviceWorker.controller) return;
+        if (document.querySelector("[data-testid=update-ready]")) return;
+        const bar = h(
+          "div",
+          { class: "update-ready", role: "status", "data-testid": "update-ready" },
+          t("offline.update"), " ",
+          h("button", { type: "button", "data-testid": "update-reload", onclick: () => {
+            asked = true;
+            w.postMessage({ type: "skip-waiting" });
+          } }, t("offline.reload")),
+        );
+        document.body.prepend(bar);
+      };
+      if (reg.waiting) offer(reg.waiting);
+      reg.addEventListener("updatefound", () => {
+        const w = reg.installing;
+        if (!w) return;
+        w.addEventListener("statechange", () => w.state === "installed" && offer(w));
+      });
+    }, () => {
+      // Without a service worker the site works online only.
     });
-  }, () => {
-    // Without a service worker the site works online only.
-  });
+  }
 }

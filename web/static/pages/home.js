@@ -49,9 +49,20 @@ export function homePage(root) {
     recentBox,
   );
 
+  // The form shows once it is whole (its game, options and players come
+  // in two answers), and the recent games under it with it, so that
+  // nothing moves as the parts arrive.
+  form.hidden = true;
+  recentBox.hidden = true;
+  const reveal = () => {
+    form.hidden = false;
+    recentBox.hidden = false;
+  };
+
   const showError = (msg) => {
     errorBox.textContent = msg;
     errorBox.hidden = !msg;
+    if (msg) reveal();
   };
 
   let games = [];
@@ -185,6 +196,7 @@ export function homePage(root) {
       showError("");
       startBtn.disabled = false;
       drawSeats();
+      reveal();
     } catch (err) {
       if (!alive || n !== reqNo) return;
       current = null;
@@ -284,6 +296,7 @@ export function homePage(root) {
       const wanted = new URLSearchParams(location.search).get("game");
       const g = games.find((x) => x.name === wanted) || games[0];
       if (g) chooseGame(g);
+      else reveal();
     })
     .catch((err) => showError(t("home.cannotLoad", { error: errorWords(err) })));
   recentList(recentBox, 5);
