@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"mime"
@@ -9,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"stax/server/account"
 	"stax/server/assets"
 	"stax/server/httpx"
 	"stax/server/view"
@@ -169,4 +172,47 @@ func (s *Server) hostAllowed(host string) bool {
 
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, s.Stats())
+}
+
+// serveIndex serves the interface's index.html, made for the page the
+// request's path names, in the language of its Accept-Language (which
+// the interface speaks unless the visitor chose another).
+func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
+	if s.assets == nil {
+		http.NotFound(w, r)
+		return
+	}
+	var me *account.Me
+	if _, err := r.Cookie(account.SessionCookie); err == nil && s.accounts != nil {
+		if u, ss, err := s.accounts.Session(r); err == nil {
+			me = &account.Me{Name: u.Name, Created: u.Created, Expires: ss.Expires}
+		}
+	}
+	p, words := s.pages.get(s.assets.Set(), pageKind(r.URL.Path), pageModule(r.URL.Path, me == nil), pageLanguage(r.Header.Get("Accept-Language")), me == nil)
+	if p == nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", p.csp)
+	h.Set("Vary", "Accept-Language, Cookie")
+	h.Set("Cache-Control", "no-cache")
+	if me != nil {
+		// A signed-in player's page is theirs: made for each request.
+		body := signedIn(p.body, words, *me)
+		sum := sha256.Sum256(body)
+		h.Set("Cache-Control", "no-cache, private")
+		assets.ServeBytes(w, r, body, "text/html; charset=utf-8", base64.RawURLEncoding.EncodeToString(sum[:12]), nil)
+		return
+	}
+	assets.ServeBytes(w, r, p.body, "text/html; charset=utf-8", p.tag, &p.enc)
+}
+
+// hashedURLs maps the plain URL of each asset to its hashed one, for the
+// service worker.
+func (s *Server) hashedURLs() map[string]string {
+	if s.assets == nil {
+		return nil
+	}
+	return s.assets.Set().Hashed()
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"html"
-	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -364,47 +363,4 @@ func makePage(set *assets.Set, kind, module, lang string, guest bool, words map[
 	})
 	sum := sha256.Sum256(b)
 	return &page{body: b, csp: csp, tag: base64.RawURLEncoding.EncodeToString(sum[:12])}
-}
-
-// serveIndex serves the interface's index.html, made for the page the
-// request's path names, in the language of its Accept-Language (which
-// the interface speaks unless the visitor chose another).
-func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
-	if s.assets == nil {
-		http.NotFound(w, r)
-		return
-	}
-	var me *account.Me
-	if _, err := r.Cookie(account.SessionCookie); err == nil && s.accounts != nil {
-		if u, ss, err := s.accounts.Session(r); err == nil {
-			me = &account.Me{Name: u.Name, Created: u.Created, Expires: ss.Expires}
-		}
-	}
-	p, words := s.pages.get(s.assets.Set(), pageKind(r.URL.Path), pageModule(r.URL.Path, me == nil), pageLanguage(r.Header.Get("Accept-Language")), me == nil)
-	if p == nil {
-		http.NotFound(w, r)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Security-Policy", p.csp)
-	h.Set("Vary", "Accept-Language, Cookie")
-	h.Set("Cache-Control", "no-cache")
-	if me != nil {
-		// A signed-in player's page is theirs: made for each request.
-		body := signedIn(p.body, words, *me)
-		sum := sha256.Sum256(body)
-		h.Set("Cache-Control", "no-cache, private")
-		assets.ServeBytes(w, r, body, "text/html; charset=utf-8", base64.RawURLEncoding.EncodeToString(sum[:12]), nil)
-		return
-	}
-	assets.ServeBytes(w, r, p.body, "text/html; charset=utf-8", p.tag, &p.enc)
-}
-
-// hashedURLs maps the plain URL of each asset to its hashed one, for the
-// service worker.
-func (s *Server) hashedURLs() map[string]string {
-	if s.assets == nil {
-		return nil
-	}
-	return s.assets.Set().Hashed()
 }
