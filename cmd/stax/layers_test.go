@@ -2,7 +2,10 @@ package main
 
 import (
 	"errors"
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -226,5 +229,77 @@ func TestLayersCatch(t *testing.T) {
 	}
 	if !matchPattern("stax/games/...", "stax/games/pogo") || !matchPattern("stax/games/...", "stax/games") || matchPattern("stax/games/...", "stax/gamesx") {
 		t.Error("matchPattern does not match as go list does")
+	}
+}
+
+// maxMethodFiles is how many files of its package a type's methods may
+// spread over: a type whose methods need more is doing too much.
+const maxMethodFiles = 3
+
+// TestMethodsInFewFiles checks that no type of the site's packages has
+// methods in more than maxMethodFiles files (test files aside), so that a
+// reader finds a type's behaviour in one place and a domain that grows
+// gets a package of its own instead of one more file of methods. The
+// store implementations are the exception: their Store implements each
+// domain's store interface in a file of that domain's name.
+func TestMethodsInFewFiles(t *testing.T) {
+	root := filepath.Join("..", "..", "server")
+	err := filepath.WalkDir(root, func(dir string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "store" {
+			return filepath.SkipDir
+		}
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			return err
+		}
+		where := map[string]map[string]bool{} // receiver type → files
+		fset := token.NewFileSet()
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			for _, decl := range file.Decls {
+				fn, ok := decl.(*ast.FuncDecl)
+				if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
+					continue
+				}
+				typ := fn.Recv.List[0].Type
+				if star, ok := typ.(*ast.StarExpr); ok {
+					typ = star.X
+				}
+				if ix, ok := typ.(*ast.IndexExpr); ok {
+					typ = ix.X
+				}
+				id, ok := typ.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if where[id.Name] == nil {
+					where[id.Name] = map[string]bool{}
+				}
+				where[id.Name][filepath.Base(f)] = true
+			}
+		}
+		for typ, in := range where {
+			if len(in) > maxMethodFiles {
+				names := make([]string, 0, len(in))
+				for f := range in {
+					names = append(names, f)
+				}
+				sort.Strings(names)
+				t.Errorf("%s: the methods of %s are in %d files (%s); want at most %d", dir, typ, len(in), strings.Join(names, ", "), maxMethodFiles)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
