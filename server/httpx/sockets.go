@@ -376,10 +376,18 @@ func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		conn.Close()
 		return nil, nil, err
 	}
+	// What the server's reader holds already (a message the client sent
+	// right after its handshake) must be in the new reader's buffer, not
+	// behind it: the websocket takes the buffered bytes and then reads the
+	// connection itself.
 	buffered, _ := brw.Reader.Peek(brw.Reader.Buffered())
-	var rd io.Reader = conn
+	rd := bufio.NewReaderSize(conn, max(socketBuffer, len(buffered)))
 	if len(buffered) > 0 {
-		rd = io.MultiReader(bytes.NewReader(bytes.Clone(buffered)), conn)
+		rd = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(buffered)), conn), max(socketBuffer, len(buffered)))
+		if _, err := rd.Peek(len(buffered)); err != nil {
+			conn.Close()
+			return nil, nil, err
+		}
 	}
-	return conn, bufio.NewReadWriter(bufio.NewReaderSize(rd, socketBuffer), bufio.NewWriterSize(conn, socketBuffer)), nil
+	return conn, bufio.NewReadWriter(rd, bufio.NewWriterSize(conn, socketBuffer)), nil
 }
