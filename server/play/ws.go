@@ -80,7 +80,15 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	var badToken bool
 	if tok := r.URL.Query().Get("token"); tok != "" {
-		c.seats = l.seatsOf(httpx.HashSecret(tok))
+		hash := httpx.HashSecret(tok)
+		c.seats = l.seatsOf(hash)
+		if len(c.seats) == 0 && held {
+			// The seat may have been joined on another instance (a
+			// guest's rematch) whose news has not reached this one yet:
+			// the game as stored says.
+			s.rooms.refresh(l)
+			c.seats = l.seatsOf(hash)
+		}
 		badToken = len(c.seats) == 0
 	}
 	if c.seats == nil {
