@@ -381,13 +381,14 @@ func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	// behind it: the websocket takes the buffered bytes and then reads the
 	// connection itself.
 	buffered, _ := brw.Reader.Peek(brw.Reader.Buffered())
-	rd := bufio.NewReaderSize(conn, max(socketBuffer, len(buffered)))
+	var src io.Reader = conn
 	if len(buffered) > 0 {
-		rd = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(buffered)), conn), max(socketBuffer, len(buffered)))
-		if _, err := rd.Peek(len(buffered)); err != nil {
-			conn.Close()
-			return nil, nil, err
-		}
+		src = io.MultiReader(bytes.NewReader(bytes.Clone(buffered)), conn)
+	}
+	rd := bufio.NewReaderSize(src, max(socketBuffer, len(buffered)))
+	if _, err := rd.Peek(len(buffered)); err != nil {
+		conn.Close()
+		return nil, nil, err
 	}
 	return conn, bufio.NewReadWriter(rd, bufio.NewWriterSize(conn, socketBuffer)), nil
 }

@@ -566,9 +566,7 @@ func (s *Live) muted(c *client) bool {
 // "from: text", when this instance holds the game (for a report of the
 // line).
 func (s *Live) ChatLine(game, from string, at time.Time) (string, bool) {
-	s.mu.Lock()
-	l := s.games[game]
-	s.mu.Unlock()
+	l := s.held(game)
 	if l == nil {
 		return "", false
 	}
@@ -588,9 +586,7 @@ func (s *Live) ChatLine(game, from string, at time.Time) (string, bool) {
 // of sender from with text text (an operator removed one), and sends the
 // rooms that lost lines their chat log again.
 func (s *Live) RemoveChatLines(game, from, text string) {
-	s.mu.Lock()
-	l := s.games[game]
-	s.mu.Unlock()
+	l := s.held(game)
 	if l == nil {
 		return
 	}

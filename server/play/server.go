@@ -392,13 +392,18 @@ func (s *Live) build(sg *store.Game) (*room, error) {
 	return newRoom(sg, g, s.outages)
 }
 
+// held returns the room of game id when this instance holds it in
+// memory, else nil.
+func (s *Live) held(id string) *room {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.games[id]
+}
+
 // get returns the game with the given id, loading it from the store if it
 // is not in memory. It returns store.ErrNotFound for an unknown id.
 func (s *Live) get(ctx context.Context, id string) (*room, error) {
-	s.mu.Lock()
-	l := s.games[id]
-	s.mu.Unlock()
-	if l != nil {
+	if l := s.held(id); l != nil {
 		return l, nil
 	}
 	if !httpx.ValidID(id) {
@@ -408,7 +413,7 @@ func (s *Live) get(ctx context.Context, id string) (*room, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err = s.build(sg)
+	l, err := s.build(sg)
 	if err != nil {
 		s.broken.add(id, err)
 		return nil, fmt.Errorf("game %s: %w", id, err)

@@ -18,13 +18,6 @@ import (
 // table keeps: chat, offers and connections.
 type rooms struct{ *Live }
 
-// held returns the room of game id when this instance holds it, else nil.
-func (s rooms) held(id string) *room {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.games[id]
-}
-
 // Follow applies a committed change of a game to the room held here.
 func (s rooms) Follow(ev store.Event) {
 	l := s.held(ev.Game)

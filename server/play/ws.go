@@ -50,9 +50,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	id := r.PathValue("id")
-	s.mu.Lock()
-	_, held := s.games[id]
-	s.mu.Unlock()
+	held := s.held(id) != nil
 	l, err := s.get(r.Context(), id)
 	if err != nil {
 		s.lookupError(w, id, err)
