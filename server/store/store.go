@@ -48,6 +48,8 @@ type Seat struct {
 	// User is the id of the account that holds the seat, empty for a
 	// guest or an AI.
 	User string
+	// Bot reports that the seat's account is a bot (filled in by reads).
+	Bot bool
 }
 
 // Clock is a game's time control: Fischer (Initial, plus Increment after

@@ -18,6 +18,15 @@ type User struct {
 	// "$argon2id$v=19$m=19456,t=2,p=1$salt$hash".
 	PasswordHash string
 	Created      time.Time
+	// Bot reports that the account is a bot: it plays through the bot API
+	// only, and its name shows BOT wherever it is shown (Tokens.SetBot).
+	Bot bool
+	// NoRatedBots reports that the player refuses rated games against
+	// bots (Tokens.SetBotsRated).
+	NoRatedBots bool
+	// Seen is when a bot account was last connected to its event stream
+	// (Tokens.BotSeen); zero for others.
+	Seen time.Time
 }
 
 // Session is a signed-in browser.
