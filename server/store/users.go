@@ -37,6 +37,10 @@ type Session struct {
 	Created   time.Time
 	// Expires is when the session stops being accepted.
 	Expires time.Time
+	// Token, when not nil, is the personal API token the request carried
+	// instead of a session cookie (TokenHash is then its hash); it is not
+	// stored with the sessions.
+	Token *Token
 }
 
 // Rating is a player's Glicko-2 rating in one rating pool.
