@@ -45,7 +45,7 @@ func init() {
 		account.Credentials{}, account.PasswordChange{}, account.PasswordConfirm{}, account.Me{},
 		ratings.Profile{}, ratings.PoolRating{},
 		lobby.SeekRequest{}, lobby.Seek{}, lobby.AcceptResponse{}, lobby.PairingInfo{}, lobby.PairRequest{}, lobby.PairResponse{},
-		analysis.AnalyzeRequest{}, analysis.Analysis{}, analysis.Verdict{}, analysis.Review{},
+		analysis.AnalyzeRequest{}, analysis.Review{},
 		analysis.SetupRequest{}, analysis.Setup{},
 		clock.State{}, chat.Line{}, offline.Status{},
 		moderation.Blocks{}, moderation.BlockRequest{}, moderation.ReportRequest{}, moderation.ReportResponse{},
@@ -57,10 +57,12 @@ func init() {
 		t := reflect.TypeOf(v)
 		wireTypes[filepath.Base(t.PkgPath())+"."+t.Name()] = v
 	}
-	// The board views and outcomes are aliases of package board's types,
-	// which the docs name by the package that serves them.
+	// The board views, outcomes and analyses are aliases of package
+	// board's types, which the docs name by the package that serves them.
 	wireTypes["view.View"] = view.View{}
 	wireTypes["view.Outcome"] = view.Outcome{}
+	wireTypes["analysis.Analysis"] = analysis.Analysis{}
+	wireTypes["analysis.Verdict"] = analysis.Verdict{}
 }
 
 // example is a fenced JSON block of a document: the type named in its

@@ -96,33 +96,11 @@ type Played struct {
 }
 
 // Verdict is one move's verdict, as the server's analysis board gives it.
-type Verdict struct {
-	Move   string        `json:"move"`
-	Score  search.Score  `json:"score"`
-	Source search.Source `json:"source"`
-	Exact  bool          `json:"exact"`
-	Depth  int           `json:"depth,omitempty"`
-}
+type Verdict = board.Verdict
 
 // Analysis is the analyze answer, the shape of the server's
 // POST /api/analyze, with Local set.
-type Analysis struct {
-	Spec        string      `json:"spec"`
-	Position    string      `json:"position"`
-	ToMove      int         `json:"toMove"`
-	Exact       bool        `json:"exact"`
-	Depth       int         `json:"depth"`
-	Moves       []Verdict   `json:"moves"`
-	Line        []string    `json:"line"`
-	Final       bool        `json:"final"`
-	ElapsedMS   int64       `json:"elapsedMs"`
-	Over        string      `json:"over,omitempty"`
-	View        *board.View `json:"view,omitempty"`
-	PlayerNames []string    `json:"playerNames"`
-	Title       string      `json:"title"`
-	// Local says that the browser's engine made the analysis.
-	Local bool `json:"local"`
-}
+type Analysis = board.Analysis
 
 // Bench is the bench answer: the search's speed on a fixed set of
 // positions, in nodes a second, on the one thread the browser gives.
