@@ -36,21 +36,13 @@ type talk struct {
 	rematch string
 }
 
-// roomOf returns the chat room of a connection.
-func roomOf(c *client) string {
-	if len(c.seats) > 0 {
-		return chat.Players
-	}
-	return chat.Spectators
-}
-
 // chat posts a message. The caller holds l.mu.
-func (s *Live) chat(l *room, c *client, text string) error {
+func (s *Live) chat(l *room, c *actor, text string) error {
 	text, err := chat.Clean(text)
 	if err != nil {
 		return &moveError{code: CodeBadMessage, msg: err.Error()}
 	}
-	room := roomOf(c)
+	room := c.room()
 	from := c.name
 	if room == chat.Players {
 		from = l.seats[c.seats[0]].Name
@@ -63,7 +55,7 @@ func (s *Live) chat(l *room, c *client, text string) error {
 	if s.muted(c) {
 		return &moveError{code: CodeMuted, msg: "the operators have muted your account in chats"}
 	}
-	if ok, wait := c.chatLimit.Allow("", s.now()); !ok {
+	if ok, wait := c.chatLimit.Allow(c.chatKey, s.now()); !ok {
 		return &moveError{code: CodeRateLimited, msg: fmt.Sprintf("you are chatting too fast; wait %d s", int(wait.Seconds()+0.999))}
 	}
 	line := chat.Line{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
@@ -75,7 +67,7 @@ func (s *Live) chat(l *room, c *client, text string) error {
 // sendTalk sends a newcomer the chat of its room and the offers standing,
 // in one message. The caller holds l.mu.
 func (l *room) sendTalk(c *client) {
-	c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: roomOf(c), Lines: c.heard(l.talk.chat.Lines(roomOf(c))), Offers: l.offers()}))
+	c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: c.room(), Lines: c.heard(l.talk.chat.Lines(c.room())), Offers: l.offers()}))
 }
 
 // ChatLog is the chat of a room so far and the offers standing, sent to a
@@ -188,7 +180,7 @@ func (l *room) afterMove(mover int) {
 // withdraw takes back a connection's own offer of a kind (withdraw is
 // true), or turns down the other players' (a decline). The caller holds
 // l.mu.
-func (s *Live) withdraw(l *room, c *client, kind string, own bool) error {
+func (s *Live) withdraw(l *room, c *actor, kind string, own bool) error {
 	switch {
 	case len(c.seats) == 0:
 		return &moveError{code: CodeNotYourSeat, msg: "spectators make no offers"}
@@ -240,7 +232,7 @@ func (l *room) humans() []int {
 
 // offer records an offer of a connection's seats; once every human seat
 // has made it, it is carried out. The caller holds l.mu.
-func (s *Live) offer(l *room, c *client, kind string) error {
+func (s *Live) offer(l *room, c *actor, kind string) error {
 	if len(c.seats) == 0 {
 		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot make offers"}
 	}
@@ -329,7 +321,7 @@ func (s *Live) carryOut(l *room, kind string) error {
 
 // abort calls off a game before its second move: nobody wins, and it is
 // not rated. The caller holds l.mu.
-func (s *Live) abort(l *room, c *client) error {
+func (s *Live) abort(l *room, c *actor) error {
 	switch {
 	case len(c.seats) == 0:
 		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot abort a game"}
@@ -522,7 +514,7 @@ func (l *room) leftSince(i int) *time.Time {
 // claim ends a live game whose opponent left it ClaimAfter ago or more,
 // as the claimant chooses: "win" (the one who left forfeits) or "draw".
 // The caller holds l.mu.
-func (s *Live) claim(l *room, c *client, what string) error {
+func (s *Live) claim(l *room, c *actor, what string) error {
 	switch {
 	case len(c.seats) == 0:
 		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot claim a game"}
@@ -558,7 +550,7 @@ func (s *Live) claim(l *room, c *client, what string) error {
 func (s *Live) SetModerator(m Moderator) { s.mod = m }
 
 // muted reports whether a connection's account is muted.
-func (s *Live) muted(c *client) bool {
+func (s *Live) muted(c *actor) bool {
 	return s.mod != nil && c.user != "" && s.mod.Muted(c.user)
 }
 
@@ -594,7 +586,7 @@ func (s *Live) RemoveChatLines(game, from, text string) {
 	defer l.mu.Unlock()
 	for _, room := range l.talk.chat.Remove(from, text) {
 		for c := range l.subs {
-			if roomOf(c) == room {
+			if c.room() == room {
 				c.send(httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: c.heard(l.talk.chat.Lines(room)), Offers: l.offers()}))
 			}
 		}

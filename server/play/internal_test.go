@@ -171,7 +171,7 @@ func newFuzzGame(t testing.TB, spec string) (*Live, *room, *client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &client{seats: seats, Outbox: httpx.NewOutbox(1<<16, func() { t.Fatal("client too slow") })}
+	c := &client{actor: actor{seats: seats}, Outbox: httpx.NewOutbox(1<<16, func() { t.Fatal("client too slow") })}
 	l.subs[c] = struct{}{}
 	return s, l, c
 }

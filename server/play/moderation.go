@@ -18,14 +18,14 @@ type Moderator interface {
 	BlocksName(userID, name string) bool
 }
 
-// hears reports whether a connection is sent a chat line: not when its
+// hears reports whether an actor is sent a chat line: not when its
 // account blocks the line's sender.
-func (c *client) hears(line chat.Line) bool {
+func (c *actor) hears(line chat.Line) bool {
 	return c.mod == nil || c.user == "" || !c.mod.BlocksName(c.user, line.From)
 }
 
 // heard returns the lines of lines that c hears.
-func (c *client) heard(lines []chat.Line) []chat.Line {
+func (c *actor) heard(lines []chat.Line) []chat.Line {
 	if c.mod == nil || c.user == "" {
 		return lines
 	}

@@ -230,7 +230,7 @@ func (l *room) addLine(line chat.Line) {
 	}
 	msg := httpx.Marshal(line)
 	for sub := range l.subs {
-		if roomOf(sub) == line.Room && sub.hears(line) {
+		if sub.room() == line.Room && sub.hears(line) {
 			sub.send(msg)
 		}
 	}
@@ -244,7 +244,7 @@ func (l *room) mergeLines(got []chat.Line) {
 		// Connections that came before the history get it now.
 		msg := httpx.Marshal(ChatLog{Type: "chatlog", Room: room, Lines: l.talk.chat.Lines(room), Offers: l.offers()})
 		for c := range l.subs {
-			if roomOf(c) != room {
+			if c.room() != room {
 				continue
 			}
 			if c.mod != nil && c.user != "" {

@@ -13,19 +13,36 @@ import (
 	"github.com/coder/websocket"
 )
 
+// actor is who acts in a game and hears its chat: a websocket's client,
+// a request of the bot API or its follower.
+type actor struct {
+	seats []int     // the seats it may move for
+	user  string    // the signed-in account's id, "" for a guest
+	name  string    // the signed-in account's name
+	mod   Moderator // who the account blocks; nil: nobody
+	// chatLimit bounds the actor's chat messages, counted under
+	// chatKey: a websocket has a limiter of its own (key ""), the bot
+	// API's requests share one keyed by account and game.
+	chatLimit *httpx.RateLimiter
+	chatKey   string
+}
+
+// room returns the chat room the actor speaks in and hears.
+func (a *actor) room() string {
+	if len(a.seats) > 0 {
+		return chat.Players
+	}
+	return chat.Spectators
+}
+
 // client is one websocket connection to a game.
 type client struct {
-	seats  []int     // the seats it may move for
-	synced bool      // it has had the full state: send it updates (guarded by the game's lock)
-	user   string    // the signed-in account's id, "" for a guest
-	name   string    // the signed-in account's name
-	mod    Moderator // who the account blocks; nil: nobody
+	actor
+	synced bool // it has had the full state: send it updates (guarded by the game's lock)
 	// session is the token hash of the session that opened the
 	// connection, and drop closes it (the session ended).
 	session string
 	drop    func()
-	// chatLimit bounds the connection's chat messages.
-	chatLimit *httpx.RateLimiter
 	// Outbox queues the messages waiting to be written; a connection
 	// whose queue is full is closed as too slow.
 	*httpx.Outbox
@@ -61,7 +78,7 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	c := &client{Outbox: conn.Outbox(), chatLimit: httpx.NewRateLimiter(chat.Every, chat.Burst), mod: s.mod}
+	c := &client{Outbox: conn.Outbox(), actor: actor{chatLimit: httpx.NewRateLimiter(chat.Every, chat.Burst), mod: s.mod}}
 
 	// A signed-in player holds the seats of their account, on any device.
 	u, ss, _ := s.cfg.Sessions.Session(r)
@@ -205,38 +222,44 @@ func (s handlers) handleMessage(l *room, c *client, text bool, data []byte) {
 		s.reply(l, c, &moveError{code: CodeBadMessage, msg: "bad JSON: " + err.Error()})
 		return
 	}
-	var merr error
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	var me *moveError
+	if errors.As(s.act(l, &c.actor, m, start), &me) {
+		c.send(errorMsg(me))
+	}
+}
+
+// act does what a message asks of a game for an actor: a move, a
+// resignation, a chat line, an offer and its answers, an abort, a claim.
+// It is the one way to act in a game, for a websocket's messages and the
+// bot API's requests alike; start is when the message or request arrived,
+// from which a move's latency is counted. The caller holds l.mu.
+func (s handlers) act(l *room, a *actor, m Message, start time.Time) error {
 	switch m.Type {
 	case "move":
 		if m.Move == "" {
-			merr = &moveError{code: CodeBadMessage, msg: `a move message needs a move, e.g. {"type":"move","move":"1a1-a2"}`}
-			break
+			return &moveError{code: CodeBadMessage, msg: `a move message needs a move, e.g. {"type":"move","move":"1a1-a2"}`}
 		}
-		merr = s.play(s.ctx, l, c.seats, m.Move, m.Ply)
-		if merr == nil {
+		err := s.play(s.ctx, l, a.seats, m.Move, m.Ply)
+		if err == nil {
 			s.moveLat.Add(time.Since(start))
 		}
+		return err
 	case "resign":
-		merr = s.resignSeat(s.ctx, l, c.seats, m.Seat)
+		return s.resignSeat(s.ctx, l, a.seats, m.Seat)
 	case "chat":
-		merr = s.chat(l, c, m.Text)
+		return s.chat(l, a, m.Text)
 	case offerDraw, offerTakeback, offerRematch:
-		merr = s.offer(l, c, m.Type)
+		return s.offer(l, a, m.Type)
 	case "abort":
-		merr = s.abort(l, c)
+		return s.abort(l, a)
 	case "withdraw", "decline":
-		merr = s.withdraw(l, c, m.Offer, m.Type == "withdraw")
+		return s.withdraw(l, a, m.Offer, m.Type == "withdraw")
 	case "claim":
-		merr = s.claim(l, c, m.Offer)
-	default:
-		merr = &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move, resign, chat, draw, takeback, rematch, withdraw, decline, claim or abort", m.Type)}
+		return s.claim(l, a, m.Offer)
 	}
-	var me *moveError
-	if errors.As(merr, &me) {
-		c.send(errorMsg(me))
-	}
+	return &moveError{code: CodeBadMessage, msg: fmt.Sprintf("unknown message type %q; want move, resign, chat, draw, takeback, rematch, withdraw, decline, claim or abort", m.Type)}
 }
 
 // reply sends an error to one client.
