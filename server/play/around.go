@@ -153,6 +153,7 @@ func (l *room) sendOffers() {
 	for c := range l.subs {
 		c.send(msg)
 	}
+	l.tellFollowers(true)
 }
 
 // clearOffers withdraws the offers that a move makes stale. The caller

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -75,6 +76,10 @@ type room struct {
 	// of the room (see rooms.ask): when it is loaded on demand, or when
 	// its first connection comes to a room resumed at start.
 	asked bool
+	// follows are the bot API's followers of the game (follow.go), and
+	// followed the last state they were given.
+	follows  map[*Follower]struct{}
+	followed *Followed
 }
 
 // seat is one seat of a room.
@@ -405,6 +410,28 @@ func (l *room) broadcast() {
 	// Only the encoded state is kept (the same bytes as cur): the many
 	// rooms between moves hold no parsed copy of it.
 	l.base = update.Parse(l.current())
+	l.tellFollowers(false)
+}
+
+// tellFollowers gives the game's followers its state when it changed
+// since they were last given it, or when force is set (the offers, which
+// the State does not show, changed). The caller holds l.mu.
+func (l *room) tellFollowers(force bool) {
+	if len(l.follows) == 0 {
+		return
+	}
+	cur := l.current()
+	if !force && l.followed != nil && &l.followed.state[0] == &cur[0] {
+		return // the same encoded state: nothing changed
+	}
+	offers := l.offers()
+	for k, v := range offers {
+		offers[k] = slices.Clone(v)
+	}
+	l.followed = &Followed{state: cur, Moves: slices.Clone(l.notes), Offers: offers}
+	for f := range l.follows {
+		f.offer(l.followed)
+	}
 }
 
 // seatsOf returns the seats whose token hash is hash.

@@ -38,6 +38,7 @@ import (
 	"stax/search"
 	"stax/server/account"
 	"stax/server/catalog"
+	"stax/server/chat"
 	"stax/server/httpx"
 	"stax/server/latency"
 	"stax/server/relay"
@@ -154,6 +155,10 @@ type Live struct {
 	expired        atomic.Int64 // games expired since the start
 	broken         brokenGames  // games that could not be loaded
 
+	// apiChats bounds the chat of the bot API's requests, per account
+	// and game.
+	apiChats *httpx.RateLimiter
+
 	aiWait      latency.Histogram // from a computer's move being due to a worker of this process taking it
 	playersMade atomic.Int64      // computer players made by the workers
 
@@ -210,6 +215,7 @@ func New(cfg Config) (*Live, error) {
 		games:    map[string]*room{},
 		creates:  httpx.NewRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:    httpx.NewRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
+		apiChats: httpx.NewRateLimiter(chat.Every, chat.Burst),
 		instance: cfg.Instance,
 	}
 	s.rooms = rooms{s}
@@ -448,6 +454,7 @@ func (s *Live) sweep(now time.Time) {
 	idle := now.Add(-s.cfg.KeepIdle)
 	s.creates.Sweep(now)
 	s.joins.Sweep(now)
+	s.apiChats.Sweep(now)
 	s.mu.Lock()
 	for id, l := range s.games {
 		l.mu.Lock()
@@ -455,7 +462,7 @@ func (s *Live) sweep(now time.Time) {
 			s.expire(l)
 		}
 		switch {
-		case len(l.subs) > 0:
+		case len(l.subs) > 0 || len(l.follows) > 0:
 		case l.h.Over() && l.idle.Before(finished) && l.updated.Before(finished):
 			l.dropped = true
 		case !l.h.Over() && l.idle.Before(idle) && l.seats[l.h.State().ToMove()].Kind != "ai" && l.clk == nil:
@@ -531,7 +538,7 @@ func (s *Live) Live() (games, conns int) {
 	defer s.mu.Unlock()
 	for _, l := range s.games {
 		l.mu.Lock()
-		conns += len(l.subs)
+		conns += len(l.subs) + len(l.follows)
 		l.mu.Unlock()
 	}
 	return len(s.games), conns
@@ -578,8 +585,9 @@ func (s *Live) CheckClocks() {
 	s.relay.Sweep(s.ctx, s.now())
 }
 
-// Revoke closes the game websockets that ended sessions opened, on this
-// instance: the account's player can no longer move or chat through them.
+// Revoke closes the game websockets and the followers that ended
+// sessions opened, on this instance: the account's player can no longer
+// move or chat through them.
 func (s *Live) Revoke(r store.Revocation) {
 	for _, l := range s.inMemory() {
 		l.mu.Lock()
@@ -588,8 +596,35 @@ func (s *Live) Revoke(r store.Revocation) {
 				c.drop()
 			}
 		}
+		for f := range l.follows {
+			if f.user == r.User && f.session != "" && r.Ends(f.session) {
+				f.end(errFollowerEnded)
+			}
+		}
 		l.mu.Unlock()
 	}
+}
+
+// Follow subscribes a follower of game id for account u, for the bot
+// API, opened by the session whose token hash is session (Revoke closes
+// it when the session ends). Its first state waits to be taken, with the
+// players' chat so far; the caller closes it. An account that holds no
+// seat of the game is refused with an error whose Code is
+// CodeNotYourSeat, an unknown game is store.ErrNotFound.
+func (s *Live) Follow(ctx context.Context, id string, u *store.User, session string) (*Follower, error) {
+	return handlers{s}.follow(ctx, id, u, session)
+}
+
+// Act does what m asks of game id for account u, as the same message of
+// the game websocket would for the account's seats of the game: "move"
+// (Move, and Ply when not nil), "resign", "chat" (Text), "draw",
+// "decline" of an Offer, "abort", "claim" (Offer "win" or "draw"). A
+// refusal is an error whose method Code returns its code (CodeNotYourTurn,
+// CodeIllegalMove, ...: those of the websocket's error messages), and
+// whose message says what was expected; an unknown game is
+// store.ErrNotFound.
+func (s *Live) Act(ctx context.Context, id string, u *store.User, m Message) error {
+	return handlers{s}.actAs(ctx, id, u, m)
 }
 
 // inMemory returns the games in memory.

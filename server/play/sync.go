@@ -234,6 +234,11 @@ func (l *room) addLine(line chat.Line) {
 			sub.send(msg)
 		}
 	}
+	for f := range l.follows {
+		if f.room() == line.Room && f.hears(line) {
+			f.hear(line)
+		}
+	}
 }
 
 // mergeLines adds the chat lines another instance had before this one
