@@ -32,6 +32,7 @@ func (s *Server) routes() {
 	s.puzzles.Routes(m)
 	s.explorer.Routes(m)
 	s.lessons.Routes(m)
+	s.bots.Routes(m)
 	m.HandleFunc("GET /api/view", view.Handler(s.cfg.Games))
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	if s.cfg.DebugStats {

@@ -45,15 +45,20 @@ func (s *Server) Listener(ln net.Listener) net.Listener {
 // request's header must arrive within Config.ReadHeaderTimeout and its body
 // within Config.ReadTimeout (slow senders are cut off), and an idle
 // keep-alive connection is closed after two minutes. Websockets, once open,
-// are kept alive by pings instead.
+// are kept alive by pings instead, and the bot API's streams by their
+// lines (each must be written within 20 s).
 func (s *Server) HTTPServer() *http.Server {
-	return &http.Server{
+	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
 		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.ReadTimeout + time.Minute,
 		IdleTimeout:       2 * time.Minute,
 	}
+	// The bot API's streams are requests that last: a graceful shutdown
+	// ends them rather than waiting for them.
+	hs.RegisterOnShutdown(s.bots.Close)
+	return hs
 }
 
 // limitListener is the listener of Server.Listener.

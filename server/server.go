@@ -8,7 +8,8 @@
 // relay between instances), its clocks (server/clock), chat
 // (server/chat) and computer moves (server/worker),
 // accounts (server/account), ratings (server/ratings), the lobby
-// (server/lobby), the analysis board (server/analysis), the opening
+// (server/lobby), the bot API (server/bots), the analysis board
+// (server/analysis), the opening
 // explorer (server/explorer), the puzzles (server/puzzles) and the lessons
 // (server/lessons). A domain that
 // needs another calls a small interface the other implements. This package
@@ -42,6 +43,7 @@ import (
 	"stax/server/analysis"
 	"stax/server/archive"
 	"stax/server/assets"
+	"stax/server/bots"
 	"stax/server/catalog"
 	"stax/server/explorer"
 	"stax/server/httpx"
@@ -262,6 +264,7 @@ type Server struct {
 	puzzles    *puzzles.Puzzles
 	explorer   *explorer.Explorer
 	lessons    *lessons.Lessons
+	bots       *bots.Bots
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -394,11 +397,22 @@ func New(cfg Config) (*Server, error) {
 	// Live play's news (a player's move, a draw offered) goes through the
 	// lobby's site-wide news connections.
 	live.SetNotifier(s.lobby)
-	// An account disabled anywhere loses its websockets here.
+	// The bot API follows and acts in live play's games.
+	tokens, _ := cfg.Store.(store.Tokens)
+	if users == nil {
+		tokens = nil
+	}
+	bcfg := bots.Config{Sessions: s.accounts, Tokens: tokens, Games: live, Sockets: s.sockets, Proxies: proxies, Now: now, Log: cfg.Log}
+	if rated != nil && users != nil {
+		bcfg.Ratings = s.ratings
+	}
+	s.bots = bots.New(bcfg)
+	// An account disabled anywhere loses its websockets and streams here.
 	s.moderation.OnDisabled(func(userID string) {
 		r := store.Revocation{User: userID}
 		s.live.Revoke(r)
 		s.lobby.Revoke(r)
+		s.bots.Revoke(r)
 	})
 	// A deleted account's seats and seeks are forgotten.
 	s.accounts.ForgetIn(live, s.lobby)
@@ -471,10 +485,12 @@ func (s *Server) feed(live func(store.Event)) func(store.Event) {
 		case store.EventNews:
 			s.lobby.Deliver(ev.Game, ev.Move)
 		case store.EventRevoke:
-			// Sessions ended: their websockets close, on every instance.
+			// Sessions and tokens ended: their websockets and streams
+			// close, on every instance.
 			r := store.RevocationOf(ev)
 			s.live.Revoke(r)
 			s.lobby.Revoke(r)
+			s.bots.Revoke(r)
 		case store.EventResync:
 			s.lobby.Publish("")
 			live(ev)
@@ -555,8 +571,10 @@ func (s *Server) CheckClocks() {
 // stops the AI moves and waits for them. It does not close the store.
 func (s *Server) Close() error {
 	// The feed first, so that no event reaches a domain that is closing;
-	// then the websockets, the rooms and their workers, the analyses.
+	// then the bot API's streams and the websockets, the rooms and their
+	// workers, the analyses.
 	s.cancel()
+	s.bots.Close()
 	s.sockets.Close()
 	s.live.Close()
 	s.analysis.Close()

@@ -99,6 +99,15 @@ var layers = []struct {
 	{"stax/server/puzzles", []string{"stax/server/lessons"}},
 	{"stax/server/httpx", []string{"stax/server/lessons"}},
 	{"stax/server/view", []string{"stax/server/lessons"}},
+	// The bot API builds on live play, the lobby and the rating pools,
+	// takes the sessions through an interface, and no domain imports it.
+	{"stax/server/bots", []string{"stax/server", "stax/server/analysis", "stax/server/moderation", "stax/server/puzzles", "stax/server/explorer", "stax/server/lessons", "stax/server/archive", "stax/games/...", "stax/ai/..."}},
+	{"stax/server/play", []string{"stax/server/bots"}},
+	{"stax/server/lobby", []string{"stax/server/bots"}},
+	{"stax/server/account", []string{"stax/server/bots"}},
+	{"stax/server/ratings", []string{"stax/server/bots"}},
+	{"stax/server/httpx", []string{"stax/server/bots"}},
+	{"stax/server/store/...", []string{"stax/server/bots"}},
 }
 
 // TestLayers checks the layering rules on the non-test imports of every

@@ -7,7 +7,11 @@
 // A request is authenticated by the accounts domain (Sessions), which
 // accepts a token sent as "Authorization: Bearer" and checks its scopes.
 // The games are live play's (Games), the challenges and the news of an
-// account the lobby's (Events).
+// account the lobby's (Events). Every stream is bounded: it counts as a
+// websocket against the site's connection limits (httpx.Sockets), a token
+// or session holds at most MaxGameStreams game streams, and what waits
+// for a stream's client is bounded (play.Follower); a client too slow to
+// read is closed.
 package bots
 
 import (
@@ -26,6 +30,9 @@ const KeepAlive = 7 * time.Second
 
 // Sessions tells who sends a request (the accounts domain implements it).
 type Sessions interface {
+	// Session returns the request's account, or an error when it has
+	// none.
+	Session(r *http.Request) (*store.User, *store.Session, error)
 	// SignedIn returns the request's account, answering the request
 	// itself (401 and the like) when there is none.
 	SignedIn(w http.ResponseWriter, r *http.Request) (*store.User, *store.Session, bool)
@@ -38,8 +45,16 @@ type Config struct {
 	// Tokens keeps the bot accounts; nil: the store keeps none, and the
 	// API answers 501.
 	Tokens store.Tokens
+	// Games is live play, whose games the API follows and acts in.
+	Games Games
+	// Ratings tells the players' ratings the streams show; nil shows
+	// none.
+	Ratings Ratings
 	// Sockets bounds the open streams with the websockets.
 	Sockets *httpx.Sockets
+	// KeepAlive is how often a quiet stream sends an empty line (default
+	// KeepAlive).
+	KeepAlive time.Duration
 	// Proxies are the trusted reverse proxies, for the per-address
 	// limits.
 	Proxies httpx.Proxies
@@ -55,15 +70,23 @@ type Bots struct {
 	now func() time.Time
 	log *slog.Logger
 
-	ctx    context.Context
+	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
+	wg     sync.WaitGroup // the open streams' handlers
 
-	mu sync.Mutex
+	mu sync.Mutex // guards the fields below
+	// closing is set by Close: no stream opens after it.
+	closing bool
+	// streams are the open streams, and gameStreams counts the game
+	// streams of each token or session (streamKey).
+	streams     map[*stream]struct{}
+	gameStreams map[string]int
 }
 
 // New makes the bot API.
 func New(cfg Config) *Bots {
-	b := &Bots{cfg: cfg, now: cfg.Now, log: cfg.Log}
+	httpx.SetDefault(&cfg.KeepAlive, KeepAlive)
+	b := &Bots{cfg: cfg, now: cfg.Now, log: cfg.Log, streams: map[*stream]struct{}{}, gameStreams: map[string]int{}}
 	if b.now == nil {
 		b.now = time.Now
 	}
@@ -76,7 +99,33 @@ func New(cfg Config) *Bots {
 
 // Routes adds the bot API's routes to m.
 func (b *Bots) Routes(m *http.ServeMux) {
+	m.HandleFunc("GET /api/bot/game/stream/{id}", b.handleGameStream)
+	m.HandleFunc("POST /api/bot/game/{id}/move/{move}", b.handleMove)
+	m.HandleFunc("POST /api/bot/game/{id}/resign", b.handleResign)
+	m.HandleFunc("POST /api/bot/game/{id}/draw/{answer}", b.handleDraw)
+	m.HandleFunc("POST /api/bot/game/{id}/chat", b.handleChat)
+	m.HandleFunc("POST /api/bot/game/{id}/abort", b.handleAbort)
+	m.HandleFunc("POST /api/bot/game/{id}/claim-victory", b.handleClaim)
 }
 
-// Close ends the streams.
-func (b *Bots) Close() { b.cancel() }
+// Revoke ends the streams that ended sessions (or tokens) opened, on this
+// instance.
+func (b *Bots) Revoke(r store.Revocation) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for st := range b.streams {
+		if st.user == r.User && st.session != "" && r.Ends(st.session) {
+			st.cancel()
+		}
+	}
+}
+
+// Close ends the streams, refuses new ones and waits for their handlers
+// to finish. It may be called more than once.
+func (b *Bots) Close() {
+	b.mu.Lock()
+	b.closing = true
+	b.mu.Unlock()
+	b.cancel()
+	b.wg.Wait()
+}

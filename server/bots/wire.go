@@ -134,3 +134,9 @@ type OpponentGone struct {
 type OK struct {
 	OK bool `json:"ok"`
 }
+
+// ChatRequest is the body of POST /api/bot/game/{id}/chat: a line for the
+// game's players.
+type ChatRequest struct {
+	Text string `json:"text"`
+}
