@@ -163,10 +163,9 @@ func (b *Bots) handleGameStream(w http.ResponseWriter, r *http.Request) {
 // serveGame writes a game's stream until the game ends, the follower is
 // closed or the stream is ended.
 func (b *Bots) serveGame(w http.ResponseWriter, st *stream, f *play.Follower, id string) {
+	// The server's write timeout bounds an answer's writing: each line
+	// of a stream has it anew (writeTimeout).
 	rc := http.NewResponseController(w)
-	// The server's read timeout bounds the request's arrival, not the
-	// stream's life.
-	rc.SetReadDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "application/x-ndjson")
 	h.Set("Cache-Control", "no-store")
