@@ -287,7 +287,8 @@ func (g *gameLines) opponentGone(st *play.State) []byte {
 }
 
 // gameState returns the gameState line of a follower's state, with the
-// legal moves when one of seats is to move.
+// legal moves when one of seats is to move and the draw offered, while
+// the game goes on.
 func gameState(f *play.Followed, st *play.State, seats []int) GameState {
 	gs := GameState{Type: LineGameState, Moves: strings.Join(f.Moves, " "), Position: st.Position, Ply: st.Ply,
 		ToMove: st.ToMove, Status: st.Status, Outcome: st.Outcome}
@@ -295,7 +296,10 @@ func gameState(f *play.Followed, st *play.State, seats []int) GameState {
 		gs.Times = c.Remaining
 		gs.Increment = int64(math.Round(c.Increment * 1000))
 	}
-	if st.Status == store.Playing && slices.Contains(seats, st.ToMove) {
+	if st.Status != store.Playing {
+		return gs
+	}
+	if slices.Contains(seats, st.ToMove) {
 		gs.Legal = st.Legal()
 	}
 	if d := f.Offers["draw"]; len(d) > 0 {

@@ -354,10 +354,14 @@ func TestGameStream(t *testing.T) {
 	if st = want[bots.GameState](ann, bots.LineGameState); st.DrawOffer != nil {
 		t.Fatalf("after ann declines: %+v; want no offer", st)
 	}
+	s.ok("ann", "/api/bot/game/"+id+"/draw/yes", "")
+	if st = want[bots.GameState](ann, bots.LineGameState); st.DrawOffer == nil || *st.DrawOffer != 0 {
+		t.Fatalf("after ann's offer: %+v; want a draw offered by seat 0", st)
+	}
 
 	s.ok("ann", "/api/bot/game/"+id+"/resign", "")
 	st = want[bots.GameState](ann, bots.LineGameState)
-	if st.Status != "finished" || st.Outcome == nil || st.Outcome.Reason != "resignation" || len(st.Outcome.Winners) != 1 || st.Outcome.Winners[0] != 1 {
+	if st.Status != "finished" || st.Outcome == nil || st.Outcome.Reason != "resignation" || len(st.Outcome.Winners) != 1 || st.Outcome.Winners[0] != 1 || st.DrawOffer != nil || st.Legal != nil {
 		t.Fatalf("after ann resigns: %+v %+v; want finished, bob winning by resignation", st, st.Outcome)
 	}
 	ann.ends()
