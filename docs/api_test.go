@@ -18,6 +18,7 @@ import (
 	"stax/server/account"
 	"stax/server/analysis"
 	"stax/server/archive"
+	"stax/server/bots"
 	"stax/server/catalog"
 	"stax/server/chat"
 	"stax/server/clock"
@@ -53,6 +54,7 @@ func init() {
 		explorer.Answer{},
 		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{}, puzzles.Themes{}, puzzles.PlayerRating{},
 		lessons.Index{}, lessons.LessonView{}, lessons.MoveRequest{}, lessons.MoveResult{},
+		bots.GameFull{}, bots.GameState{}, bots.ChatLine{}, bots.OpponentGone{}, bots.OK{}, bots.ChatRequest{},
 	} {
 		t := reflect.TypeOf(v)
 		wireTypes[filepath.Base(t.PkgPath())+"."+t.Name()] = v
