@@ -206,6 +206,9 @@ func (f *Follower) Close() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		delete(l.follows, f)
+		if len(l.follows) == 0 {
+			l.followed = nil // nobody is given it any more
+		}
 		if len(l.subs) == 0 && len(l.follows) == 0 {
 			l.idle = s.now()
 		}

@@ -6,7 +6,7 @@ import "sync"
 // long its moves take.
 type Stats struct {
 	Games int `json:"games"` // games in memory
-	Conns int `json:"conns"` // open websockets of games
+	Conns int `json:"conns"` // open websockets and bot API streams of games
 	// Lobby counts the lobby's open websockets.
 	Lobby int   `json:"lobby"`
 	Moves int64 `json:"moves"` // moves played since the server started
