@@ -62,6 +62,17 @@ type botLine struct {
 	Seats []int     `json:"seats"`
 	State *botState `json:"state"`
 	botState
+	// Username and Text are a chatLine's.
+	Username string `json:"username"`
+	Text     string `json:"text"`
+}
+
+// played is what a bot saw of a game: its final state, the moves it
+// sent and the chat lines it heard.
+type played struct {
+	final botState
+	moves int
+	heard []string
 }
 
 // post sends a JSON request (body nil for none) and returns the status,
@@ -99,67 +110,75 @@ func (b *plainBot) post(ctx context.Context, base, path string, body any, out an
 	return res.StatusCode, "", nil
 }
 
-// play follows game id on the server at follow and moves on the server
-// at move, the first of its legal moves each time, until the game ends;
-// it returns the final state, with how many keep-alives and moves it
-// saw. With resend, it sends its first move a second time, which must be
-// refused as stale.
-func (b *plainBot) play(ctx context.Context, follow, move, id string, resend bool) (final botState, moves int, err error) {
+// play follows game id on the server at follow and acts on the server at
+// move: it plays the first of its legal moves each time, until the game
+// ends. With first, it sends its first move a second time, which must be
+// refused as stale, and says "good luck" after it, moving again once it
+// hears the line.
+func (b *plainBot) play(ctx context.Context, follow, move, id string, first bool) (p played, err error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", follow+"/api/bot/game/stream/"+id, nil)
 	if err != nil {
-		return final, 0, err
+		return p, err
 	}
 	res, err := b.hc.Do(req)
 	if err != nil {
-		return final, 0, err
+		return p, err
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return final, 0, fmt.Errorf("%s: the stream of game %s: status %d", b.name, id, res.StatusCode)
+		return p, fmt.Errorf("%s: the stream of game %s: status %d", b.name, id, res.StatusCode)
 	}
 	rd := bufio.NewReader(res.Body)
-	moved := -1 // the ply of the last move sent
+	moved := -1      // the ply of the last move sent
+	waiting := false // for its own chat line to come back
 	for n := 0; ; n++ {
 		raw, err := rd.ReadBytes('\n')
-		if err == io.EOF && final.Status == "finished" {
-			return final, moves, nil // the stream ends after the final state
+		if err == io.EOF && p.final.Status == "finished" {
+			return p, nil // the stream ends after the final state
 		}
 		if err != nil {
-			return final, moves, fmt.Errorf("%s: line %d of the stream: %v (last state %+v)", b.name, n, err, final)
+			return p, fmt.Errorf("%s: line %d of the stream: %v (last state %+v)", b.name, n, err, p.final)
 		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue // a keep-alive
 		}
 		var line botLine
 		if err := json.Unmarshal(raw, &line); err != nil {
-			return final, moves, fmt.Errorf("%s: line %d %q: %v", b.name, n, raw, err)
+			return p, fmt.Errorf("%s: line %d %q: %v", b.name, n, raw, err)
 		}
 		switch {
 		case n == 0 && (line.Type != "gameFull" || line.State == nil || len(line.Seats) != 1):
-			return final, moves, fmt.Errorf("%s: the stream's first line %s; want gameFull with the bot's seat", b.name, raw)
+			return p, fmt.Errorf("%s: the stream's first line %s; want gameFull with the bot's seat", b.name, raw)
 		case line.Type == "gameFull":
-			line.botState = *line.State
-		case line.Type != "gameState":
+			p.final = *line.State
+		case line.Type == "gameState" && p.final.Status == "finished":
+			return p, fmt.Errorf("%s: %s after the final state", b.name, raw)
+		case line.Type == "gameState":
+			p.final = line.botState
+		case line.Type == "chatLine":
+			p.heard = append(p.heard, line.Username+": "+line.Text)
+			waiting = waiting && line.Username != b.name
+		}
+		if waiting || p.final.Status != "playing" || len(p.final.Legal) == 0 || p.final.Ply == moved {
 			continue
 		}
-		if final.Status == "finished" {
-			return final, moves, fmt.Errorf("%s: %s after the final state", b.name, raw)
-		}
-		final = line.botState
-		if final.Status != "playing" || len(final.Legal) == 0 || final.Ply == moved {
-			continue
-		}
-		path := fmt.Sprintf("/api/bot/game/%s/move/%s?ply=%d", id, url.PathEscape(final.Legal[0]), final.Ply)
+		path := fmt.Sprintf("/api/bot/game/%s/move/%s?ply=%d", id, url.PathEscape(p.final.Legal[0]), p.final.Ply)
 		if code, errCode, err := b.post(ctx, move, path, nil, nil); err != nil || code != http.StatusOK {
-			return final, moves, fmt.Errorf("%s: POST %s: %d %s %v", b.name, path, code, errCode, err)
+			return p, fmt.Errorf("%s: POST %s: %d %s %v", b.name, path, code, errCode, err)
 		}
-		moved = final.Ply
-		moves++
-		if resend {
-			resend = false
+		moved = p.final.Ply
+		p.moves++
+		if first {
+			first = false
 			if code, errCode, err := b.post(ctx, move, path, nil, nil); err != nil || code != http.StatusConflict || errCode != "stale" {
-				return final, moves, fmt.Errorf("%s: the move sent again: %d %q %v; want 409 stale", b.name, code, errCode, err)
+				return p, fmt.Errorf("%s: the move sent again: %d %q %v; want 409 stale", b.name, code, errCode, err)
 			}
+			if code, errCode, err := b.post(ctx, move, "/api/bot/game/"+id+"/chat", map[string]string{"text": "good luck"}, nil); err != nil || code != http.StatusOK {
+				return p, fmt.Errorf("%s: chat: %d %q %v", b.name, code, errCode, err)
+			}
+			// The line reaches the other player's stream with this
+			// one's, before the game goes on (and ends).
+			waiting = true
 		}
 	}
 }
@@ -190,16 +209,15 @@ func testBotAPITwoInstances(t *testing.T, db string) {
 	}
 
 	type result struct {
-		name  string
-		final botState
-		moves int
-		err   error
+		name string
+		played
+		err error
 	}
 	results := make(chan result, 2)
 	for i, b := range []*plainBot{ann, bob} {
 		go func() {
-			final, moves, err := b.play(ctx, ts1.url, ts2.url, accepted.Game, i == 0)
-			results <- result{b.name, final, moves, err}
+			p, err := b.play(ctx, ts1.url, ts2.url, accepted.Game, i == 0)
+			results <- result{b.name, p, err}
 		}()
 	}
 	var finals []result
@@ -216,6 +234,11 @@ func testBotAPITwoInstances(t *testing.T, db string) {
 	}
 	if a.moves+b.moves != a.final.Ply || a.final.Ply == 0 || len(a.final.Times) != 2 {
 		t.Fatalf("%d and %d moves sent, the game ended at ply %d with times %v; want every move of the game sent by the bots, and the clocks", a.moves, b.moves, a.final.Ply, a.final.Times)
+	}
+	for _, r := range finals {
+		if len(r.heard) != 1 || r.heard[0] != "ann: good luck" {
+			t.Errorf("%s heard %q; want ann's good luck, said on the other server", r.name, r.heard)
+		}
 	}
 	t.Logf("%s: %d plies, %s by %s; %d moves sent by %s, %d by %s", spec, a.final.Ply, a.final.Outcome.Result, a.final.Outcome.Reason, a.moves, a.name, b.moves, b.name)
 	// The servers agree on the game's end.
