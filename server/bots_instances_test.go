@@ -254,30 +254,48 @@ func testBotAPITwoInstances(t *testing.T, db string) {
 	}
 }
 
-// TestBotStreamsCounted: the bot API's streams count against the open
-// connections of an address, as websockets do.
+// TestBotStreamsCounted: a session holds at most 16 game streams, and
+// the streams count against the open connections of an address, as
+// websockets do.
 func TestBotStreamsCounted(t *testing.T) {
-	ts := startServer(t, newDB(t), server.Config{Now: newFakeClock().Now, PasswordParams: cheapPasswords, MaxConnsPerIP: 2})
+	ts := startServer(t, newDB(t), server.Config{Now: newFakeClock().Now, PasswordParams: cheapPasswords, MaxConnsPerIP: 20})
 	ann, bob := ts.annAndBob()
 	id := playersGame(t, ann, bob, map[string]any{"spec": "pogo", "seat": 0})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	open := func() *http.Response {
+	open := func(p *player) (int, string) {
 		req, _ := http.NewRequestWithContext(ctx, "GET", ts.url+"/api/bot/game/stream/"+id, nil)
-		res, err := ann.hc.Do(req)
+		res, err := p.hc.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { res.Body.Close() })
-		return res
+		if res.StatusCode == http.StatusOK {
+			return res.StatusCode, ""
+		}
+		var e struct{ Error, Code string }
+		json.NewDecoder(res.Body).Decode(&e)
+		if res.Header.Get("Retry-After") == "" {
+			t.Errorf("a stream refused with %d %+v without Retry-After", res.StatusCode, e)
+		}
+		return res.StatusCode, e.Code
 	}
-	for i := range 2 {
-		if res := open(); res.StatusCode != http.StatusOK {
-			t.Fatalf("stream %d: %d; want 200", i+1, res.StatusCode)
+	for i := range 16 {
+		if code, _ := open(ann); code != http.StatusOK {
+			t.Fatalf("ann's stream %d: %d; want 200", i+1, code)
 		}
 	}
-	if res := open(); res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
-		t.Fatalf("a third stream from an address that may hold two connections: %d; want 429 with Retry-After", res.StatusCode)
+	if code, errCode := open(ann); code != http.StatusTooManyRequests || errCode != "too_many_streams" {
+		t.Fatalf("ann's stream 17: %d %q; want 429 too_many_streams", code, errCode)
+	}
+	// Bob's session has its own 16, but the address only 20 connections.
+	for i := range 4 {
+		if code, _ := open(bob); code != http.StatusOK {
+			t.Fatalf("bob's stream %d: %d; want 200", i+1, code)
+		}
+	}
+	if code, errCode := open(bob); code != http.StatusTooManyRequests || errCode == "too_many_streams" {
+		t.Fatalf("a 21st stream from an address that may hold 20 connections: %d %q; want 429 for the address", code, errCode)
 	}
 }
 
