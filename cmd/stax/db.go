@@ -64,6 +64,9 @@ func runDB(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "copied %d games (%d moves) and %d accounts (%d ratings, %d points of rating history) from %s to %s; %d games and %d accounts were there already; all %d games, %d accounts and %d marks of rated games checked identical in both\n",
 		n.Games, n.Moves, n.Accounts, n.Ratings, n.RatingPoints, redactDB(*from), redactDB(*to), n.Skipped, n.AccountsSkipped, n.Checked, n.AccountsChecked, n.RatedGames)
+	if n.Tokens > 0 {
+		fmt.Fprintf(e.stdout, "and the accounts' %d API tokens, checked identical\n", n.Tokens)
+	}
 	if n.Blocks+n.Restrictions+n.Reports > 0 {
 		fmt.Fprintf(e.stdout, "and the moderation: %d blocks and %d restrictions, checked identical; %d reports copied, and all checked identical\n", n.Blocks, n.Restrictions, n.Reports)
 	}

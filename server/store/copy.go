@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 )
 
@@ -51,6 +52,9 @@ func diffAccount(a, b *Account) string {
 	switch {
 	case a.User.ID != b.User.ID || a.User.Name != b.User.Name || a.User.PasswordHash != b.User.PasswordHash || !a.User.Created.Equal(b.User.Created):
 		return fmt.Sprintf("account %q %q created %v; want %q %q created %v (or another password)", a.User.ID, a.User.Name, a.User.Created, b.User.ID, b.User.Name, b.User.Created)
+	case a.User.Bot != b.User.Bot || a.User.NoRatedBots != b.User.NoRatedBots || !a.User.Seen.Equal(b.User.Seen):
+		return fmt.Sprintf("account %q bot %v, refusing rated games against bots %v, seen %v; want %v, %v, %v", a.User.Name,
+			a.User.Bot, a.User.NoRatedBots, a.User.Seen, b.User.Bot, b.User.NoRatedBots, b.User.Seen)
 	case len(a.Ratings) != len(b.Ratings):
 		return fmt.Sprintf("%d ratings; want %d", len(a.Ratings), len(b.Ratings))
 	case len(a.History) != len(b.History):
@@ -61,6 +65,16 @@ func diffAccount(a, b *Account) string {
 	}
 	if d := diffTimed(a.History, b.History, func(p *RatingPoint) *time.Time { return &p.At }); d != "" {
 		return "rating history point " + d
+	}
+	if len(a.Tokens) != len(b.Tokens) {
+		return fmt.Sprintf("%d API tokens; want %d", len(a.Tokens), len(b.Tokens))
+	}
+	for i := range a.Tokens {
+		h, w := &a.Tokens[i], &b.Tokens[i]
+		if h.ID != w.ID || h.UserID != w.UserID || h.Hash != w.Hash || h.Description != w.Description ||
+			strings.Join(h.Scopes, " ") != strings.Join(w.Scopes, " ") || !h.Created.Equal(w.Created) || !h.Used.Equal(w.Used) {
+			return fmt.Sprintf("API token %+v; want %+v", *h, *w)
+		}
 	}
 	return ""
 }
@@ -94,6 +108,8 @@ type Copied struct {
 	// destination held already, identical; AccountsChecked those read back
 	// and found identical.
 	Accounts, Ratings, RatingPoints, AccountsSkipped, AccountsChecked int
+	// Tokens counts the personal API tokens of the accounts copied.
+	Tokens int
 	// RatedGames counts the games marked rated in both stores after the
 	// copy.
 	RatedGames int
@@ -110,8 +126,9 @@ type Copied struct {
 // copyPage is how many records Copy reads at once.
 const copyPage = 200
 
-// Copy copies every account (with its ratings and rating history, but not
-// its sessions, and with its puzzle rating and attempts), the puzzles'
+// Copy copies every account (with its ratings and rating history, its bot
+// mark and its API tokens, but not its sessions, and with its puzzle
+// rating and attempts), the puzzles'
 // ratings, every game, the marks of the games rated and the moderation's
 // blocks, restrictions and reports from from into to, then reads
 // everything back from both and checks that the
@@ -158,6 +175,7 @@ func Copy(ctx context.Context, from, to Store, progress func(Copied)) (Copied, e
 			n.Accounts++
 			n.Ratings += len(a.Ratings)
 			n.RatingPoints += len(a.History)
+			n.Tokens += len(a.Tokens)
 			return nil
 		}, report)
 		if err != nil {
@@ -267,6 +285,15 @@ func accountOf(ctx context.Context, s Accounts, id string) (*Account, error) {
 	a := &Account{User: *u, History: []RatingPoint{}}
 	if a.Ratings, err = s.Ratings(ctx, id); err != nil {
 		return nil, err
+	}
+	if ts, ok := s.(Tokens); ok {
+		tokens, err := ts.TokensOf(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tokens {
+			a.Tokens = append(a.Tokens, *t)
+		}
 	}
 	for _, r := range a.Ratings {
 		h, err := s.RatingHistory(ctx, id, r.Pool)

@@ -329,3 +329,67 @@ func (x deadlinedSeeks) ExpireSeeks(ctx context.Context, now time.Time) (int, er
 	defer cancel()
 	return x.u.ExpireSeeks(ctx, now)
 }
+
+// TokensWithDeadline returns t with a deadline of d on each call (see
+// WithDeadline).
+func TokensWithDeadline(t Tokens, d time.Duration) Tokens { return deadlinedTokens{t, d} }
+
+// deadlinedTokens is the Tokens of TokensWithDeadline.
+type deadlinedTokens struct {
+	t Tokens
+	d time.Duration
+}
+
+func (x deadlinedTokens) CreateToken(ctx context.Context, t *Token) error {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.CreateToken(ctx, t)
+}
+
+func (x deadlinedTokens) TokenByHash(ctx context.Context, hash string) (*Token, error) {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.TokenByHash(ctx, hash)
+}
+
+func (x deadlinedTokens) TokensOf(ctx context.Context, userID string) ([]*Token, error) {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.TokensOf(ctx, userID)
+}
+
+func (x deadlinedTokens) DeleteToken(ctx context.Context, userID, id string) (*Token, error) {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.DeleteToken(ctx, userID, id)
+}
+
+func (x deadlinedTokens) TokenUsed(ctx context.Context, id string, t time.Time) error {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.TokenUsed(ctx, id, t)
+}
+
+func (x deadlinedTokens) SetBot(ctx context.Context, userID string) error {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.SetBot(ctx, userID)
+}
+
+func (x deadlinedTokens) SetBotsRated(ctx context.Context, userID string, accept bool) error {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.SetBotsRated(ctx, userID, accept)
+}
+
+func (x deadlinedTokens) BotSeen(ctx context.Context, userID string, t time.Time) error {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.BotSeen(ctx, userID, t)
+}
+
+func (x deadlinedTokens) Bots(ctx context.Context, limit int) ([]*User, error) {
+	ctx, cancel := context.WithTimeout(ctx, x.d)
+	defer cancel()
+	return x.t.Bots(ctx, limit)
+}

@@ -66,15 +66,19 @@ type Tokens interface {
 	// DeleteToken deletes one token of an account and returns it; a token
 	// that is not the account's is ErrNotFound.
 	DeleteToken(ctx context.Context, userID, id string) (*Token, error)
-	// TokenUsed records that a token was used at t.
+	// TokenUsed records that a token was used at t; a token deleted
+	// meanwhile is not an error.
 	TokenUsed(ctx context.Context, id string, t time.Time) error
-	// SetBot makes an account a bot, for good; an unknown account is
-	// ErrNotFound.
+	// SetBot makes an account a bot, for good (again is not an error);
+	// an unknown account is ErrNotFound.
 	SetBot(ctx context.Context, userID string) error
 	// SetBotsRated records whether an account accepts rated games
-	// against bots (User.NoRatedBots is its opposite).
+	// against bots (User.NoRatedBots is its opposite); an unknown account
+	// is ErrNotFound.
 	SetBotsRated(ctx context.Context, userID string, accept bool) error
-	// BotSeen records that a bot account was connected at t.
+	// BotSeen records that a bot account was connected at t (an account
+	// that is not a bot is left alone); an unknown account is
+	// ErrNotFound.
 	BotSeen(ctx context.Context, userID string, t time.Time) error
 	// Bots returns up to limit bot accounts, those seen most recently
 	// first.

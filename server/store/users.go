@@ -55,6 +55,8 @@ type Rating struct {
 	// Games counts the rated games played in the pool.
 	Games   int
 	Updated time.Time
+	// Bot reports that the player is a bot account (filled in by reads).
+	Bot bool
 }
 
 // RatingPoint is a player's rating after one rated game.
@@ -152,12 +154,14 @@ type Accounts interface {
 }
 
 // Account is what a store keeps of an account but its sessions: the
-// account, its ratings ordered by pool and its rating history ordered by
-// pool, time and game.
+// account, its ratings ordered by pool, its rating history ordered by
+// pool, time and game, and its personal API tokens (when the store keeps
+// Tokens) newest first.
 type Account struct {
 	User    User
 	Ratings []Rating
 	History []RatingPoint
+	Tokens  []Token
 }
 
 // RatedGame is a game whose result was rated, and when.

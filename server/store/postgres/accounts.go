@@ -28,16 +28,31 @@ func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	return nil
 }
 
+// userCols are the columns of users that scanUser reads.
+const userCols = `id, name, password_hash, created, bot, no_rated_bots, seen`
+
+// scanUser reads the userCols of a row into u.
+func scanUser(row pgx.Row, u *store.User) error {
+	var seen *time.Time
+	if err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Created, &u.Bot, &u.NoRatedBots, &seen); err != nil {
+		return err
+	}
+	u.Created, u.Seen = u.Created.UTC(), time.Time{}
+	if seen != nil {
+		u.Seen = seen.UTC()
+	}
+	return nil
+}
+
 func (s *Store) user(ctx context.Context, where string, arg any) (*store.User, error) {
 	var u store.User
-	err := s.pool.QueryRow(ctx, `SELECT id, name, password_hash, created FROM users WHERE `+where, arg).Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Created)
+	err := scanUser(s.pool.QueryRow(ctx, `SELECT `+userCols+` FROM users WHERE `+where, arg), &u)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("user %v: %w", arg, store.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("user %v: %w", arg, err)
 	}
-	u.Created = u.Created.UTC()
 	return &u, nil
 }
 
@@ -69,7 +84,8 @@ func (s *Store) DeleteUser(ctx context.Context, userID, anonymous string) error 
 		if _, err := tx.Exec(ctx, `UPDATE seats SET user_id = '', name = $1 WHERE user_id = $2`, anonymous, userID); err != nil {
 			return fmt.Errorf("user %s: anonymise seats: %w", userID, err)
 		}
-		for _, q := range []string{`DELETE FROM rating_history WHERE user_id = $1`, `DELETE FROM ratings WHERE user_id = $1`, `DELETE FROM sessions WHERE user_id = $1`} {
+		for _, q := range []string{`DELETE FROM rating_history WHERE user_id = $1`, `DELETE FROM ratings WHERE user_id = $1`, `DELETE FROM sessions WHERE user_id = $1`,
+			`DELETE FROM tokens WHERE user_id = $1`} {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("user %s: delete: %w", userID, err)
 			}
@@ -155,14 +171,14 @@ func (s *Store) GamesOf(ctx context.Context, userID string, limit int, status st
 }
 
 func (s *Store) ratings(ctx context.Context, query string, args ...any) ([]store.Rating, error) {
-	rows, err := s.pool.Query(ctx, `SELECT r.user_id, u.name, r.pool, r.rating, r.deviation, r.volatility, r.games, r.updated
+	rows, err := s.pool.Query(ctx, `SELECT r.user_id, u.name, u.bot, r.pool, r.rating, r.deviation, r.volatility, r.games, r.updated
 		FROM ratings r JOIN users u ON u.id = r.user_id `+query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ratings: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Rating, error) {
 		var r store.Rating
-		err := row.Scan(&r.UserID, &r.Name, &r.Pool, &r.Rating, &r.Deviation, &r.Volatility, &r.Games, &r.Updated)
+		err := row.Scan(&r.UserID, &r.Name, &r.Bot, &r.Pool, &r.Rating, &r.Deviation, &r.Volatility, &r.Games, &r.Updated)
 		r.Updated = r.Updated.UTC()
 		return r, err
 	})
@@ -212,15 +228,13 @@ func (s *Store) history(ctx context.Context, query string, args ...any) ([]store
 
 // ListAccounts implements store.Accounts.
 func (s *Store) ListAccounts(ctx context.Context, after string, limit int) ([]*store.Account, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, name, password_hash, created FROM users WHERE id COLLATE "C" > $1 ORDER BY id COLLATE "C" LIMIT $2`, after, limit)
+	rows, err := s.pool.Query(ctx, `SELECT `+userCols+` FROM users WHERE id COLLATE "C" > $1 ORDER BY id COLLATE "C" LIMIT $2`, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list accounts: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*store.Account, error) {
 		var a store.Account
-		err := row.Scan(&a.User.ID, &a.User.Name, &a.User.PasswordHash, &a.User.Created)
-		a.User.Created = a.User.Created.UTC()
-		return &a, err
+		return &a, scanUser(row, &a.User)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list accounts: %w", err)
@@ -232,6 +246,9 @@ func (s *Store) ListAccounts(ctx context.Context, after string, limit int) ([]*s
 		if a.History, err = s.history(ctx, `WHERE user_id = $1 ORDER BY pool COLLATE "C", at, game_id`, a.User.ID); err != nil {
 			return nil, err
 		}
+		if a.Tokens, err = s.tokens(ctx, a.User.ID); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -240,8 +257,8 @@ func (s *Store) ListAccounts(ctx context.Context, after string, limit int) ([]*s
 func (s *Store) RestoreAccount(ctx context.Context, a *store.Account) error {
 	u := &a.User
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO users (id, name, name_key, password_hash, created) VALUES ($1, $2, $3, $4, $5)`,
-			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, u.Created); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO users (id, name, name_key, password_hash, created, bot, no_rated_bots, seen) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, u.Created, u.Bot, u.NoRatedBots, nullTime(u.Seen)); err != nil {
 			return err
 		}
 		for _, r := range a.Ratings {
@@ -253,6 +270,11 @@ func (s *Store) RestoreAccount(ctx context.Context, a *store.Account) error {
 		for _, p := range a.History {
 			if _, err := tx.Exec(ctx, `INSERT INTO rating_history (user_id, pool, game_id, at, rating, deviation, volatility) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 				u.ID, p.Pool, p.GameID, p.At, p.Rating, p.Deviation, p.Volatility); err != nil {
+				return err
+			}
+		}
+		for i := range a.Tokens {
+			if err := insertToken(ctx, tx, &a.Tokens[i]); err != nil {
 				return err
 			}
 		}

@@ -346,14 +346,15 @@ func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
 		ids[i] = g.ID
 		byID[g.ID] = g
 	}
-	rows, err := s.pool.Query(ctx, `SELECT game_id, kind, level, name, token_hash, invite_hash, joined, user_id FROM seats
-		WHERE game_id = ANY($1) ORDER BY game_id, seat`, ids)
+	// A seat's account says whether it is a bot.
+	rows, err := s.pool.Query(ctx, `SELECT s.game_id, s.kind, s.level, s.name, s.token_hash, s.invite_hash, s.joined, s.user_id, COALESCE(u.bot, false)
+		FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id = ANY($1) ORDER BY s.game_id, s.seat`, ids)
 	if err != nil {
 		return fmt.Errorf("seats: %w", err)
 	}
 	var id string
 	var st store.Seat
-	_, err = pgx.ForEachRow(rows, []any{&id, &st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &st.Joined, &st.User}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &st.Joined, &st.User, &st.Bot}, func() error {
 		g := byID[id]
 		g.Seats = append(g.Seats, st)
 		return nil

@@ -29,17 +29,29 @@ func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	})
 }
 
+// userCols are the columns of users that scanUser reads.
+const userCols = `id, name, password_hash, created, bot, no_rated_bots, seen`
+
+// scanUser reads the userCols of a row into u.
+func scanUser(row interface{ Scan(...any) error }, u *store.User) error {
+	var created int64
+	var seen sql.NullInt64
+	if err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &created, &u.Bot, &u.NoRatedBots, &seen); err != nil {
+		return err
+	}
+	u.Created, u.Seen = fromMS(created), fromNullMS(seen)
+	return nil
+}
+
 func (s *Store) user(ctx context.Context, where string, arg any) (*store.User, error) {
 	var u store.User
-	var created int64
-	err := s.r.QueryRowContext(ctx, `SELECT id, name, password_hash, created FROM users WHERE `+where, arg).Scan(&u.ID, &u.Name, &u.PasswordHash, &created)
+	err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userCols+` FROM users WHERE `+where, arg), &u)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("user %v: %w", arg, store.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("user %v: %w", arg, err)
 	}
-	u.Created = fromMS(created)
 	return &u, nil
 }
 
@@ -73,7 +85,8 @@ func (s *Store) DeleteUser(ctx context.Context, userID, anonymous string) error 
 		if _, err := tx.ExecContext(ctx, `UPDATE seats SET user_id = '', name = ? WHERE user_id = ?`, anonymous, userID); err != nil {
 			return fmt.Errorf("user %s: anonymise seats: %w", userID, err)
 		}
-		for _, q := range []string{`DELETE FROM rating_history WHERE user_id = ?`, `DELETE FROM ratings WHERE user_id = ?`, `DELETE FROM sessions WHERE user_id = ?`} {
+		for _, q := range []string{`DELETE FROM rating_history WHERE user_id = ?`, `DELETE FROM ratings WHERE user_id = ?`, `DELETE FROM sessions WHERE user_id = ?`,
+			`DELETE FROM tokens WHERE user_id = ?`} {
 			if _, err := tx.ExecContext(ctx, q, userID); err != nil {
 				return fmt.Errorf("user %s: delete: %w", userID, err)
 			}
@@ -162,7 +175,7 @@ func (s *Store) GamesOf(ctx context.Context, userID string, limit int, status st
 }
 
 func (s *Store) ratings(ctx context.Context, query string, args ...any) ([]store.Rating, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT r.user_id, u.name, r.pool, r.rating, r.deviation, r.volatility, r.games, r.updated
+	rows, err := s.r.QueryContext(ctx, `SELECT r.user_id, u.name, u.bot, r.pool, r.rating, r.deviation, r.volatility, r.games, r.updated
 		FROM ratings r JOIN users u ON u.id = r.user_id `+query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ratings: %w", err)
@@ -172,7 +185,7 @@ func (s *Store) ratings(ctx context.Context, query string, args ...any) ([]store
 	for rows.Next() {
 		var r store.Rating
 		var updated int64
-		if err := rows.Scan(&r.UserID, &r.Name, &r.Pool, &r.Rating, &r.Deviation, &r.Volatility, &r.Games, &updated); err != nil {
+		if err := rows.Scan(&r.UserID, &r.Name, &r.Bot, &r.Pool, &r.Rating, &r.Deviation, &r.Volatility, &r.Games, &updated); err != nil {
 			return nil, fmt.Errorf("ratings: %w", err)
 		}
 		r.Updated = fromMS(updated)
@@ -217,19 +230,17 @@ func (s *Store) history(ctx context.Context, query string, args ...any) ([]store
 
 // ListAccounts implements store.Accounts.
 func (s *Store) ListAccounts(ctx context.Context, after string, limit int) ([]*store.Account, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, name, password_hash, created FROM users WHERE id > ? ORDER BY id LIMIT ?`, after, limit)
+	rows, err := s.r.QueryContext(ctx, `SELECT `+userCols+` FROM users WHERE id > ? ORDER BY id LIMIT ?`, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list accounts: %w", err)
 	}
 	var out []*store.Account
 	for rows.Next() {
 		var a store.Account
-		var created int64
-		if err := rows.Scan(&a.User.ID, &a.User.Name, &a.User.PasswordHash, &created); err != nil {
+		if err := scanUser(rows, &a.User); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("list accounts: %w", err)
 		}
-		a.User.Created = fromMS(created)
 		out = append(out, &a)
 	}
 	rows.Close()
@@ -243,6 +254,9 @@ func (s *Store) ListAccounts(ctx context.Context, after string, limit int) ([]*s
 		if a.History, err = s.history(ctx, `WHERE user_id = ? ORDER BY pool, at, game_id`, a.User.ID); err != nil {
 			return nil, err
 		}
+		if a.Tokens, err = s.tokens(ctx, a.User.ID); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -251,8 +265,8 @@ func (s *Store) ListAccounts(ctx context.Context, after string, limit int) ([]*s
 func (s *Store) RestoreAccount(ctx context.Context, a *store.Account) error {
 	u := &a.User
 	return s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, name, name_key, password_hash, created) VALUES (?, ?, ?, ?, ?)`,
-			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, ms(u.Created))
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, name, name_key, password_hash, created, bot, no_rated_bots, seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			u.ID, u.Name, store.NameKey(u.Name), u.PasswordHash, ms(u.Created), boolInt(u.Bot), boolInt(u.NoRatedBots), nullMS(u.Seen))
 		if isConstraint(err) {
 			return fmt.Errorf("user %s %q: %w: the id or the name is taken", u.ID, u.Name, store.ErrConflict)
 		}
@@ -269,6 +283,11 @@ func (s *Store) RestoreAccount(ctx context.Context, a *store.Account) error {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO rating_history (user_id, pool, game_id, at, rating, deviation, volatility) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 				u.ID, p.Pool, p.GameID, ms(p.At), p.Rating, p.Deviation, p.Volatility); err != nil {
 				return fmt.Errorf("restore user %s: rating history in %s: %w", u.ID, p.Pool, err)
+			}
+		}
+		for i := range a.Tokens {
+			if err := insertToken(ctx, tx, &a.Tokens[i]); err != nil {
+				return fmt.Errorf("restore user %s: %w", u.ID, err)
 			}
 		}
 		return nil

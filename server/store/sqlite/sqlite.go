@@ -389,6 +389,22 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
+// nullMS is ms for a column where NULL stands for the zero time.
+func nullMS(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return ms(t)
+}
+
+// fromNullMS reads a column that nullMS wrote.
+func fromNullMS(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return fromMS(v.Int64)
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -541,14 +557,16 @@ func (s *Store) Get(ctx context.Context, id string) (*store.Game, error) {
 // fill loads the seats (and moves) of games.
 func (s *Store) fill(ctx context.Context, gs []*store.Game, moves bool) error {
 	for _, g := range gs {
-		rows, err := s.r.QueryContext(ctx, `SELECT kind, level, name, token_hash, invite_hash, joined, user_id FROM seats WHERE game_id = ? ORDER BY seat`, g.ID)
+		// A seat's account says whether it is a bot.
+		rows, err := s.r.QueryContext(ctx, `SELECT s.kind, s.level, s.name, s.token_hash, s.invite_hash, s.joined, s.user_id, COALESCE(u.bot, 0)
+			FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id = ? ORDER BY s.seat`, g.ID)
 		if err != nil {
 			return fmt.Errorf("game %s seats: %w", g.ID, err)
 		}
 		for rows.Next() {
 			var st store.Seat
 			var joined int
-			if err := rows.Scan(&st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &joined, &st.User); err != nil {
+			if err := rows.Scan(&st.Kind, &st.Level, &st.Name, &st.TokenHash, &st.InviteHash, &joined, &st.User, &st.Bot); err != nil {
 				rows.Close()
 				return fmt.Errorf("game %s seats: %w", g.ID, err)
 			}

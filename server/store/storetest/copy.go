@@ -10,7 +10,8 @@ import (
 )
 
 // testCopy copies one store into another: every game and account (with
-// its ratings and rating history) arrives identical, so do the marks of
+// its ratings and rating history, its bot mark and its API tokens) arrives
+// identical, so do the marks of
 // the games rated, copying again skips them all, and a clashing game or
 // account stops the copy.
 func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
@@ -34,6 +35,22 @@ func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
 	rate("c014", 6, "pogo", 2, "u001", "u002")
 	rate("c024", 7, "diam", 1, "u001", "u200")
 	check(t, "mark c034 rated", fa.Rate(ctx, "c034", at(8), nil), nil)
+	// A bot with a token, seen; a player refusing rated games against
+	// bots, with two tokens, one used.
+	ftk, ttk := tokens(t, from), tokens(t, to)
+	check(t, "make u010 a bot", ftk.SetBot(ctx, "u010"), nil)
+	check(t, "u010 seen", ftk.BotSeen(ctx, "u010", at(11)), nil)
+	check(t, "u011 refuses rated games against bots", ftk.SetBotsRated(ctx, "u011", false), nil)
+	for i, tok := range []store.Token{
+		{ID: "k1", UserID: "u010", Hash: "hk1", Description: "engine", Scopes: []string{store.ScopeBot}, Created: at(12)},
+		{ID: "k2", UserID: "u011", Hash: "hk2", Description: "read", Scopes: []string{store.ScopeRead}, Created: at(13)},
+		{ID: "k3", UserID: "u011", Hash: "hk3", Description: "", Scopes: []string{store.ScopeRead, store.ScopeChallenge}, Created: at(14)},
+	} {
+		check(t, "create token", ftk.CreateToken(ctx, &tok), nil)
+		if i == 1 {
+			check(t, "use token", ftk.TokenUsed(ctx, tok.ID, at(15)), nil)
+		}
+	}
 	fm, tm := implements[store.Moderation](t, from), implements[store.Moderation](t, to)
 	check(t, "block", fm.Block(ctx, "u001", "u002"), nil)
 	check(t, "block", fm.Block(ctx, "u001", "u200"), nil)
@@ -88,6 +105,32 @@ func testCopy(t *testing.T, openFrom, openTo func() store.Store) {
 	}
 	if u, err := ta.UserByName(ctx, "nu007"); err != nil || u.ID != "u007" || u.PasswordHash != "hu007" || !u.Created.Equal(at(7)) {
 		t.Fatalf("account u007 in the copy: %+v, %v", u, err)
+	}
+	if n.Tokens != 3 {
+		t.Fatalf("copied %+v; want 3 API tokens", n)
+	}
+	for _, name := range []string{"nu010", "nu011"} {
+		want, err := fa.UserByName(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ta.UserByName(ctx, name)
+		if err != nil || got.Bot != want.Bot || got.NoRatedBots != want.NoRatedBots || !got.Seen.Equal(want.Seen) {
+			t.Fatalf("account %s in the copy: %+v, %v; want %+v", name, got, err, want)
+		}
+		wantTokens, err := ftk.TokensOf(ctx, want.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotTokens, err := ttk.TokensOf(ctx, want.ID)
+		if err != nil || len(gotTokens) != len(wantTokens) {
+			t.Fatalf("tokens of %s in the copy: %v, %v; want %d", name, gotTokens, err, len(wantTokens))
+		}
+		for i := range wantTokens {
+			if d := sameToken(gotTokens[i], wantTokens[i]); d != "" {
+				t.Fatalf("token of %s in the copy: %s", name, d)
+			}
+		}
 	}
 	// Sessions stay behind: everyone signs in again on the new database.
 	check(t, "session in the copy", func() error { _, err := ta.Session(ctx, "su007"); return err }(), store.ErrNotFound)

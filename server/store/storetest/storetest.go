@@ -1,7 +1,7 @@
 // Package storetest is the conformance kit every store implementation
 // passes: its tests call [Run] with a way to make an empty database. The kit
 // is in parts, one per interface of package store ([Games], [Feed], [Jobs],
-// [Uptime], [Users], [Ratings], [Seeks], [Moderation], [Puzzles], [Explorer], [Pairing]), each in a file of its own; a new domain adds
+// [Uptime], [Users], [Ratings], [Seeks], [Moderation], [Puzzles], [Explorer], [Pairing], [Tokens]), each in a file of its own; a new domain adds
 // its interface's part beside them and a line to Run.
 package storetest
 
@@ -37,6 +37,7 @@ func Run(t *testing.T, newDB Opener) {
 	Puzzles(t, newDB)
 	Explorer(t, newDB)
 	Pairing(t, newDB)
+	Tokens(t, newDB)
 	t.Run("Copy", func(t *testing.T) { testCopy(t, opener(t, newDB), opener(t, newDB)) })
 }
 
