@@ -52,7 +52,7 @@ func (s *Server) routes() {
 		httpx.Error(w, http.StatusNotFound, fmt.Sprintf("no API endpoint %s %s; see docs/server.md", r.Method, r.URL.Path))
 	})
 	m.HandleFunc("/", s.handleStatic)
-	s.mux = s.metrics.count(s.secureTransport(s.guard(compressAPI(m))))
+	s.mux = s.metrics.count(s.secureTransport(s.guard(s.accounts.Guard(compressAPI(m)))))
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
@@ -128,7 +128,9 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 // server does not serve (a DNS-rebinding page names its own host) and a
 // state-changing request whose body is not declared JSON (a cross-site form
 // or a "simple" fetch can send text/plain without a preflight, never
-// application/json).
+// application/json). A request that carries an API token is no cross-site
+// form's (a page cannot set Authorization without a preflight), and may
+// send no body, as the bot API's actions do.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -139,8 +141,9 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			httpx.Error(w, http.StatusMisdirectedRequest, fmt.Sprintf("this server does not serve the host %q; its operator can allow it with stax serve --allowed-hosts", hostOnly(r.Host)))
 			return
 		}
-		switch r.Method {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
+		switch {
+		case r.Method == http.MethodGet, r.Method == http.MethodHead, r.Method == http.MethodOptions:
+		case account.HasToken(r) && r.ContentLength == 0:
 		default:
 			if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 				httpx.Error(w, http.StatusUnsupportedMediaType, "a request that changes anything must send its body as Content-Type: application/json")

@@ -73,6 +73,8 @@ const (
 	DefaultAnalyzeEvery    = analysis.DefaultAnalyzeEvery
 	DefaultAnalyzeBurst    = analysis.DefaultAnalyzeBurst
 	DefaultSessionTTL      = account.DefaultSessionTTL
+	DefaultTokenEvery      = account.DefaultTokenEvery
+	DefaultTokenBurst      = account.DefaultTokenBurst
 	// DefaultStoreDeadline bounds a call to the store.
 	DefaultStoreDeadline = 10 * time.Second
 	// HealthDeadline bounds GET /healthz's check of the database.
@@ -217,6 +219,12 @@ type Config struct {
 	PasswordParams PasswordParams
 	// SessionTTL is how long a session lasts (default DefaultSessionTTL).
 	SessionTTL time.Duration
+	// TokenEvery and TokenBurst limit the requests of one personal API
+	// token: TokenBurst at once, then one every TokenEvery (defaults
+	// DefaultTokenEvery, DefaultTokenBurst); past them a request is
+	// answered 429 with Retry-After.
+	TokenEvery time.Duration
+	TokenBurst int
 	// Analyst analyses positions and reviews finished games for the
 	// analysis board (stax serve passes an ai.Config); nil offers none.
 	Analyst Analyst
@@ -330,8 +338,9 @@ func New(cfg Config) (*Server, error) {
 	pairing, _ := cfg.Store.(store.Pairing)
 	puzzleStore, _ := cfg.Store.(store.Puzzles)
 	explorerStore, _ := cfg.Store.(store.Explorer)
+	tokens, _ := cfg.Store.(store.Tokens)
 	if users == nil {
-		seeks, pairing, puzzleStore = nil, nil, nil
+		seeks, pairing, puzzleStore, tokens = nil, nil, nil, nil
 	}
 	// Every call to the database has a deadline: a stalled database fails
 	// a request or a move in time rather than holding it.
@@ -345,6 +354,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if seeks != nil {
 		seeks = store.SeeksWithDeadline(seeks, cfg.StoreDeadline)
+	}
+	if tokens != nil {
+		tokens = store.TokensWithDeadline(tokens, cfg.StoreDeadline)
 	}
 	mods, _ := cfg.Store.(store.Moderation)
 	if users == nil {
@@ -375,8 +387,9 @@ func New(cfg Config) (*Server, error) {
 	if hashers < 1 {
 		hashers = runtime.NumCPU()
 	}
-	s.accounts = account.New(account.Config{Users: s.moderation.GuardUsers(users), Feed: games, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
-		Hashers: hashers, Proxies: proxies, Now: now, Log: cfg.Log})
+	s.accounts = account.New(account.Config{Users: s.moderation.GuardUsers(users), Tokens: s.moderation.GuardTokens(tokens), Seats: storedSeats{games},
+		Feed: games, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
+		Hashers: hashers, Proxies: proxies, TokenEvery: cfg.TokenEvery, TokenBurst: cfg.TokenBurst, Now: now, Log: cfg.Log})
 	live, err := play.New(play.Config{Store: games, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
 		Sockets: s.sockets, Proxies: proxies, Instance: instance, Log: cfg.Log,
 		Catalog: s.catalog, Workers: cfg.Workers, AIDelay: cfg.AIDelay, AITimeout: cfg.AITimeout, NewPlayer: cfg.NewPlayer,
@@ -468,6 +481,24 @@ func New(cfg Config) (*Server, error) {
 		go s.moderationLoop()
 	}
 	return s, nil
+}
+
+// storedSeats tells the accounts whether an account holds a seat of a
+// game, from the game as stored.
+type storedSeats struct{ games store.Store }
+
+// HoldsSeat implements account.Seats.
+func (s storedSeats) HoldsSeat(ctx context.Context, id, userID string) (bool, error) {
+	g, err := s.games.Get(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	for _, st := range g.Seats {
+		if st.User == userID {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // feed returns the function that takes the store's events: the lobby's

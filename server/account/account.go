@@ -75,6 +75,14 @@ type Config struct {
 	// Users keeps the accounts and sessions; nil serves none (every
 	// account route answers 501, and every visitor is a guest).
 	Users store.Users
+	// Tokens keeps the personal API tokens and the bot accounts; nil
+	// refuses every request that carries a token (401), and the token
+	// routes answer 501.
+	Tokens store.Tokens
+	// Seats tells whether a bot account holds a seat in a game, whose
+	// websocket its browser may then not open; nil lets its browser open
+	// any.
+	Seats Seats
 	// Feed tells every instance of the sessions that end, so that their
 	// websockets close (store.EventRevoke); nil tells none.
 	Feed store.Feed
@@ -87,6 +95,11 @@ type Config struct {
 	Hashers int
 	// Proxies are the trusted reverse proxies, for the per-address limits.
 	Proxies httpx.Proxies
+	// TokenEvery and TokenBurst limit the requests of one API token:
+	// TokenBurst at once, then one every TokenEvery (defaults
+	// DefaultTokenEvery, DefaultTokenBurst).
+	TokenEvery time.Duration
+	TokenBurst int
 	// Now tells the time of sessions and rate limits (default time.Now).
 	Now func() time.Time
 	// Log receives the accounts' logs; nil discards them.
@@ -100,9 +113,12 @@ type Forgetter interface {
 }
 
 // Accounts is the site's domain of accounts: sign-up, sign-in, sessions,
-// passwords and the deletion of an account.
+// passwords, the deletion of an account, personal API tokens and bot
+// accounts.
 type Accounts struct {
-	store   store.Users // nil when the store keeps no accounts
+	store   store.Users  // nil when the store keeps no accounts
+	tokens  store.Tokens // nil when it keeps no tokens
+	seats   Seats
 	feed    store.Feed
 	params  PasswordParams
 	ttl     time.Duration
@@ -116,6 +132,10 @@ type Accounts struct {
 	// Login attempts per account name and per address, and signups per
 	// address.
 	loginsByName, loginsByIP, signups *httpx.RateLimiter
+	// tokenLimit limits the requests per API token; used records their
+	// use.
+	tokenLimit *httpx.RateLimiter
+	used       tokenUse
 }
 
 // New returns the accounts domain.
@@ -125,17 +145,23 @@ func New(cfg Config) *Accounts {
 	}
 	httpx.SetDefault(&cfg.SessionTTL, DefaultSessionTTL)
 	httpx.SetDefault(&cfg.Hashers, 1)
+	httpx.SetDefault(&cfg.TokenEvery, DefaultTokenEvery)
+	httpx.SetDefault(&cfg.TokenBurst, DefaultTokenBurst)
+	if cfg.Users == nil {
+		cfg.Tokens = nil
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Accounts{store: cfg.Users, feed: cfg.Feed, params: cfg.PasswordParams, ttl: cfg.SessionTTL, proxies: cfg.Proxies,
+	return &Accounts{store: cfg.Users, tokens: cfg.Tokens, seats: cfg.Seats, feed: cfg.Feed, params: cfg.PasswordParams, ttl: cfg.SessionTTL, proxies: cfg.Proxies,
 		now: func() time.Time { return cfg.Now().UTC() }, log: cfg.Log,
 		hashes:       httpx.NewFair(cfg.Hashers, hashWaiting, hashWaitingPerClient),
 		loginsByName: httpx.NewRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: httpx.NewRateLimiter(loginIPEvery, loginIPBurst),
-		signups: httpx.NewRateLimiter(signupEvery, signupBurst)}
+		signups:    httpx.NewRateLimiter(signupEvery, signupBurst),
+		tokenLimit: httpx.NewRateLimiter(cfg.TokenEvery, cfg.TokenBurst), used: tokenUse{last: map[string]time.Time{}}}
 }
 
 // ForgetIn adds domains that keep something of an account (seats,
@@ -159,11 +185,14 @@ func (s *Accounts) revoke(ctx context.Context, r store.Revocation) {
 // Enabled reports whether the site keeps accounts.
 func (s *Accounts) Enabled() bool { return s.store != nil }
 
-// Sweep forgets the rate limits' clients that have been quiet.
+// Sweep forgets the rate limits' clients and the tokens that have been
+// quiet.
 func (s *Accounts) Sweep(now time.Time) {
 	s.loginsByName.Sweep(now)
 	s.loginsByIP.Sweep(now)
 	s.signups.Sweep(now)
+	s.tokenLimit.Sweep(now)
+	s.used.sweep(now)
 }
 
 // hashPassword returns the PHC string of argon2id over password with a new
@@ -296,8 +325,19 @@ type PasswordConfirm struct {
 type Me struct {
 	Name    string    `json:"name"`
 	Created time.Time `json:"created"`
-	// Expires is when the session ends.
-	Expires time.Time `json:"expires"`
+	// Expires is when the session ends (absent for a request made with an
+	// API token, which does not expire).
+	Expires time.Time `json:"expires,omitzero"`
+	// Bot reports that the account is a bot.
+	Bot bool `json:"bot"`
+	// RatedBots reports whether the player accepts rated games against
+	// bots.
+	RatedBots bool `json:"ratedBots"`
+}
+
+// meOf returns the Me of an account and its session.
+func meOf(u *store.User, ss *store.Session) Me {
+	return Me{Name: u.Name, Created: u.Created, Expires: ss.Expires, Bot: u.Bot, RatedBots: !u.NoRatedBots}
 }
 
 func (s *Accounts) handleSignup(w http.ResponseWriter, r *http.Request) {
@@ -417,7 +457,7 @@ func (s *Accounts) startSession(w http.ResponseWriter, r *http.Request, u *store
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 	})
 	markDevice(w, r, u, now)
-	httpx.WriteJSON(w, code, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
+	httpx.WriteJSON(w, code, meOf(u, ss))
 }
 
 // errSignedOut and errExpired say why a request has no account.
@@ -430,9 +470,17 @@ var (
 // guest's.
 const SessionCookie = "stax_session"
 
-// Session returns the account and session of a request's cookie:
-// errSignedOut without a valid one, errExpired for an expired one.
+// Session returns the account and session of a request: those of its
+// personal API token ("Authorization: Bearer", whose session's Token is
+// the token and TokenHash its hash) when it carries one, else those of
+// its cookie. Without a valid cookie it is errSignedOut, with an expired
+// one errExpired; a token that is unknown, or lacks the scope the request
+// needs (tokenScopes), is refused with an error that SignedIn answers 401
+// or 403.
 func (s *Accounts) Session(r *http.Request) (*store.User, *store.Session, error) {
+	if secret, ok := bearerSecret(r); ok {
+		return s.tokenSession(r, secret)
+	}
 	if s.store == nil {
 		return nil, nil, errSignedOut
 	}
@@ -469,9 +517,16 @@ func (s *Accounts) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User
 		return nil, nil, false
 	}
 	u, ss, err := s.Session(r)
+	var te *tokenError
 	switch {
 	case errors.Is(err, errSignedOut), errors.Is(err, errExpired):
 		httpx.Error(w, http.StatusUnauthorized, err.Error())
+		return nil, nil, false
+	case errors.As(err, &te):
+		if te.status == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+		}
+		httpx.ErrorCode(w, te.status, te.code, te.msg)
 		return nil, nil, false
 	case err != nil:
 		s.log.Error("session", "err", err)
@@ -486,7 +541,7 @@ func (s *Accounts) SignedIn(w http.ResponseWriter, r *http.Request) (*store.User
 // site without accounts) gets 200 and null instead: the pages ask so on
 // every load, and a guest's console stays free of refused requests.
 func (s *Accounts) handleMe(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Query().Get("guest") == "ok" {
+	if r.URL.Query().Get("guest") == "ok" && !HasToken(r) {
 		u, ss, err := s.Session(r)
 		switch {
 		case errors.Is(err, errSignedOut), errors.Is(err, errExpired):
@@ -497,14 +552,14 @@ func (s *Accounts) handleMe(w http.ResponseWriter, r *http.Request) {
 			httpx.Error(w, http.StatusInternalServerError, "the session could not be read")
 			return
 		}
-		httpx.WriteJSON(w, http.StatusOK, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
+		httpx.WriteJSON(w, http.StatusOK, meOf(u, ss))
 		return
 	}
 	u, ss, ok := s.SignedIn(w, r)
 	if !ok {
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, Me{Name: u.Name, Created: u.Created, Expires: ss.Expires})
+	httpx.WriteJSON(w, http.StatusOK, meOf(u, ss))
 }
 
 // clearCookie tells the browser to forget its session cookie.
@@ -636,4 +691,9 @@ func (s *Accounts) Routes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/me", s.handleMe)
 	m.HandleFunc("DELETE /api/me", s.handleDeleteMe)
 	m.HandleFunc("POST /api/password", s.handlePassword)
+	m.HandleFunc("POST /api/me/preferences", s.handlePreferences)
+	m.HandleFunc("GET /api/tokens", s.handleTokens)
+	m.HandleFunc("POST /api/tokens", s.handleCreateToken)
+	m.HandleFunc("DELETE /api/tokens/{id}", s.handleRevokeToken)
+	m.HandleFunc("POST /api/bot/account/upgrade", s.handleUpgrade)
 }

@@ -82,6 +82,11 @@ func TooFastAccount(w http.ResponseWriter, retry time.Duration, what string) {
 	tooMany(w, retry, what+" from your account")
 }
 
+// TooFastToken is TooFast for a limit on a personal API token.
+func TooFastToken(w http.ResponseWriter, retry time.Duration, what string) {
+	tooMany(w, retry, what+" with this API token")
+}
+
 func tooMany(w http.ResponseWriter, retry time.Duration, what string) {
 	secs := int(math.Ceil(retry.Seconds()))
 	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))

@@ -252,6 +252,28 @@ func (g guardedUsers) Session(ctx context.Context, tokenHash string) (*store.Ses
 	return s, err
 }
 
+// GuardTokens wraps the store of API tokens so that a disabled account's
+// tokens are refused (they read as unknown).
+func (m *Moderation) GuardTokens(t store.Tokens) store.Tokens {
+	if t == nil || m.cfg.Store == nil {
+		return t
+	}
+	return guardedTokens{Tokens: t, m: m}
+}
+
+type guardedTokens struct {
+	store.Tokens
+	m *Moderation
+}
+
+func (g guardedTokens) TokenByHash(ctx context.Context, hash string) (*store.Token, error) {
+	t, err := g.Tokens.TokenByHash(ctx, hash)
+	if err == nil && g.m.Disabled(t.UserID) {
+		return nil, fmt.Errorf("token: %w: the account is disabled", store.ErrNotFound)
+	}
+	return t, err
+}
+
 // errNoModeration is the answer of every route of a site without it.
 var errNoModeration = errors.New("this server keeps no accounts, so no blocks or reports")
 

@@ -326,6 +326,7 @@ func (l *room) seatJSON(i int) Seat {
 		Joined:    st.Joined,
 		Connected: l.connected(i),
 		Account:   st.User != "",
+		Bot:       st.Bot,
 		Thinking:  st.Kind == "ai" && !l.h.Over() && l.h.State().ToMove() == i,
 		Left:      l.leftSince(i),
 	}

@@ -678,7 +678,7 @@ func (s *Live) startGame(ctx context.Context, spec, start string, players []*sto
 	sg := &store.Game{ID: httpx.NewID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now, Rated: rated, Clock: clock}
 	sg.End.Resigned = -1
 	for _, u := range players {
-		sg.Seats = append(sg.Seats, store.Seat{Kind: "human", Name: u.Name, User: u.ID, Joined: true})
+		sg.Seats = append(sg.Seats, store.Seat{Kind: "human", Name: u.Name, User: u.ID, Joined: true, Bot: u.Bot})
 	}
 	if err := s.store.Create(ctx, sg); err != nil {
 		return nil, err

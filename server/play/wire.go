@@ -61,7 +61,9 @@ type Seat struct {
 	Connected bool   `json:"connected"`
 	// Account reports whether the seat belongs to an account (Name is
 	// then the account's name).
-	Account  bool `json:"account,omitempty"`
+	Account bool `json:"account,omitempty"`
+	// Bot reports that the seat's account is a bot.
+	Bot      bool `json:"bot,omitempty"`
 	Thinking bool `json:"thinking,omitempty"`
 	// Left is when the seat's player left a live game (their last
 	// connection closed); its opponent may claim the game ClaimAfter

@@ -324,8 +324,10 @@ func ratePair(a, b store.Rating, score float64) (store.Rating, store.Rating, err
 
 // PoolRating is a rating in a profile or a leaderboard.
 type PoolRating struct {
-	Pool        string  `json:"pool"`
-	Name        string  `json:"name,omitempty"`
+	Pool string `json:"pool"`
+	Name string `json:"name,omitempty"`
+	// Bot reports that the player is a bot account (leaderboards only).
+	Bot         bool    `json:"bot,omitempty"`
 	Rating      float64 `json:"rating"`
 	Deviation   float64 `json:"deviation"`
 	Volatility  float64 `json:"volatility"`
@@ -361,14 +363,16 @@ type RatingPoint struct {
 
 // Profile answers GET /api/users/{name}.
 type Profile struct {
-	Name    string         `json:"name"`
-	Created time.Time      `json:"created"`
+	Name    string    `json:"name"`
+	Created time.Time `json:"created"`
+	// Bot reports that the account is a bot.
+	Bot     bool           `json:"bot,omitempty"`
 	Ratings []PoolRating   `json:"ratings"`
 	Games   []view.Summary `json:"games"`
 }
 
 func poolRating(r store.Rating) PoolRating {
-	return PoolRating{Pool: r.Pool, Name: r.Name, Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility, Games: r.Games,
+	return PoolRating{Pool: r.Pool, Name: r.Name, Bot: r.Bot, Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility, Games: r.Games,
 		Provisional: r.Deviation > ProvisionalDeviation}
 }
 
@@ -388,7 +392,7 @@ func (s *Ratings) handleUser(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusInternalServerError, "the player could not be read")
 		return
 	}
-	p := Profile{Name: u.Name, Created: u.Created, Ratings: []PoolRating{}, Games: []view.Summary{}}
+	p := Profile{Name: u.Name, Created: u.Created, Bot: u.Bot, Ratings: []PoolRating{}, Games: []view.Summary{}}
 	rs, err := s.store.Ratings(r.Context(), u.ID)
 	if err != nil {
 		s.log.Error("ratings", "err", err)
@@ -404,7 +408,7 @@ func (s *Ratings) handleUser(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	for _, rt := range rs {
 		pr := poolRating(aged(rt, now))
-		pr.Name = ""
+		pr.Name, pr.Bot = "", false
 		h, err := s.store.RatingHistory(r.Context(), u.ID, rt.Pool)
 		if err != nil {
 			s.log.Error("rating history", "err", err)
