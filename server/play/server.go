@@ -678,10 +678,16 @@ func (s *Live) startGame(ctx context.Context, spec, start string, players []*sto
 	sg := &store.Game{ID: httpx.NewID(), Spec: game.SpecOf(g).String(), Start: start, Status: store.Playing, Created: now, Updated: now, Rated: rated, Clock: clock}
 	sg.End.Resigned = -1
 	for _, u := range players {
-		sg.Seats = append(sg.Seats, store.Seat{Kind: "human", Name: u.Name, User: u.ID, Joined: true, Bot: u.Bot})
+		sg.Seats = append(sg.Seats, store.Seat{Kind: "human", Name: u.Name, User: u.ID, Joined: true})
 	}
 	if err := s.store.Create(ctx, sg); err != nil {
 		return nil, err
+	}
+	// Which accounts are bots, the store says when it reads the seats.
+	if stored, err := s.store.Get(ctx, sg.ID); err == nil && len(stored.Seats) == len(sg.Seats) {
+		for i := range sg.Seats {
+			sg.Seats[i].Bot = stored.Seats[i].Bot
+		}
 	}
 	l, err := newRoom(sg, g, nil)
 	if err != nil {
