@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"stax/server/account"
+	"stax/server/httpx"
 	"stax/server/store"
 	"stax/server/store/sqlite"
 )
@@ -80,5 +82,72 @@ func TestAdmin(t *testing.T) {
 	}
 	if _, err := st.Session(ctx, "s"); err == nil {
 		t.Error("bob's session outlived his account's disabling")
+	}
+}
+
+// TestAdminTokens makes, lists and revokes an account's API tokens with
+// stax admin: the secret is printed once, and the database keeps only its
+// hash.
+func TestAdminTokens(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "stax.db")
+	st, err := sqlite.Open(db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := st.CreateUser(ctx, &store.User{ID: "id-ann", Name: "ann", PasswordHash: "h", Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	admin := func(args ...string) (string, string, error) {
+		var out, errs bytes.Buffer
+		err := run(&env{stdout: &out, stderr: &errs, getenv: func(string) string { return "" }}, append([]string{"admin", "--db", db}, args...))
+		return out.String(), errs.String(), err
+	}
+
+	out, _, err := admin("tokens", "ann")
+	if err != nil || !strings.Contains(out, "ann has no API tokens") {
+		t.Fatalf("tokens of a new account: %q, %v", out, err)
+	}
+	secret, note, err := admin("create-token", "ann", "--scopes", "play,read", "--description", "my engine")
+	secret = strings.TrimSpace(secret)
+	if err != nil || !strings.HasPrefix(secret, account.TokenPrefix) || strings.Contains(secret, "\n") || !strings.Contains(note, "shown only now") {
+		t.Fatalf("create-token: %q (%q), %v; want the secret alone on standard output", secret, note, err)
+	}
+	out, _, err = admin("tokens", "ann")
+	if err != nil || !strings.Contains(out, "read,play") || !strings.Contains(out, "my engine") || !strings.Contains(out, "never") || strings.Contains(out, secret) {
+		t.Fatalf("tokens: %q, %v; want the token without its secret", out, err)
+	}
+	st, err = sqlite.Open(db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := st.TokenByHash(ctx, httpx.HashSecret(secret))
+	st.Close()
+	if err != nil || tok.UserID != "id-ann" {
+		t.Fatalf("the token by its secret's hash: %+v, %v", tok, err)
+	}
+
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"create-token", "ann"}, "needs --scopes"},
+		{[]string{"create-token", "ann", "--scopes", "read,admin"}, `scope "admin"`},
+		{[]string{"create-token", "nobody", "--scopes", "read"}, `no account is named "nobody"`},
+		{[]string{"tokens", "ann", "--scopes", "read"}, "create-token's"},
+		{[]string{"revoke-token", "ann"}, "takes two arguments"},
+		{[]string{"revoke-token", "ann", "nope"}, `ann has no token "nope"`},
+	} {
+		if _, _, err := admin(c.args...); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("stax admin %v: %v; want an error saying %q", c.args, err, c.err)
+		}
+	}
+	out, note, err = admin("revoke-token", "ann", tok.ID)
+	if err != nil || !strings.Contains(out, "revoked the token "+tok.ID) || !strings.Contains(note, "SQLite") {
+		t.Fatalf("revoke-token: %q (%q), %v", out, note, err)
+	}
+	if out, _, err := admin("tokens", "ann"); err != nil || !strings.Contains(out, "no API tokens") {
+		t.Fatalf("tokens after revoking the only one: %q, %v", out, err)
 	}
 }
