@@ -238,6 +238,10 @@ const (
 	hashWaitingPerClient = 4
 )
 
+// HashesWaiting returns how many sign-ins, sign-ups and password changes
+// wait for a password hashing slot now, for metrics.
+func (s *Accounts) HashesWaiting() int { return s.hashes.Waiting() }
+
 // hashing runs f while holding one of the password hashing slots, taken
 // in turn with the other client addresses, so that the memory argon2 takes
 // stays bounded whatever the number of requests, and one address's crowd
