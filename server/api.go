@@ -189,7 +189,8 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	var me *account.Me
 	if _, err := r.Cookie(account.SessionCookie); err == nil && s.accounts != nil {
 		if u, ss, err := s.accounts.Session(r); err == nil {
-			me = &account.Me{Name: u.Name, Created: u.Created, Expires: ss.Expires}
+			m := account.MeOf(u, ss)
+			me = &m
 		}
 	}
 	p, words := s.pages.get(s.assets.Set(), pageKind(r.URL.Path), pageModule(r.URL.Path, me == nil), pageLanguage(r.Header.Get("Accept-Language")), me == nil)

@@ -42,7 +42,9 @@ const axeRun = `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wc
 
 // TestBrowserAccessibility runs axe-core over every page, signed in and
 // out, in both themes, on a phone and on a laptop, and fails on any
-// serious or critical violation.
+// serious or critical violation. A bot account, made on the account page
+// (botInBrowser), shows its BOT mark on its account page, its profile and
+// its game.
 func TestBrowserAccessibility(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
@@ -53,6 +55,7 @@ func TestBrowserAccessibility(t *testing.T) {
 	guest := b.person(t, 10*time.Minute)
 	ann := b.person(t, 10*time.Minute)
 	bob := b.person(t, 10*time.Minute)
+	robo := b.person(t, 10*time.Minute)
 	signUpAPI(t, ann, base, "ann")
 	signUpAPI(t, bob, base, "bob")
 	// A rated correspondence game between them, in progress, each having
@@ -73,6 +76,7 @@ func TestBrowserAccessibility(t *testing.T) {
 		clickMove(t, ctx, "pogo", legal(t, ctx)[0])
 	}
 	waitPlies(t, ann, 2)
+	botGame := botInBrowser(t, robo, ann, base)
 
 	type page struct {
 		who  string // "guest" or "ann"
@@ -95,7 +99,10 @@ func TestBrowserAccessibility(t *testing.T) {
 		{"ann", "/new", `document.querySelector('[data-testid=game-pogo]') !== null`},
 		{"ann", "/@/ann", h1},
 		{"ann", "/me/games", h1},
-		{"ann", "/account", h1},
+		{"ann", "/account", `document.querySelector('[data-testid=pref-rated-bots]') !== null && document.querySelector('[data-testid=tokens] li') !== null`},
+		{"robo", "/account", `document.querySelector('main h1 [data-testid=bot-badge]') !== null && document.querySelector('[data-testid=tokens] [data-testid^=token-revoke-]') !== null`},
+		{"ann", "/@/robo", `document.querySelector('[data-testid=profile-name] [data-testid=bot-badge]') !== null && document.querySelector('[data-testid=profile] .games') !== null`},
+		{"ann", "/game/" + botGame, `document.querySelector('[data-testid=strip-name-1] [data-testid=bot-badge]') !== null && document.querySelector('[data-testid=seat-info-1] [data-testid=bot-badge]') !== null`},
 		{"ann", "/game/" + game, `document.querySelector('[data-testid=clock-1] .time') !== null && document.querySelector('[data-testid=board-box].interactive') !== null`},
 		{"bob", "/game/" + game, `document.querySelector('[data-testid=clock-1] .time') !== null && document.querySelector('[data-testid=moves] button.move') !== null`},
 		{"guest", "/game/" + game, `document.querySelector('[data-testid=clock-1] .time') !== null`},
@@ -107,7 +114,7 @@ func TestBrowserAccessibility(t *testing.T) {
 	for _, theme := range []string{"light", "dark"} {
 		for _, size := range sizes {
 			for _, p := range pages {
-				ctx := map[string]context.Context{"guest": guest, "ann": ann, "bob": bob}[p.who]
+				ctx := map[string]context.Context{"guest": guest, "ann": ann, "bob": bob, "robo": robo}[p.who]
 				name := fmt.Sprintf("%s-%s-%s%s", theme, size.name, p.who, p.path)
 				t.Run(name, func(t *testing.T) {
 					do(t, ctx, "opening "+p.path,

@@ -98,6 +98,7 @@ func TestTranslations(t *testing.T) {
 	}
 	for _, code := range []string{play.CodeBadToken, play.CodeBadMessage, play.CodeNotYourSeat, play.CodeNotYourTurn, play.CodeIllegalMove, play.CodeStale, play.CodeGameOver, play.CodeServer, play.CodeFlagged, play.CodeRateLimited,
 		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek,
+		account.CodeInvalidToken, account.CodeMissingScope, account.CodeTokenRefused, account.CodeBotAccount, account.CodeBadTokenRequest, account.CodeAlreadyBot, account.CodePlayedGames,
 		puzzles.CodeNoPuzzle, puzzles.CodeBadLine, puzzles.CodeIllegalMove, puzzles.CodeNoPlayer, lessons.CodeNoLesson, lessons.CodeBadStep, lessons.CodeIllegalMove} {
 		if _, ok := en["error."+code]; !ok {
 			t.Errorf("i18n/en.js lacks the error code %q", code)

@@ -339,8 +339,8 @@ type Me struct {
 	RatedBots bool `json:"ratedBots"`
 }
 
-// meOf returns the Me of an account and its session.
-func meOf(u *store.User, ss *store.Session) Me {
+// MeOf returns the Me of an account and its session.
+func MeOf(u *store.User, ss *store.Session) Me {
 	return Me{Name: u.Name, Created: u.Created, Expires: ss.Expires, Bot: u.Bot, RatedBots: !u.NoRatedBots}
 }
 
@@ -461,7 +461,7 @@ func (s *Accounts) startSession(w http.ResponseWriter, r *http.Request, u *store
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 	})
 	markDevice(w, r, u, now)
-	httpx.WriteJSON(w, code, meOf(u, ss))
+	httpx.WriteJSON(w, code, MeOf(u, ss))
 }
 
 // errSignedOut and errExpired say why a request has no account.
@@ -556,14 +556,14 @@ func (s *Accounts) handleMe(w http.ResponseWriter, r *http.Request) {
 			httpx.Error(w, http.StatusInternalServerError, "the session could not be read")
 			return
 		}
-		httpx.WriteJSON(w, http.StatusOK, meOf(u, ss))
+		httpx.WriteJSON(w, http.StatusOK, MeOf(u, ss))
 		return
 	}
 	u, ss, ok := s.SignedIn(w, r)
 	if !ok {
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, meOf(u, ss))
+	httpx.WriteJSON(w, http.StatusOK, MeOf(u, ss))
 }
 
 // clearCookie tells the browser to forget its session cookie.

@@ -37,6 +37,8 @@ type SummarySeat struct {
 	Name    string `json:"name,omitempty"`
 	Joined  bool   `json:"joined"`
 	Account bool   `json:"account,omitempty"`
+	// Bot reports that the seat's account is a bot.
+	Bot bool `json:"bot,omitempty"`
 }
 
 // OutcomeOf returns the JSON outcome, nil while the game goes on.
@@ -55,7 +57,7 @@ func Summaries(games game.Registry, log *slog.Logger, gs []*store.Game) []Summar
 			sum.Title = g.Info().Title
 		}
 		for i, st := range sg.Seats {
-			sum.Seats = append(sum.Seats, SummarySeat{Seat: i, Kind: st.Kind, Level: st.Level, Name: st.Name, Joined: st.Joined, Account: st.User != ""})
+			sum.Seats = append(sum.Seats, SummarySeat{Seat: i, Kind: st.Kind, Level: st.Level, Name: st.Name, Joined: st.Joined, Account: st.User != "", Bot: st.Bot})
 		}
 		if sg.Status == store.Finished && g != nil {
 			o, err := game.ParseOutcome(sg.End.Outcome)

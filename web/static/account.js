@@ -28,7 +28,8 @@ let current; // undefined: not asked yet; null: signed out; {name,...}
 let asking = null; // the question to the server under way
 const listeners = new Set();
 
-// me returns the signed-in player ({name, created, expires}) or null.
+// me returns the signed-in player ({name, created, expires, bot,
+// ratedBots}) or null.
 export async function me() {
   if (current !== undefined) return current;
   // The server tells the page who is signed in (GET /api/me's answer), or
@@ -87,6 +88,21 @@ export const blocks = () => request("GET", "/api/blocks").then((d) => d.blocks |
 export const block = (name) => request("POST", "/api/blocks", { name }).then((d) => d.blocks || []);
 export const unblock = (name) => request("DELETE", "/api/blocks/" + encodeURIComponent(name)).then((d) => d.blocks || []);
 export const report = (body) => request("POST", "/api/reports", body);
+
+// tokens returns the signed-in player's personal API tokens (never their
+// secrets); createToken makes one and returns it with its secret, shown
+// this once; revokeToken revokes one (docs/api.md#tokens).
+export const tokens = () => request("GET", "/api/tokens").then((d) => d.tokens || []);
+export const createToken = (description, scopes) => request("POST", "/api/tokens", { description, scopes });
+export const revokeToken = (id) => request("DELETE", "/api/tokens/" + encodeURIComponent(id), {});
+
+// setRatedBots records whether the player accepts rated games against
+// bots.
+export async function setRatedBots(accept) {
+  const d = await request("POST", "/api/me/preferences", { ratedBots: accept });
+  if (current) set({ ...current, ratedBots: d.ratedBots });
+  return d.ratedBots;
+}
 
 // resetPassword sets a new password with the token of a reset link.
 export const resetPassword = (token, password) => request("POST", "/api/password/reset", { token, password });

@@ -1,7 +1,8 @@
 // players.js names the players: the name this device remembers for its
-// player, and the labels of seats.
+// player, the labels of seats, and the mark of a bot account.
 
-import { colourWords } from "./i18n.js";
+import { h } from "./dom.js";
+import { colourWords, t } from "./i18n.js";
 import { load, save } from "./storage.js";
 
 const NAME = "stax.name";
@@ -23,3 +24,7 @@ export function seatLabel(board, seat, pname) {
   if (!cols.length || cols.some((c) => pname.toLowerCase().includes(c))) return pname;
   return `${pname} (${cols.join(", ")})`;
 }
+
+// botBadge is the mark shown next to a bot account's name, wherever the
+// name shows.
+export const botBadge = () => h("span", { class: "badge bot-badge", title: t("account.botBadgeTitle"), "data-testid": "bot-badge" }, t("account.botBadge"));

@@ -6,6 +6,7 @@ import { block, blocks, leaderboard, me, myGames, poolName, pools, poolTitle, pr
 import { h } from "../dom.js";
 import { puzzlePlayer } from "../api.js";
 import { svg } from "../svg.js";
+import { botBadge } from "../players.js";
 import { errorWords, formatNumber, language, t, timeAgo } from "../i18n.js";
 
 // plot draws a rating history as an SVG line with the ±deviation band.
@@ -33,7 +34,7 @@ export function plot(history) {
 export function gameRow(g) {
   const names = g.seats.map((s) => (s.account ? h("a", { href: "/@/" + encodeURIComponent(s.name), "data-link": "" }, s.name) : s.name || s.level || t("profile.openSeat")));
   const parts = [];
-  names.forEach((n, i) => parts.push(i ? " – " : "", n));
+  names.forEach((n, i) => parts.push(i ? " – " : "", n, g.seats[i].bot ? botBadge() : null));
   return h("li", { class: "game-row" },
     h("a", { href: "/game/" + g.id, "data-link": "" }, g.title), " ", g.rated ? t("profile.rated") + " " : "", ...parts, " ",
     h("span", { class: "small muted" }, g.outcome ? g.outcome.description : t(g.yourMove ? "profile.yourMove" : "profile.playing"), " · ", timeAgo(g.updated)));
@@ -53,6 +54,7 @@ export function profilePage(root, name) {
   });
   Promise.all([profile(name), pools()]).then(([p, list]) => {
     body.replaceChildren();
+    if (p.bot) head.append(botBadge());
     body.append(h("p", { class: "small muted" }, t("profile.since", { date: new Intl.DateTimeFormat(language(), { dateStyle: "long" }).format(new Date(p.created)) })));
     const ratings = h("div", { class: "ratings" });
     if (!p.ratings.length) ratings.append(h("p", { class: "muted" }, t("profile.noRated")));
@@ -97,7 +99,7 @@ export function leaderboardPage(root, pool) {
     return leaderboard(pool);
   }).then((lb) => {
     if (!lb.ratings.length) table.append(h("li", { class: "muted" }, t("profile.nobody")));
-    for (const r of lb.ratings) table.append(h("li", {}, h("a", { href: "/@/" + encodeURIComponent(r.name), "data-link": "" }, r.name), " ", ratingText(r), h("span", { class: "small muted" }, " ", t("profile.entry", { margin: Math.round(2 * r.deviation), n: r.games }))));
+    for (const r of lb.ratings) table.append(h("li", {}, h("a", { href: "/@/" + encodeURIComponent(r.name), "data-link": "" }, r.name), r.bot ? botBadge() : null, " ", ratingText(r), h("span", { class: "small muted" }, " ", t("profile.entry", { margin: Math.round(2 * r.deviation), n: r.games }))));
   }).catch((e) => table.append(h("li", { class: "error" }, errorWords(e))));
 }
 

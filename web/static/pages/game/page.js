@@ -10,7 +10,7 @@ import { describeOutcome } from "../../outcome.js";
 import { gameModule } from "../../games/index.js";
 import { Picker } from "../../picker.js";
 import { chip } from "../../render.js";
-import { savedName, seatLabel } from "../../players.js";
+import { botBadge, savedName, seatLabel } from "../../players.js";
 import { BoardView } from "../../board-view.js";
 import { Controls } from "../../controls.js";
 import { GameLink, joinBox } from "./connection.js";
@@ -375,6 +375,7 @@ export function gamePage(root, id) {
       const sp = strips[i];
       clear(sp.chipBox).append(seatChip(i));
       sp.name.textContent = s.kind === "ai" ? t("game.computerSeat", { level: levelWords(s.level) }) : s.name || (s.joined ? t("game.person") : t("game.invited"));
+      if (s.bot) sp.name.append(botBadge());
       sp.name.title = seatName(i);
       sp.rating.textContent = ratings.text(i);
       const turn = i === st.toMove && st.status === "playing";
@@ -410,6 +411,7 @@ export function gamePage(root, id) {
           { class: i === st.toMove && st.status === "playing" ? "to-move" : "", "data-testid": "seat-info-" + i },
           seatChip(i),
           h("strong", {}, seatName(i)),
+          s.bot ? botBadge() : null,
           " ",
           h("span", { class: "small" }, who),
           you,
