@@ -44,6 +44,7 @@ func init() {
 		view.Summary{},
 		catalog.GameInfo{}, catalog.Variant{},
 		account.Credentials{}, account.PasswordChange{}, account.PasswordConfirm{}, account.Me{},
+		account.Preferences{}, account.TokenRequest{}, account.NewToken{}, account.TokenView{},
 		ratings.Profile{}, ratings.PoolRating{},
 		lobby.SeekRequest{}, lobby.Seek{}, lobby.AcceptResponse{}, lobby.PairingInfo{}, lobby.PairRequest{}, lobby.PairResponse{},
 		analysis.AnalyzeRequest{}, analysis.Review{},
