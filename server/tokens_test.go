@@ -17,7 +17,9 @@ import (
 	"stax/server"
 	"stax/server/account"
 	"stax/server/lobby"
+	"stax/server/moderation"
 	"stax/server/ratings"
+	"stax/server/store"
 )
 
 // newToken makes a personal API token of the player's account in its
@@ -222,5 +224,29 @@ func TestBotMarks(t *testing.T) {
 	_, res, err := websocket.Dial(ctx, strings.Replace(ts.url, "http", "ws", 1)+"/ws/games/"+acc.Game, &websocket.DialOptions{HTTPClient: robot.hc})
 	if err == nil || res == nil || res.StatusCode != http.StatusForbidden {
 		t.Fatalf("the bot's browser opens its game: %v; want 403", err)
+	}
+}
+
+// TestDisabledAccountTokens: the tokens of an account the operators
+// disable are refused within a refresh, and work again once it is
+// enabled.
+func TestDisabledAccountTokens(t *testing.T) {
+	clock := newFakeClock()
+	ts := startAccounts(t, newDB(t), clock)
+	ann, _ := ts.annAndBob()
+	secret := ann.newToken("scripts", "read")
+	admin := moderation.Admin{Users: ts.store.(store.Users), Store: ts.store.(store.Moderation), Now: clock.Now}
+	for _, step := range []struct {
+		disable bool
+		want    int
+	}{{true, http.StatusUnauthorized}, {false, http.StatusOK}} {
+		if err := admin.Disable(context.Background(), "ann", step.disable); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(moderation.RefreshEvery)
+		ts.srv.CheckClocks()
+		if code, _, _ := ts.withToken(secret, "GET", "/api/me", nil); code != step.want {
+			t.Errorf("a token of an account disabled %v: %d; want %d", step.disable, code, step.want)
+		}
 	}
 }
