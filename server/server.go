@@ -411,10 +411,6 @@ func New(cfg Config) (*Server, error) {
 	// lobby's site-wide news connections.
 	live.SetNotifier(s.lobby)
 	// The bot API follows and acts in live play's games.
-	tokens, _ := cfg.Store.(store.Tokens)
-	if users == nil {
-		tokens = nil
-	}
 	bcfg := bots.Config{Sessions: s.accounts, Tokens: tokens, Games: live, Sockets: s.sockets, Proxies: proxies, Now: now, Log: cfg.Log}
 	if rated != nil && users != nil {
 		bcfg.Ratings = s.ratings
