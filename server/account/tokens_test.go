@@ -332,7 +332,10 @@ func TestTokenFlood(t *testing.T) {
 	flood, _ := newToken(t, s, ann, "flood", "play")
 	calm, _ := newToken(t, s, ann, "calm", "play")
 	move := func(token string) (int, http.Header) {
-		code, _, h := call(t, nil, "POST", s.url+"/api/bot/game/g1/move/a1", token, nil)
+		code, out, h := call(t, nil, "POST", s.url+"/api/bot/game/g1/move/a1", token, nil)
+		if code == http.StatusTooManyRequests && out["code"] != httpx.CodeRateLimited {
+			t.Fatalf("429 %v; want the code %s", out, httpx.CodeRateLimited)
+		}
 		return code, h
 	}
 	var ok, limited int

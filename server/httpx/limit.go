@@ -82,15 +82,24 @@ func TooFastAccount(w http.ResponseWriter, retry time.Duration, what string) {
 	tooMany(w, retry, what+" from your account")
 }
 
-// TooFastToken is TooFast for a limit on a personal API token.
+// TooFastToken is TooFast for a limit on a personal API token, with the
+// code CodeRateLimited, which programs read.
 func TooFastToken(w http.ResponseWriter, retry time.Duration, what string) {
-	tooMany(w, retry, what+" with this API token")
+	secs := retryAfter(w, retry)
+	ErrorCode(w, http.StatusTooManyRequests, CodeRateLimited, fmt.Sprintf("too many %s with this API token; try again in %d s", what, secs))
 }
 
 func tooMany(w http.ResponseWriter, retry time.Duration, what string) {
-	secs := int(math.Ceil(retry.Seconds()))
-	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-	Error(w, http.StatusTooManyRequests, fmt.Sprintf("too many %s; try again in %d s", what, max(secs, 1)))
+	secs := retryAfter(w, retry)
+	Error(w, http.StatusTooManyRequests, fmt.Sprintf("too many %s; try again in %d s", what, secs))
+}
+
+// retryAfter sets the Retry-After header to retry in whole seconds, rounded
+// up (at least one), and returns them.
+func retryAfter(w http.ResponseWriter, retry time.Duration) int {
+	secs := max(int(math.Ceil(retry.Seconds())), 1)
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	return secs
 }
 
 // Admit spends a token of the request's client address (behind proxies)
