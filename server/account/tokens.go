@@ -58,10 +58,8 @@ const (
 )
 
 // tokenScopes is the table of the scopes a request made with a token
-// needs, by method and path, the first matching rule winning: what no
-// rule matches, no token may do. A rule's path ending in "/" matches the
-// paths under it; any other matches itself and the paths under it. The
-// method "" matches any method, "GET" GET and HEAD, "!GET" any but those.
+// needs, by method and path (routeMatches), the first matching rule
+// winning: what no rule matches, no token may do.
 var tokenScopes = []struct {
 	method, path, scope string
 }{
@@ -69,8 +67,8 @@ var tokenScopes = []struct {
 	{"GET", "/", store.ScopeRead},
 	{"POST", "/api/bot/game/", store.ScopePlay},
 	{"POST", "/api/bot/account/upgrade", store.ScopeBot},
-	{"!GET", "/api/challenges", store.ScopeChallenge},
-	{"!GET", "/api/seeks", store.ScopeChallenge},
+	{"!GET", "/api/challenges/...", store.ScopeChallenge},
+	{"!GET", "/api/seeks/...", store.ScopeChallenge},
 }
 
 // botBrowserRoutes are the routes that play or seek, which a bot account's
@@ -80,9 +78,9 @@ var tokenScopes = []struct {
 var botBrowserRoutes = []struct {
 	method, path string
 }{
-	{"!GET", "/api/seeks"},
-	{"!GET", "/api/challenges"},
-	{"!GET", "/api/pairing"},
+	{"!GET", "/api/seeks/..."},
+	{"!GET", "/api/challenges/..."},
+	{"!GET", "/api/pairing/..."},
 	{"POST", "/api/games"},
 	{"POST", "/api/games/*/join"},
 	{"GET", gameSocket},
@@ -92,8 +90,11 @@ var botBrowserRoutes = []struct {
 const gameSocket = "/ws/games/"
 
 // routeMatches reports whether a request's method and path match a rule
-// of tokenScopes or botBrowserRoutes ("*" in a rule's path matches one
-// segment).
+// of tokenScopes or botBrowserRoutes. The method "" matches any method,
+// "GET" GET and HEAD, "!GET" any but those. A rule's path ending in "/"
+// matches the paths under it; one ending in "/..." matches itself and the
+// paths under it; any other matches itself alone, "*" standing for one
+// segment.
 func routeMatches(ruleMethod, rulePath, method, path string) bool {
 	get := method == http.MethodGet || method == http.MethodHead
 	switch ruleMethod {
@@ -111,22 +112,22 @@ func routeMatches(ruleMethod, rulePath, method, path string) bool {
 			return false
 		}
 	}
-	if strings.Contains(rulePath, "*") {
-		rs, ps := strings.Split(rulePath, "/"), strings.Split(path, "/")
-		if len(rs) != len(ps) {
-			return false
-		}
-		for i := range rs {
-			if rs[i] != "*" && rs[i] != ps[i] {
-				return false
-			}
-		}
-		return true
+	if base, ok := strings.CutSuffix(rulePath, "/..."); ok {
+		return path == base || strings.HasPrefix(path, base+"/")
 	}
 	if strings.HasSuffix(rulePath, "/") {
 		return strings.HasPrefix(path, rulePath)
 	}
-	return path == rulePath || strings.HasPrefix(path, rulePath+"/")
+	rs, ps := strings.Split(rulePath, "/"), strings.Split(path, "/")
+	if len(rs) != len(ps) {
+		return false
+	}
+	for i := range rs {
+		if rs[i] != "*" && rs[i] != ps[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // ScopeOf returns the scope a request made with a token needs, or "" when

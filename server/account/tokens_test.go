@@ -47,6 +47,7 @@ func TestScopeOf(t *testing.T) {
 		{"POST", "/api/pairing", ""},
 		{"PUT", "/api/bot/game/abc/move/a1", ""},
 		{"POST", "/api/bot/account/upgradex", ""},
+		{"POST", "/api/bot/account/upgrade/x", ""},
 	} {
 		if got := account.ScopeOf(tc.method, tc.path); got != tc.want {
 			t.Errorf("ScopeOf(%s, %s) = %q; want %q", tc.method, tc.path, got, tc.want)
@@ -150,6 +151,8 @@ func newTokenSite(t *testing.T, burst int) *tokenSite {
 	m.HandleFunc("POST /api/bot/game/{id}/move/{move}", who)
 	m.HandleFunc("POST /api/seeks", who)
 	m.HandleFunc("POST /api/games", who)
+	m.HandleFunc("POST /api/games/{id}/join", who)
+	m.HandleFunc("POST /api/games/import", who)
 	m.HandleFunc("GET /ws/games/{id}", who)
 	m.HandleFunc("GET /api/games/{id}", func(w http.ResponseWriter, r *http.Request) {
 		// A route that asks nobody who sends it: the Guard has checked
@@ -437,6 +440,8 @@ func TestBotAccount(t *testing.T) {
 	}{
 		{"POST", "/api/seeks", 403},
 		{"POST", "/api/games", 403},
+		{"POST", "/api/games/g1/join", 403},
+		{"POST", "/api/games/import", 200},
 		{"GET", "/ws/games/mine", 403},
 		{"GET", "/ws/games/other", 200},
 	} {
