@@ -646,11 +646,11 @@ func (s *Accounts) handlePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Every other browser signed in to the account is signed out, and
-	// its websockets close.
+	// its websockets close; what the account's tokens opened stays.
 	if err := s.store.DeleteSessions(r.Context(), u.ID, ss.TokenHash); err != nil {
 		s.log.Error("revoke sessions", "err", err)
 	}
-	s.revoke(r.Context(), store.Revocation{User: u.ID, Session: ss.TokenHash})
+	s.revoke(r.Context(), store.Revocation{User: u.ID, Session: ss.TokenHash, Browsers: true})
 	// The new password forgets the known devices but this one.
 	u.PasswordHash = hash
 	markDevice(w, r, u, s.now())

@@ -36,6 +36,8 @@ func (s *Accounts) ResetPassword(w http.ResponseWriter, r *http.Request, u *stor
 	if err := s.store.DeleteSessions(r.Context(), u.ID, ""); err != nil {
 		s.log.Error("reset password: end the sessions", "user", u.Name, "err", err)
 	}
-	s.revoke(r.Context(), store.Revocation{User: u.ID})
+	// The browsers are signed out; the account's tokens stay valid, and
+	// so do the connections they opened.
+	s.revoke(r.Context(), store.Revocation{User: u.ID, Browsers: true})
 	return true
 }

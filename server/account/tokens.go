@@ -208,7 +208,7 @@ func (s *Accounts) tokenSession(r *http.Request, secret string) (*store.User, *s
 	if err != nil {
 		return nil, nil, err
 	}
-	return u, &store.Session{TokenHash: tok.Hash, UserID: u.ID, Created: tok.Created, Token: tok}, nil
+	return u, &store.Session{TokenHash: store.TokenSession(tok.Hash), UserID: u.ID, Created: tok.Created, Token: tok}, nil
 }
 
 // tokenUse remembers when this instance last recorded each token's use,
@@ -430,7 +430,7 @@ func (m TokenManager) Revoke(ctx context.Context, userID, id string) (*store.Tok
 		return nil, err
 	}
 	if m.Feed != nil {
-		if err := m.Feed.Announce(context.WithoutCancel(ctx), store.RevokeEvent(store.Revocation{User: userID, Session: tok.Hash, Only: true})); err != nil {
+		if err := m.Feed.Announce(context.WithoutCancel(ctx), store.RevokeEvent(store.Revocation{User: userID, Session: store.TokenSession(tok.Hash), Only: true})); err != nil {
 			return tok, fmt.Errorf("token %s revoked, but the servers could not be told to close its connections: %w", id, err)
 		}
 	}

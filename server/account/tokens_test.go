@@ -306,7 +306,7 @@ func TestTokens(t *testing.T) {
 	if code, _, _ := call(t, nil, "POST", s.url+"/api/bot/game/g1/move/a1", player, struct{}{}); code != http.StatusUnauthorized {
 		t.Errorf("a revoked token moves: %d; want 401", code)
 	}
-	want := store.Revocation{User: u.ID, Session: httpx.HashSecret(player), Only: true}
+	want := store.Revocation{User: u.ID, Session: store.TokenSession(httpx.HashSecret(player)), Only: true}
 	if rs := s.feed.revocations(); len(rs) != 1 || rs[0] != want {
 		t.Errorf("revocations announced %+v; want %+v", rs, want)
 	}
@@ -316,6 +316,12 @@ func TestTokens(t *testing.T) {
 	do(t, ann, "POST", s.url+"/api/password", account.PasswordChange{Old: "correct horse battery", New: "another long secret"}, http.StatusOK)
 	if code, _, _ := call(t, nil, "GET", s.url+"/api/me", reader, nil); code != http.StatusOK {
 		t.Errorf("a token after a password change: %d; want 200", code)
+	}
+	// The password change closes the other browsers' connections, and
+	// not those the tokens opened.
+	rs := s.feed.revocations()
+	if last := rs[len(rs)-1]; !last.Browsers || last.Ends(store.TokenSession(httpx.HashSecret(reader))) || !last.Ends("another browser") {
+		t.Errorf("the password change announced %+v: want the browsers' sessions ended, not the tokens'", last)
 	}
 	do(t, ann, "DELETE", s.url+"/api/me", account.PasswordConfirm{Password: "another long secret"}, http.StatusOK)
 	if code, _, _ := call(t, nil, "GET", s.url+"/api/me", reader, nil); code != http.StatusUnauthorized {

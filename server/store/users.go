@@ -205,17 +205,32 @@ const EventRevoke = "revoke"
 
 // Revocation says which sessions of an account ended: the one session
 // Session (Only), or every one but Session (every one when it is empty).
+// Browsers limits the latter to the browsers' sessions: what personal API
+// tokens opened stays open (a password change keeps the tokens).
 type Revocation struct {
-	User    string
-	Session string // a session's token hash
-	Only    bool
+	User     string
+	Session  string // a session's token hash (TokenSession for a token)
+	Only     bool
+	Browsers bool
 }
+
+// tokenSession begins the session hash of a request that carried a
+// personal API token.
+const tokenSession = "token:"
+
+// TokenSession returns the session hash (Session.TokenHash) of the
+// requests that carry the token whose hash is given: it differs from any
+// browser's, so that a revocation tells them apart.
+func TokenSession(hash string) string { return tokenSession + hash }
 
 // Ends reports whether the revocation ends the session whose token hash
 // is session.
 func (r Revocation) Ends(session string) bool {
 	if r.Only {
 		return session == r.Session
+	}
+	if r.Browsers && strings.HasPrefix(session, tokenSession) {
+		return false
 	}
 	return session != r.Session
 }
@@ -224,12 +239,15 @@ func (r Revocation) Ends(session string) bool {
 func RevokeEvent(r Revocation) Event {
 	ev := Event{Kind: EventRevoke, Game: r.User, Move: r.Session}
 	if r.Only {
-		ev.Ply = 1
+		ev.Ply |= 1
+	}
+	if r.Browsers {
+		ev.Ply |= 2
 	}
 	return ev
 }
 
 // RevocationOf reads an EventRevoke.
 func RevocationOf(ev Event) Revocation {
-	return Revocation{User: ev.Game, Session: ev.Move, Only: ev.Ply == 1}
+	return Revocation{User: ev.Game, Session: ev.Move, Only: ev.Ply&1 != 0, Browsers: ev.Ply&2 != 0}
 }
