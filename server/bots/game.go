@@ -222,31 +222,38 @@ type gameLines struct {
 }
 
 // next returns the lines that a state (nil for none) and chat lines make,
-// and whether the stream ends with them (the state is the final one).
+// and whether the stream ends with them (the state is the final one). The
+// chat lines come before the state: they were said before it was taken,
+// the newest state, and the final state is the stream's last line.
 func (g *gameLines) next(f *play.Followed, lines []chat.Line) (out []byte, end bool) {
 	if !g.full && f == nil {
 		// The game comes first: the chat waits for it.
 		g.pending = append(g.pending, lines...)
 		return nil, false
 	}
+	var st *play.State
+	var gs GameState
 	if f != nil {
-		st := f.State()
-		gs := gameState(f, st, g.seats)
+		st = f.State()
+		gs = gameState(f, st, g.seats)
+	}
+	if !g.full {
+		g.full = true
+		out = append(out, marshalLine(g.gameFull(st, gs))...)
+	}
+	for _, l := range append(g.pending, lines...) {
+		out = append(out, marshalLine(ChatLine{Type: LineChatLine, Username: l.From, Text: l.Text})...)
+	}
+	g.pending = nil
+	if st != nil {
 		line := marshalLine(gs)
-		if !g.full {
-			g.full = true
-			out = append(out, marshalLine(g.gameFull(st, gs))...)
-		} else if !bytes.Equal(line, g.last) {
+		if g.last != nil && !bytes.Equal(line, g.last) {
 			out = append(out, line...)
 		}
 		g.last = line
 		out = append(out, g.opponentGone(st)...)
 		end = st.Status == store.Finished
 	}
-	for _, l := range append(g.pending, lines...) {
-		out = append(out, marshalLine(ChatLine{Type: LineChatLine, Username: l.From, Text: l.Text})...)
-	}
-	g.pending = nil
 	return out, end
 }
 
