@@ -163,6 +163,7 @@ func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
 	l.mu.Lock()
 	resp.State = l.state()
 	s.scheduleAI(l)
+	s.newsOfSeats(l, NewsStart)
 	l.mu.Unlock()
 	s.log.Info("game created", "game", l.id, "spec", sg.Spec, "seats", len(sg.Seats), "invites", len(resp.Invites))
 	httpx.WriteJSON(w, http.StatusCreated, resp)
@@ -241,6 +242,7 @@ func (s handlers) handleJoin(w http.ResponseWriter, r *http.Request) {
 	l.updated = now
 	l.changed()
 	l.broadcast()
+	s.newsOfJoin(l, p)
 	s.log.Info("seat joined", "game", l.id, "seat", p)
 	httpx.WriteJSON(w, http.StatusOK, JoinResponse{Seat: p, Token: token, State: l.state()})
 }

@@ -398,6 +398,7 @@ func (s *Live) rematch(l *room) error {
 		s.mu.Unlock()
 		nl.mu.Lock()
 		s.scheduleAI(nl)
+		s.newsOfSeats(nl, NewsStart)
 		nl.mu.Unlock()
 		s.log.Info("rematch", "game", l.id, "rematch", nl.id)
 	}
@@ -619,6 +620,37 @@ func (s *Live) newsOfMove(l *room, mover int) {
 		return
 	}
 	s.notify(next.User, NewsTurn, l, l.seatName(mover))
+}
+
+// newsOfSeats tells every account holding a seat of l news of a kind
+// (NewsStart, NewsFinish), once each. The caller holds l.mu.
+func (s *Live) newsOfSeats(l *room, kind string) {
+	if s.notifier.Load() == nil {
+		return
+	}
+	told := map[string]bool{}
+	for i := range l.seats {
+		if u := l.seats[i].User; u != "" && !told[u] {
+			told[u] = true
+			s.notify(u, kind, l, "")
+		}
+	}
+}
+
+// newsOfJoin tells the account that joined seat p of l, if one did, that
+// the game started for it (NewsStart), unless it held another seat
+// already. The caller holds l.mu.
+func (s *Live) newsOfJoin(l *room, p int) {
+	u := l.seats[p].User
+	if u == "" || s.notifier.Load() == nil {
+		return
+	}
+	for i := range l.seats {
+		if i != p && l.seats[i].User == u {
+			return
+		}
+	}
+	s.notify(u, NewsStart, l, "")
 }
 
 // newsOfDraw tells the accounts of the human seats that have not offered a

@@ -78,16 +78,22 @@ type Rater interface {
 // instance the player is connected.
 type Notifier interface {
 	// Notify tells the account userID of news in game gameID: kind is
-	// NewsTurn (it is the account's move) or NewsDraw (a draw is offered
-	// to it); by is the name of the player who moved or offered, title
-	// the game's title.
+	// NewsTurn (it is the account's move), NewsDraw (a draw is offered
+	// to it), NewsStart or NewsFinish; by is the name of the player who
+	// moved or offered, title the game's title.
 	Notify(ctx context.Context, userID, kind, gameID, by, title string)
 }
 
-// The kinds of news live play sends through its Notifier.
+// The kinds of news live play sends through its Notifier. NewsStart and
+// NewsFinish go to every account holding a seat when a game starts (or
+// the account joins it) and when it ends, from the instance that
+// committed the change, once the store holds it (and the new ratings of
+// a rated game).
 const (
-	NewsTurn = "turn"
-	NewsDraw = "draw"
+	NewsTurn   = "turn"
+	NewsDraw   = "draw"
+	NewsStart  = "gameStart"
+	NewsFinish = "gameFinish"
 )
 
 // Config configures live play. Store and Games are required.
@@ -697,6 +703,9 @@ func (s *Live) startGame(ctx context.Context, spec, start string, players []*sto
 	s.games[l.id] = l
 	s.mu.Unlock()
 	s.log.Info("game started", "game", l.id, "spec", sg.Spec, "rated", rated)
+	l.mu.Lock()
+	s.newsOfSeats(l, NewsStart)
+	l.mu.Unlock()
 	return l, nil
 }
 
