@@ -20,16 +20,16 @@ func (lb *Lobby) apart(a, b string) bool {
 	return lb.blocker.Blocks(a, b) || lb.blocker.Blocks(b, a)
 }
 
-// seeksFor returns the seeks a user sees among all (see the function
+// seeksFor returns the seeks a viewer sees among all (see the function
 // seeksFor), less those of the accounts apart from them.
-func (lb *Lobby) seeksFor(all []*Seek, userID string) []*Seek {
-	out := seeksFor(all, userID)
-	if lb.blocker == nil || userID == "" {
+func (lb *Lobby) seeksFor(all []*Seek, v viewer) []*Seek {
+	out := seeksFor(all, v)
+	if lb.blocker == nil || v.id == "" {
 		return out
 	}
 	kept := out[:0]
 	for _, sk := range out {
-		if !lb.apart(userID, sk.ownerID) {
+		if !lb.apart(v.id, sk.ownerID) {
 			kept = append(kept, sk)
 		}
 	}

@@ -95,8 +95,14 @@ type Seek struct {
 	Pool string `json:"pool,omitempty"`
 	// Rating is the owner's rating in the pool, when it has one, and
 	// Provisional says that it is still provisional (shown "1500?").
-	Rating      *float64  `json:"rating,omitempty"`
-	Provisional bool      `json:"provisional,omitempty"`
+	Rating      *float64 `json:"rating,omitempty"`
+	Provisional bool     `json:"provisional,omitempty"`
+	// Bot reports that the owner is a bot account.
+	Bot bool `json:"bot,omitempty"`
+	// BotsRefused reports that the owner accepts no rated games against
+	// bots (store.User.NoRatedBots): a rated seek of theirs is not
+	// offered to bots.
+	BotsRefused bool      `json:"botsRefused,omitempty"`
 	Created     time.Time `json:"created"`
 
 	ownerID, toID string
@@ -197,7 +203,11 @@ type Lobby struct {
 	// site-wide connection of every page, GET /ws/lobby?news=1): they
 	// neither receive the seeks nor keep them.
 	news map[string]map[*httpx.Outbox]lobbyConn
-	all  map[*httpx.Outbox]string // every lobby websocket and its account id ("" for guests)
+	all  map[*httpx.Outbox]viewer // every lobby websocket and its account (none for guests)
+	// attending counts, by account id, the connections of accounts that
+	// keep their seeks as a lobby websocket does without being one (the
+	// bot API's event streams: see Attend).
+	attending map[string]int
 	// shown holds the ids of the seeks this instance has told its
 	// connections of, so that a change of many seeks is sent as its
 	// differences.
@@ -222,7 +232,7 @@ func New(cfg Config) *Lobby {
 	return &Lobby{maxPlies: cfg.MaxPlies, quiet: cfg.Quiet, seeks: cfg.Seeks, pairing: cfg.Pairing, users: cfg.Users, feed: cfg.Feed, games: cfg.Games, sessions: cfg.Sessions,
 		starter: cfg.Starter, ratings: cfg.Ratings, sockets: cfg.Sockets, now: func() time.Time { return cfg.Now().UTC() },
 		log: cfg.Log, instance: cfg.Instance,
-		conns: map[string]map[*httpx.Outbox]lobbyConn{}, news: map[string]map[*httpx.Outbox]lobbyConn{}, all: map[*httpx.Outbox]string{}, shown: map[string]bool{},
+		conns: map[string]map[*httpx.Outbox]lobbyConn{}, news: map[string]map[*httpx.Outbox]lobbyConn{}, all: map[*httpx.Outbox]viewer{}, attending: map[string]int{}, shown: map[string]bool{},
 		changes: httpx.NewRateLimiter(churnEvery, churnBurst)}
 }
 
@@ -296,6 +306,11 @@ func (lb *Lobby) Routes(m *http.ServeMux) {
 const (
 	CodeSelfChallenge = "self_challenge"
 	CodeOwnSeek       = "own_seek"
+	// CodeNoRatedBots refuses a bot a rated game with a player who
+	// accepts none against bots.
+	CodeNoRatedBots = "no_rated_bots"
+	// CodeBotsNotPaired refuses a bot quick pairing.
+	CodeBotsNotPaired = "bots_not_paired"
 )
 
 // decodeSeek returns the seek a stored one describes.
@@ -326,20 +341,42 @@ func (lb *Lobby) allSeeks(ctx context.Context) ([]*Seek, error) {
 	return out, nil
 }
 
-// seeksFor returns the seeks a user sees among all: the open seeks and
-// the challenges from or to them.
-func seeksFor(all []*Seek, userID string) []*Seek {
+// viewer is who looks at the lobby: an account (none for a guest), and
+// whether it is a bot.
+type viewer struct {
+	id  string
+	bot bool
+}
+
+// viewerOf returns the viewer an account is (nil for a guest).
+func viewerOf(u *store.User) viewer {
+	if u == nil {
+		return viewer{}
+	}
+	return viewer{id: u.ID, bot: u.Bot}
+}
+
+// seeksFor returns the seeks a viewer sees among all: the open seeks and
+// the challenges from or to them; a bot does not see the rated seeks of
+// the players who accept no rated games against bots.
+func seeksFor(all []*Seek, v viewer) []*Seek {
 	out := []*Seek{}
 	for _, sk := range all {
-		if sk.toID == "" || sk.toID == userID || sk.ownerID == userID {
+		if v.bot && sk.toID == "" && sk.Rated && sk.BotsRefused {
+			continue
+		}
+		if sk.toID == "" || sk.toID == v.id || sk.ownerID == v.id {
 			out = append(out, sk)
 		}
 	}
 	return out
 }
 
-// lobbyMsg is a lobby websocket message.
-type lobbyMsg struct {
+// Message is a message of the lobby's websockets: the seeks ("seeks",
+// "added", "removed"), or news of an account (one of the News* kinds),
+// which the store's feed carries to whichever instance holds its
+// connections (Deliver) and its event streams (the bot API).
+type Message struct {
 	Type  string  `json:"type"`
 	Seeks []*Seek `json:"seeks,omitempty"`
 	Game  string  `json:"game,omitempty"`
@@ -347,6 +384,41 @@ type lobbyMsg struct {
 	By    string  `json:"by,omitempty"`
 	// Title is the title of the game of live play's news ("turn", "draw").
 	Title string `json:"title,omitempty"`
+	// Challenge is the challenge of the news of challenges.
+	Challenge *Seek `json:"challenge,omitempty"`
+}
+
+// The kinds of an account's news (Message.Type).
+const (
+	// NewsChallenge: a challenge made to the account (Challenge, By).
+	NewsChallenge = "challenge"
+	// NewsChallengeSent: a challenge the account made (Challenge).
+	NewsChallengeSent = "challengeSent"
+	// NewsCanceled: a challenge to or from the account was cancelled by
+	// its owner (Challenge).
+	NewsCanceled = "canceled"
+	// NewsDeclined: a challenge the account made was declined (Challenge,
+	// By).
+	NewsDeclined = "declined"
+	// NewsStarted: a seek or challenge of the account was accepted, or
+	// the account was paired, and its game started (Game, By).
+	NewsStarted = "started"
+	// NewsGameStart and NewsGameFinish: a game in which the account holds
+	// a seat started or finished (Game), as live play tells through
+	// Notify (play.NewsStart, play.NewsFinish).
+	NewsGameStart  = "gameStart"
+	NewsGameFinish = "gameFinish"
+)
+
+// forStreams reports whether news of a kind is for the account's event
+// streams alone, which the pages have no use for: a challenge the account
+// made or that was cancelled, a game started or finished.
+func forStreams(kind string) bool {
+	switch kind {
+	case NewsChallengeSent, NewsCanceled, NewsGameStart, NewsGameFinish:
+		return true
+	}
+	return false
 }
 
 // Publish sends this instance's lobby connections what changed in the
@@ -404,16 +476,16 @@ func (lb *Lobby) Publish(id string) {
 	defer lb.mu.Unlock()
 	for _, sk := range changed {
 		lb.shown[sk.ID] = true
-		msg := httpx.Marshal(lobbyMsg{Type: "added", Seeks: []*Seek{sk}})
-		for c, uid := range lb.all {
-			if len(lb.seeksFor([]*Seek{sk}, uid)) > 0 {
+		msg := httpx.Marshal(Message{Type: "added", Seeks: []*Seek{sk}})
+		for c, v := range lb.all {
+			if len(lb.seeksFor([]*Seek{sk}, v)) > 0 {
 				c.Send(msg)
 			}
 		}
 	}
 	for _, gone := range removed {
 		delete(lb.shown, gone)
-		msg := httpx.Marshal(lobbyMsg{Type: "removed", Seek: gone})
+		msg := httpx.Marshal(Message{Type: "removed", Seek: gone})
 		for c := range lb.all {
 			c.Send(msg)
 		}
@@ -421,10 +493,17 @@ func (lb *Lobby) Publish(id string) {
 }
 
 // Deliver sends news from the feed to this instance's lobby connections
-// of an account.
+// of an account, but for the kinds meant for its event streams alone.
 func (lb *Lobby) Deliver(userID, news string) {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
+	if len(lb.conns[userID]) == 0 && len(lb.news[userID]) == 0 {
+		return
+	}
+	var m struct{ Type string }
+	if json.Unmarshal([]byte(news), &m) == nil && forStreams(m.Type) {
+		return
+	}
 	b := []byte(news)
 	for c := range lb.conns[userID] {
 		c.Send(b)
@@ -436,7 +515,7 @@ func (lb *Lobby) Deliver(userID, news string) {
 
 // announce sends news to an account's lobby connections, on whichever
 // instances they are.
-func (lb *Lobby) announce(ctx context.Context, userID string, m lobbyMsg) {
+func (lb *Lobby) announce(ctx context.Context, userID string, m Message) {
 	ev := store.Event{Kind: store.EventNews, Game: userID, Move: string(httpx.Marshal(m))}
 	if err := lb.feed.Announce(ctx, ev); err != nil {
 		lb.log.Error("lobby: announce", "type", m.Type, "err", err)
@@ -445,13 +524,69 @@ func (lb *Lobby) announce(ctx context.Context, userID string, m lobbyMsg) {
 
 // Notify sends an account news of one of its games, on whichever instance
 // holds its connections (live play's play.Notifier): kind is "turn" (the
-// account's move) or "draw" (a draw offered to it), by the player who
-// moved or offered, title the game's.
+// account's move), "draw" (a draw offered to it), NewsGameStart or
+// NewsGameFinish, by the player who moved or offered, title the game's.
 func (lb *Lobby) Notify(ctx context.Context, userID, kind, gameID, by, title string) {
 	if lb.feed == nil {
 		return
 	}
-	lb.announce(ctx, userID, lobbyMsg{Type: kind, Game: gameID, By: by, Title: title})
+	lb.announce(ctx, userID, Message{Type: kind, Game: gameID, By: by, Title: title})
+}
+
+// Challenges returns the open challenges to or from an account, oldest
+// first (the bot API's event stream starts with them).
+func (lb *Lobby) Challenges(ctx context.Context, userID string) ([]*Seek, error) {
+	if lb.seeks == nil {
+		return nil, nil
+	}
+	all, err := lb.allSeeks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Seek
+	for _, sk := range all {
+		if sk.toID != "" && (sk.toID == userID || sk.ownerID == userID) {
+			out = append(out, sk)
+		}
+	}
+	return out, nil
+}
+
+// Attend keeps an account's seeks and challenges in the lobby while a
+// connection of its own holds them, as its lobby websockets do (the bot
+// API's event stream, for a program that has no lobby page): until leave
+// is called, and on every instance, they are not withdrawn for want of
+// their owner.
+func (lb *Lobby) Attend(ctx context.Context, userID string) (leave func()) {
+	if lb.seeks == nil {
+		return func() {}
+	}
+	lb.mu.Lock()
+	first := lb.attending[userID] == 0 && lb.conns[userID] == nil
+	lb.attending[userID]++
+	lb.mu.Unlock()
+	if first {
+		if err := lb.seeks.Present(ctx, lb.instance, []string{userID}, lb.now().Add(presenceTTL)); err != nil {
+			lb.log.Error("lobby: presence", "err", err)
+		}
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			lb.mu.Lock()
+			lb.attending[userID]--
+			last := lb.attending[userID] == 0 && lb.conns[userID] == nil
+			if lb.attending[userID] == 0 {
+				delete(lb.attending, userID)
+			}
+			lb.mu.Unlock()
+			if last && lb.sockets.Stopping().Err() == nil {
+				if err := lb.seeks.Leave(context.WithoutCancel(ctx), lb.instance, userID, lb.now()); err != nil {
+					lb.log.Error("lobby: leave", "err", err)
+				}
+			}
+		})
+	}
 }
 
 // ForgetAccount withdraws a deleted account's seeks and the challenges to it.
@@ -486,6 +621,11 @@ func (lb *Lobby) Sweep(now time.Time) {
 		lb.renewed = now
 		for uid := range lb.conns {
 			present = append(present, uid)
+		}
+		for uid := range lb.attending {
+			if lb.conns[uid] == nil {
+				present = append(present, uid)
+			}
 		}
 	}
 	lb.mu.Unlock()
@@ -616,7 +756,8 @@ func (lb *Lobby) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		httpx.Error(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	sk.Owner, sk.ownerID = u.Name, u.ID
+	sk.Owner, sk.ownerID, sk.Bot = u.Name, u.ID, u.Bot
+	sk.BotsRefused = !challenge && sk.Rated && u.NoRatedBots
 	sk.Created = lb.now().Truncate(time.Millisecond)
 	switch {
 	case challenge && req.To == "":
@@ -642,6 +783,10 @@ func (lb *Lobby) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		}
 		if lb.apart(u.ID, to.ID) {
 			httpx.Error(w, http.StatusForbidden, fmt.Sprintf("%s takes no challenges from you", to.Name))
+			return
+		}
+		if u.Bot && sk.Rated && to.NoRatedBots && !to.Bot {
+			httpx.ErrorCode(w, http.StatusConflict, CodeNoRatedBots, fmt.Sprintf("%s accepts no rated games against bots; challenge them to a casual game", to.Name))
 			return
 		}
 		sk.To, sk.toID = to.Name, to.ID
@@ -686,7 +831,8 @@ func (lb *Lobby) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 		return
 	}
 	if sk.toID != "" {
-		lb.announce(r.Context(), sk.toID, lobbyMsg{Type: "challenge", Seek: sk.ID, By: u.Name})
+		lb.announce(r.Context(), sk.toID, Message{Type: NewsChallenge, Seek: sk.ID, By: u.Name, Challenge: sk})
+		lb.announce(r.Context(), u.ID, Message{Type: NewsChallengeSent, Seek: sk.ID, Challenge: sk})
 	}
 	httpx.WriteJSON(w, http.StatusCreated, sk)
 }
@@ -696,9 +842,9 @@ func (lb *Lobby) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusNotImplemented, errNoLobby.Error())
 		return
 	}
-	uid := ""
+	var v viewer
 	if u, _, err := lb.sessions.Session(r); err == nil {
-		uid = u.ID
+		v = viewerOf(u)
 	}
 	spec := r.URL.Query().Get("game")
 	all, err := lb.allSeeks(r.Context())
@@ -708,7 +854,7 @@ func (lb *Lobby) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := []*Seek{}
-	for _, sk := range lb.seeksFor(all, uid) {
+	for _, sk := range lb.seeksFor(all, v) {
 		if spec == "" || sk.Spec == spec || strings.HasPrefix(sk.Spec, spec+"(") {
 			out = append(out, sk)
 		}
@@ -721,7 +867,8 @@ func (lb *Lobby) handleGetSeeks(w http.ResponseWriter, r *http.Request) {
 // takeSeek removes the seek id for its acceptor (or decliner or canceller,
 // as by says), answering the errors itself. Of several players taking a
 // seek at once, on any instances, one gets it.
-func (lb *Lobby) takeSeek(w http.ResponseWriter, r *http.Request, userID string, by string) *Seek {
+func (lb *Lobby) takeSeek(w http.ResponseWriter, r *http.Request, u *store.User, by string) *Seek {
+	userID := u.ID
 	id := r.PathValue("id")
 	gone := fmt.Sprintf("no open seek or challenge %q: it was cancelled, taken by someone else, or withdrawn when its owner left", id)
 	rec, err := lb.seeks.GetSeek(r.Context(), id)
@@ -746,6 +893,9 @@ func (lb *Lobby) takeSeek(w http.ResponseWriter, r *http.Request, userID string,
 		return nil
 	case by == "accept" && sk.ownerID == userID:
 		httpx.ErrorCode(w, http.StatusConflict, CodeOwnSeek, "this is your own seek; another player must accept it (or cancel it)")
+		return nil
+	case by == "accept" && u.Bot && sk.Rated && sk.BotsRefused:
+		httpx.ErrorCode(w, http.StatusConflict, CodeNoRatedBots, fmt.Sprintf("%s accepts no rated games against bots", sk.Owner))
 		return nil
 	case (by == "accept" || by == "decline") && sk.toID != "" && sk.toID != userID:
 		httpx.Error(w, http.StatusForbidden, fmt.Sprintf("this challenge is for %s", sk.To))
@@ -775,7 +925,7 @@ func (lb *Lobby) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sk := lb.takeSeek(w, r, u.ID, "accept")
+	sk := lb.takeSeek(w, r, u, "accept")
 	if sk == nil {
 		return
 	}
@@ -794,7 +944,7 @@ func (lb *Lobby) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusInternalServerError, "the game could not be started")
 		return
 	}
-	lb.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "started", Game: id, Seek: sk.ID, By: u.Name})
+	lb.announce(r.Context(), sk.ownerID, Message{Type: NewsStarted, Game: id, Seek: sk.ID, By: u.Name})
 	httpx.WriteJSON(w, http.StatusCreated, AcceptResponse{Game: id})
 }
 
@@ -803,11 +953,11 @@ func (lb *Lobby) handleDeclineSeek(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sk := lb.takeSeek(w, r, u.ID, "decline")
+	sk := lb.takeSeek(w, r, u, "decline")
 	if sk == nil {
 		return
 	}
-	lb.announce(r.Context(), sk.ownerID, lobbyMsg{Type: "declined", Seek: sk.ID, By: u.Name})
+	lb.announce(r.Context(), sk.ownerID, Message{Type: NewsDeclined, Seek: sk.ID, By: u.Name, Challenge: sk})
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
@@ -816,8 +966,14 @@ func (lb *Lobby) handleCancelSeek(w http.ResponseWriter, r *http.Request) {
 	if !ok || !lb.churn(w, u.ID) {
 		return
 	}
-	if lb.takeSeek(w, r, u.ID, "cancel") == nil {
+	sk := lb.takeSeek(w, r, u, "cancel")
+	if sk == nil {
 		return
+	}
+	if sk.toID != "" {
+		for _, uid := range []string{sk.toID, sk.ownerID} {
+			lb.announce(r.Context(), uid, Message{Type: NewsCanceled, Seek: sk.ID, By: u.Name, Challenge: sk})
+		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
@@ -887,10 +1043,12 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	uid, session := "", ""
+	var v viewer
+	session := ""
 	if u, ss, err := lb.sessions.Session(r); err == nil {
-		uid, session = u.ID, ss.TokenHash
+		v, session = viewerOf(u), ss.TokenHash
 	}
+	uid := v.id
 	if r.URL.Query().Get("news") == "1" {
 		lb.serveNews(w, r, uid, session, release)
 		return
@@ -903,12 +1061,12 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	c := conn.Outbox()
 
 	lb.mu.Lock()
-	lb.all[c] = uid
+	lb.all[c] = v
 	first := false
 	if uid != "" {
 		if lb.conns[uid] == nil {
 			lb.conns[uid] = map[*httpx.Outbox]lobbyConn{}
-			first = true
+			first = lb.attending[uid] == 0
 		}
 		// Signing out (anywhere) closes the connection.
 		lb.conns[uid][c] = lobbyConn{session: session, drop: func() { conn.CloseWith(websocket.StatusPolicyViolation, "signed out") }}
@@ -932,7 +1090,7 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			lb.log.Error("lobby: read the seeks", "err", err)
 		}
-		c.Send(httpx.Marshal(lobbyMsg{Type: "seeks", Seeks: lb.seeksFor(all, uid)}))
+		c.Send(httpx.Marshal(Message{Type: "seeks", Seeks: lb.seeksFor(all, v)}))
 	}
 	// The connection's life goes on without the request (see
 	// httpx.Socket.Detach).
@@ -961,7 +1119,7 @@ func (lb *Lobby) lobbyLoop(ctx context.Context, conn *httpx.Socket, c *httpx.Out
 		delete(lb.conns[uid], c)
 		if len(lb.conns[uid]) == 0 {
 			delete(lb.conns, uid)
-			last = true
+			last = lb.attending[uid] == 0
 		}
 	}
 	lb.mu.Unlock()

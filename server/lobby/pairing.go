@@ -130,8 +130,12 @@ func matchAt(now time.Time) func(self, other *store.Waiting) bool {
 // the error itself.
 func (lb *Lobby) pairingUser(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
 	u, _, ok := lb.sessions.SignedIn(w, r)
-	if ok && lb.pairing == nil {
+	switch {
+	case ok && lb.pairing == nil:
 		httpx.Error(w, http.StatusNotImplemented, "this server keeps no pools of quick pairing; post a seek in the lobby instead")
+		return nil, false
+	case ok && u.Bot:
+		httpx.ErrorCode(w, http.StatusForbidden, CodeBotsNotPaired, "quick pairing is for people; a bot posts seeks and challenges, and accepts them")
 		return nil, false
 	}
 	return u, ok
@@ -212,7 +216,7 @@ func (lb *Lobby) handlePair(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, http.StatusInternalServerError, "the game could not be started")
 		return
 	}
-	lb.announce(context.WithoutCancel(r.Context()), partner.User, lobbyMsg{Type: "started", Game: id, By: u.Name})
+	lb.announce(context.WithoutCancel(r.Context()), partner.User, Message{Type: NewsStarted, Game: id, By: u.Name})
 	httpx.WriteJSON(w, http.StatusCreated, PairResponse{Game: id})
 }
 
