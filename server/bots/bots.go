@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"stax/game"
 	"stax/server/httpx"
 	"stax/server/store"
 )
@@ -50,6 +51,14 @@ type Config struct {
 	// Ratings tells the players' ratings the streams show; nil shows
 	// none.
 	Ratings Ratings
+	// Lobby is the lobby, for the event streams: the challenges of an
+	// account, and its seeks kept while its stream is open.
+	Lobby Events
+	// Stored reads the accounts' games for the event streams; nil: the
+	// store keeps no accounts.
+	Stored Stored
+	// Registry lists the games the site plays.
+	Registry game.Registry
 	// Sockets bounds the open streams with the websockets.
 	Sockets *httpx.Sockets
 	// KeepAlive is how often a quiet stream sends an empty line (default
@@ -77,16 +86,20 @@ type Bots struct {
 	mu sync.Mutex // guards the fields below
 	// closing is set by Close: no stream opens after it.
 	closing bool
-	// streams are the open streams, and gameStreams counts the game
-	// streams of each token or session (streamKey).
-	streams     map[*stream]struct{}
-	gameStreams map[string]int
+	// streams are the open streams, and gameStreams and eventStreams
+	// count the game and event streams of each token or session
+	// (streamKey).
+	streams                   map[*stream]struct{}
+	gameStreams, eventStreams map[string]int
+	// events are the open event streams, by account id (Deliver).
+	events map[string]map[*eventStream]struct{}
 }
 
 // New makes the bot API.
 func New(cfg Config) *Bots {
 	httpx.SetDefault(&cfg.KeepAlive, KeepAlive)
-	b := &Bots{cfg: cfg, now: cfg.Now, log: cfg.Log, streams: map[*stream]struct{}{}, gameStreams: map[string]int{}}
+	b := &Bots{cfg: cfg, now: cfg.Now, log: cfg.Log, streams: map[*stream]struct{}{}, gameStreams: map[string]int{},
+		eventStreams: map[string]int{}, events: map[string]map[*eventStream]struct{}{}}
 	if b.now == nil {
 		b.now = time.Now
 	}
@@ -106,6 +119,8 @@ func (b *Bots) Routes(m *http.ServeMux) {
 	m.HandleFunc("POST /api/bot/game/{id}/chat", b.handleChat)
 	m.HandleFunc("POST /api/bot/game/{id}/abort", b.handleAbort)
 	m.HandleFunc("POST /api/bot/game/{id}/claim-victory", b.handleClaim)
+	m.HandleFunc("GET /api/stream/event", b.handleEvents)
+	m.HandleFunc("GET /api/bots", b.handleBots)
 }
 
 // Revoke ends the streams that ended sessions (or tokens) opened, on this

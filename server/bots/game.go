@@ -65,6 +65,9 @@ type stream struct {
 	user    string
 	session string // the token hash of the token or session that opened it
 	key     string // streamKey
+	// counts counts the streams of its kind by key (Bots.gameStreams,
+	// Bots.eventStreams).
+	counts map[string]int
 	// ctx ends with the request, or when Revoke or Close end the stream
 	// (stop forgets Close's ending).
 	ctx    context.Context
@@ -80,12 +83,13 @@ func streamKey(u *store.User, ss *store.Session) string {
 	return u.ID + " " + ss.TokenHash
 }
 
-// open admits a game stream of account u: within MaxGameStreams of its
-// token or session and within the site's connection limits
-// (httpx.Sockets). On a refusal it answers the request; otherwise the
-// caller calls done when the stream ends.
-func (b *Bots) open(w http.ResponseWriter, r *http.Request, u *store.User, ss *store.Session) (*stream, bool) {
-	st := &stream{user: u.ID, session: ss.TokenHash, key: streamKey(u, ss)}
+// open admits a stream of account u of a kind ("game", "event"): within
+// most streams of the kind (counted in counts, b.gameStreams or
+// b.eventStreams) for its token or session and within the site's
+// connection limits (httpx.Sockets). On a refusal it answers the request;
+// otherwise the caller calls done when the stream ends.
+func (b *Bots) open(w http.ResponseWriter, r *http.Request, u *store.User, ss *store.Session, counts map[string]int, most int, kind string) (*stream, bool) {
+	st := &stream{user: u.ID, session: ss.TokenHash, key: streamKey(u, ss), counts: counts}
 	b.mu.Lock()
 	switch {
 	case b.closing:
@@ -93,13 +97,13 @@ func (b *Bots) open(w http.ResponseWriter, r *http.Request, u *store.User, ss *s
 		w.Header().Set("Retry-After", "5")
 		httpx.ErrorCode(w, http.StatusServiceUnavailable, CodeShuttingDown, "the server is shutting down; reconnect in a moment")
 		return nil, false
-	case b.gameStreams[st.key] >= MaxGameStreams:
+	case counts[st.key] >= most:
 		b.mu.Unlock()
 		w.Header().Set("Retry-After", "10")
-		httpx.ErrorCode(w, http.StatusTooManyRequests, CodeTooManyStreams, fmt.Sprintf("this token or session has %d game streams open, the most it may; close one first", MaxGameStreams))
+		httpx.ErrorCode(w, http.StatusTooManyRequests, CodeTooManyStreams, fmt.Sprintf("this token or session has %d %s streams open, the most it may; close one first", most, kind))
 		return nil, false
 	}
-	b.gameStreams[st.key]++
+	counts[st.key]++
 	st.ctx, st.cancel = context.WithCancel(r.Context())
 	st.stop = context.AfterFunc(b.ctx, st.cancel)
 	b.streams[st] = struct{}{}
@@ -123,8 +127,8 @@ func (b *Bots) done(st *stream) {
 	st.cancel()
 	b.mu.Lock()
 	delete(b.streams, st)
-	if b.gameStreams[st.key]--; b.gameStreams[st.key] <= 0 {
-		delete(b.gameStreams, st.key)
+	if st.counts[st.key]--; st.counts[st.key] <= 0 {
+		delete(st.counts, st.key)
 	}
 	b.mu.Unlock()
 	b.wg.Done()
@@ -140,7 +144,7 @@ func (b *Bots) handleGameStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	st, ok := b.open(w, r, u, ss)
+	st, ok := b.open(w, r, u, ss, b.gameStreams, MaxGameStreams, "game")
 	if !ok {
 		return
 	}

@@ -1,0 +1,444 @@
+package bots
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"stax/game"
+	"stax/server/httpx"
+	"stax/server/lobby"
+	"stax/server/ratings"
+	"stax/server/store"
+	"stax/server/view"
+)
+
+// An account's event stream (GET /api/stream/event) starts with what a
+// program needs after a reconnection or a restart: a gameStart line for
+// each unfinished game of the account and a challenge line for each open
+// challenge to or from it. Then come, live, the challenges made to it or
+// by it, cancelled or declined, and its games as they start and finish.
+// The news travels the store's feed as the lobby's does (store.EventNews),
+// so that it reaches the stream on whichever instance it is open
+// (Deliver).
+
+const (
+	// MaxEventStreams bounds the event streams open at once with one
+	// token, or one session, on an instance.
+	MaxEventStreams = 2
+	// StreamQueue bounds the lines waiting for an event stream's reader:
+	// a reader that falls this far behind is too slow, and its stream is
+	// closed.
+	StreamQueue = 64
+	// SeenEvery is how often a bot's open event stream records it seen
+	// (store.Tokens.BotSeen), and OnlineWithin how recently a bot must
+	// have been seen to be online.
+	SeenEvery    = time.Minute
+	OnlineWithin = 2 * time.Minute
+	// maxResumed bounds the unfinished games an event stream starts
+	// with, and maxBots the bots GET /api/bots lists.
+	maxResumed = 100
+	maxBots    = 200
+)
+
+// Events is the lobby as the event stream sees it (package lobby
+// implements it).
+type Events interface {
+	// Challenges returns the open challenges to or from an account.
+	Challenges(ctx context.Context, userID string) ([]*lobby.Seek, error)
+	// Attend keeps an account's seeks and challenges while its stream is
+	// open, until leave is called.
+	Attend(ctx context.Context, userID string) (leave func())
+}
+
+// Stored reads the accounts' games (the store implements it).
+type Stored interface {
+	// Get returns a game with its moves, or store.ErrNotFound.
+	Get(ctx context.Context, id string) (*store.Game, error)
+	// GamesOf returns up to limit games in which an account holds a
+	// seat, with seats but without moves; status filters them when not
+	// empty.
+	GamesOf(ctx context.Context, userID string, limit int, status string) ([]*store.Game, error)
+}
+
+// eventStream is an open event stream: a stream and the lines waiting for
+// its reader.
+type eventStream struct {
+	*stream
+	lines chan []byte
+}
+
+// send queues a line without blocking; a stream whose queue is full is
+// ended as too slow.
+func (es *eventStream) send(line []byte) {
+	select {
+	case es.lines <- line:
+	default:
+		es.cancel()
+	}
+}
+
+// handleEvents serves GET /api/stream/event: the signed-in account's
+// events, until the reader leaves, the session or token that opened it
+// ends, or the server stops.
+func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
+	u, ss, ok := b.cfg.Sessions.SignedIn(w, r)
+	if !ok {
+		return
+	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		return
+	}
+	st, ok := b.open(w, r, u, ss, b.eventStreams, MaxEventStreams, "event")
+	if !ok {
+		return
+	}
+	defer b.done(st)
+	es := &eventStream{stream: st, lines: make(chan []byte, StreamQueue)}
+	b.mu.Lock()
+	if b.events[u.ID] == nil {
+		b.events[u.ID] = map[*eventStream]struct{}{}
+	}
+	b.events[u.ID][es] = struct{}{}
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		delete(b.events[u.ID], es)
+		if len(b.events[u.ID]) == 0 {
+			delete(b.events, u.ID)
+		}
+		b.mu.Unlock()
+	}()
+	// A session that ended while the stream was being set up was not
+	// among those Revoke closed: look again.
+	if _, _, err := b.cfg.Sessions.Session(r); err != nil {
+		httpx.ErrorCode(w, http.StatusUnauthorized, CodeSignedOut, "the token or session ended while the stream opened: "+err.Error())
+		return
+	}
+	// The lines that resume the account's games and challenges are read
+	// once the stream is registered, so that no news falls between them
+	// and the live lines (a line may come twice).
+	first, err := b.resumption(st.ctx, u.ID)
+	if err != nil {
+		b.log.Error("event stream: resume", "user", u.ID, "err", err)
+		httpx.Error(w, http.StatusInternalServerError, "the account's games and challenges could not be read")
+		return
+	}
+	if b.cfg.Lobby != nil {
+		leave := b.cfg.Lobby.Attend(context.WithoutCancel(r.Context()), u.ID)
+		defer leave()
+	}
+	seen := time.Time{}
+	beat := func() {
+		// A bot with its stream open is online (GET /api/bots).
+		if now := b.now(); u.Bot && b.cfg.Tokens != nil && now.Sub(seen) >= SeenEvery {
+			seen = now
+			if err := b.cfg.Tokens.BotSeen(context.WithoutCancel(st.ctx), u.ID, now); err != nil {
+				b.log.Error("event stream: bot seen", "user", u.ID, "err", err)
+			}
+		}
+	}
+	b.serveEvents(w, es, first, beat)
+}
+
+// serveEvents writes an event stream: its first lines, then the lines
+// queued for it, with an empty line whenever it has been silent for
+// KeepAlive; beat runs at the start and at each keep-alive. It returns
+// when the stream is ended or its reader fails to read.
+func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byte, beat func()) {
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "application/x-ndjson")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // a reverse proxy passes each line on at once
+	w.WriteHeader(http.StatusOK)
+	// A stream ended while a write waits for its reader (too slow, or
+	// revoked) ends that write at once: each write's deadline is set
+	// under mu, and the ending sets it to now, before the handler
+	// returns.
+	var mu sync.Mutex
+	ended := false
+	fired := make(chan struct{})
+	stop := context.AfterFunc(es.ctx, func() {
+		defer close(fired)
+		mu.Lock()
+		ended = true
+		rc.SetWriteDeadline(time.Now())
+		mu.Unlock()
+	})
+	defer func() {
+		if !stop() {
+			<-fired
+		}
+	}()
+	write := func(lines ...[]byte) bool {
+		mu.Lock()
+		if ended {
+			mu.Unlock()
+			return false
+		}
+		rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+		mu.Unlock()
+		for _, l := range lines {
+			if _, err := w.Write(l); err != nil {
+				return false
+			}
+		}
+		return rc.Flush() == nil
+	}
+	if !write(first...) {
+		return
+	}
+	beat()
+	keep := time.NewTimer(b.cfg.KeepAlive)
+	defer keep.Stop()
+	for {
+		select {
+		case l := <-es.lines:
+			// The lines waiting go together.
+			lines := [][]byte{l}
+			for more := true; more && len(lines) < StreamQueue; {
+				select {
+				case l := <-es.lines:
+					lines = append(lines, l)
+				default:
+					more = false
+				}
+			}
+			if !write(lines...) {
+				return
+			}
+		case <-keep.C:
+			if !write([]byte{'\n'}) {
+				return
+			}
+			beat()
+		case <-es.ctx.Done():
+			return
+		}
+		keep.Reset(b.cfg.KeepAlive)
+	}
+}
+
+// resumption returns the first lines of an account's event stream: a
+// gameStart line for each of its unfinished games, a challenge line for
+// each open challenge to or from it.
+func (b *Bots) resumption(ctx context.Context, userID string) ([][]byte, error) {
+	var out [][]byte
+	if b.cfg.Stored != nil {
+		gs, err := b.cfg.Stored.GamesOf(ctx, userID, maxResumed, store.Playing)
+		if err != nil {
+			return nil, err
+		}
+		// The least recently active first.
+		for i := len(gs) - 1; i >= 0; i-- {
+			ge, err := b.gameEvent(ctx, gs[i].ID, userID)
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if ge.Status == store.Playing {
+				out = append(out, marshalLine(Event{Type: EventGameStart, Game: ge}))
+			}
+		}
+	}
+	if b.cfg.Lobby != nil {
+		cs, err := b.cfg.Lobby.Challenges(ctx, userID)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			out = append(out, marshalLine(Event{Type: EventChallenge, Challenge: c}))
+		}
+	}
+	return out, nil
+}
+
+// Deliver passes news of an account from the store's feed (the lobby's
+// news, store.EventNews) to its event streams on this instance, as lines.
+func (b *Bots) Deliver(userID, news string) {
+	b.mu.Lock()
+	n := len(b.events[userID])
+	b.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	var m lobby.Message
+	if err := json.Unmarshal([]byte(news), &m); err != nil {
+		b.log.Error("event stream: news", "err", err)
+		return
+	}
+	var ev Event
+	switch m.Type {
+	case lobby.NewsChallenge, lobby.NewsChallengeSent:
+		ev = Event{Type: EventChallenge, Challenge: m.Challenge}
+	case lobby.NewsCanceled:
+		ev = Event{Type: EventChallengeCanceled, Challenge: m.Challenge}
+	case lobby.NewsDeclined:
+		ev = Event{Type: EventChallengeDeclined, Challenge: m.Challenge}
+	case lobby.NewsGameStart, lobby.NewsGameFinish:
+		ge, err := b.gameEvent(b.ctx, m.Game, userID)
+		if err != nil {
+			b.log.Error("event stream: read the game", "game", m.Game, "err", err)
+			return
+		}
+		ev = Event{Type: EventGameStart, Game: ge}
+		if m.Type == lobby.NewsGameFinish {
+			ev.Type = EventGameFinish
+		}
+	default:
+		return // news for the pages (a turn, a draw offered, a seek taken)
+	}
+	if ev.Game == nil && ev.Challenge == nil {
+		return
+	}
+	l := marshalLine(ev)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for es := range b.events[userID] {
+		es.send(l)
+	}
+}
+
+// EventStreams returns the number of event streams open on this instance.
+func (b *Bots) EventStreams() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, ess := range b.events {
+		n += len(ess)
+	}
+	return n
+}
+
+// gameEvent describes a stored game to the account userID.
+func (b *Bots) gameEvent(ctx context.Context, id, userID string) (*GameEvent, error) {
+	if b.cfg.Stored == nil {
+		return nil, fmt.Errorf("game %s: %w", id, store.ErrNoAccounts)
+	}
+	sg, err := b.cfg.Stored.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	g, err := b.cfg.Registry.Load(sg.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	ge := &GameEvent{ID: sg.ID, Spec: sg.Spec, Rated: sg.Rated, Seat: -1, Players: b.players(ctx, g, sg.Seats), Status: sg.Status}
+	for i, st := range sg.Seats {
+		if st.User == userID && ge.Seat < 0 {
+			ge.Seat = i
+		}
+	}
+	if sg.Status == store.Finished {
+		o, err := game.ParseOutcome(sg.End.Outcome)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: %w", id, err)
+		}
+		ge.Outcome = view.OutcomeOf(g, o)
+		ge.Rated = ge.Rated && o.Reason != game.Aborted
+		return ge, nil
+	}
+	h, err := replay(g, sg)
+	if err != nil {
+		return nil, err
+	}
+	if p := h.State().ToMove(); p >= 0 && p < len(sg.Seats) {
+		ge.IsMyTurn = userID != "" && sg.Seats[p].User == userID
+	}
+	return ge, nil
+}
+
+// replay plays a stored game's moves from its start.
+func replay(g game.Game, sg *store.Game) (*game.History, error) {
+	var start game.State
+	if sg.Start != "" {
+		st, err := g.ParseState(sg.Start)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: %w", sg.ID, err)
+		}
+		start = st
+	}
+	h := game.NewHistory(g, start)
+	for i, m := range sg.Moves {
+		if err := h.Play(m); err != nil {
+			return nil, fmt.Errorf("game %s ply %d: %w", sg.ID, i, err)
+		}
+	}
+	return h, nil
+}
+
+// BotList answers GET /api/bots.
+type BotList struct {
+	Bots []BotInfo `json:"bots"`
+}
+
+// BotInfo is a bot account in GET /api/bots.
+type BotInfo struct {
+	Name string `json:"name"`
+	// Online reports that the bot had its event stream open within
+	// OnlineWithin; Seen is when it last had (absent: never).
+	Online bool       `json:"online"`
+	Seen   *time.Time `json:"seen,omitempty"`
+	// Ratings are its ratings, one per pool it played rated games in,
+	// and Games the rated games it played in all.
+	Ratings []BotRating `json:"ratings"`
+	Games   int         `json:"games"`
+}
+
+// BotRating is a bot's rating in one pool.
+type BotRating struct {
+	Pool        string  `json:"pool"`
+	Rating      float64 `json:"rating"`
+	Provisional bool    `json:"provisional,omitempty"`
+	Games       int     `json:"games"`
+}
+
+// handleBots serves GET /api/bots: the bot accounts, those seen most
+// recently first.
+func (b *Bots) handleBots(w http.ResponseWriter, r *http.Request) {
+	if b.cfg.Tokens == nil {
+		httpx.Error(w, http.StatusNotImplemented, "this server keeps no bot accounts")
+		return
+	}
+	us, err := b.cfg.Tokens.Bots(r.Context(), maxBots)
+	if err != nil {
+		b.log.Error("bots", "err", err)
+		httpx.Error(w, http.StatusInternalServerError, "the bots could not be listed")
+		return
+	}
+	now := b.now()
+	out := BotList{Bots: []BotInfo{}}
+	for _, u := range us {
+		bi := BotInfo{Name: u.Name, Ratings: []BotRating{}}
+		if !u.Seen.IsZero() {
+			seen := u.Seen
+			bi.Seen = &seen
+			bi.Online = now.Sub(seen) <= OnlineWithin
+		}
+		for _, pool := range ratings.PoolNames() {
+			if b.cfg.Ratings == nil {
+				break
+			}
+			rt, err := b.cfg.Ratings.Rating(r.Context(), u.ID, pool)
+			if err != nil {
+				b.log.Error("bots: ratings", "err", err)
+				httpx.Error(w, http.StatusInternalServerError, "the bots' ratings could not be read")
+				return
+			}
+			if rt.Games > 0 {
+				bi.Ratings = append(bi.Ratings, BotRating{Pool: pool, Rating: rt.Rating, Provisional: rt.Deviation > ratings.ProvisionalDeviation, Games: rt.Games})
+				bi.Games += rt.Games
+			}
+		}
+		out.Bots = append(out.Bots, bi)
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+}
