@@ -411,9 +411,15 @@ func New(cfg Config) (*Server, error) {
 	// lobby's site-wide news connections.
 	live.SetNotifier(s.lobby)
 	// The bot API follows and acts in live play's games.
-	bcfg := bots.Config{Sessions: s.accounts, Tokens: tokens, Games: live, Sockets: s.sockets, Proxies: proxies, Now: now, Log: cfg.Log}
+	// It tells the accounts their challenges and games from the lobby's
+	// news, and keeps their seeks while their event streams are open.
+	bcfg := bots.Config{Sessions: s.accounts, Tokens: tokens, Games: live, Lobby: s.lobby, Registry: cfg.Games,
+		Sockets: s.sockets, Proxies: proxies, Now: now, Log: cfg.Log}
 	if rated != nil && users != nil {
 		bcfg.Ratings = s.ratings
+	}
+	if users != nil {
+		bcfg.Stored = botStore{Store: games, users: users}
 	}
 	s.bots = bots.New(bcfg)
 	// An account disabled anywhere loses its websockets and streams here.
@@ -511,6 +517,7 @@ func (s *Server) feed(live func(store.Event)) func(store.Event) {
 			s.lobby.Publish(ev.Game)
 		case store.EventNews:
 			s.lobby.Deliver(ev.Game, ev.Move)
+			s.bots.Deliver(ev.Game, ev.Move)
 		case store.EventRevoke:
 			// Sessions and tokens ended: their websockets and streams
 			// close, on every instance.
@@ -612,6 +619,22 @@ func (s *Server) Close() error {
 // Live reports how many games are in memory and how many connections are
 // open, for logs and tests.
 func (s *Server) Live() (games, conns int) { return s.live.Live() }
+
+// EventStreams reports how many event streams of the bot API are open on
+// this instance, for tests.
+func (s *Server) EventStreams() int { return s.bots.EventStreams() }
+
+// botStore is what the bot API reads of the store: the games and the
+// accounts' games.
+type botStore struct {
+	store.Store
+	users store.Users
+}
+
+// GamesOf implements bots.Stored.
+func (b botStore) GamesOf(ctx context.Context, userID string, limit int, status string) ([]*store.Game, error) {
+	return b.users.GamesOf(ctx, userID, limit, status)
+}
 
 // Stats reports what the server holds and how long its moves take.
 func (s *Server) Stats() Stats {
