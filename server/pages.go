@@ -41,6 +41,8 @@ func pageKind(p string) string {
 		return "profile"
 	case p == "/leaderboard" || strings.HasPrefix(p, "/leaderboard/"):
 		return "leaderboard"
+	case p == "/bots":
+		return "bots"
 	case p == "/puzzles" || strings.HasPrefix(p, "/puzzles/"):
 		return "puzzles"
 	case p == "/learn" || strings.HasPrefix(p, "/learn/"):
@@ -77,6 +79,8 @@ func pageModule(p string, guest bool) string {
 		return "pages/analysis.js"
 	case strings.HasPrefix(p, "/@/") || p == "/me/games" || p == "/leaderboard" || strings.HasPrefix(p, "/leaderboard/"):
 		return "pages/profile.js"
+	case p == "/bots":
+		return "pages/bots.js"
 	case p == "/puzzles" || strings.HasPrefix(p, "/puzzles/"):
 		return "pages/puzzles.js"
 	case p == "/learn" || strings.HasPrefix(p, "/learn/"):
@@ -130,6 +134,11 @@ var pageDescriptions = map[string]map[string]string{
 		"en": "The leaderboards of stax: the best-rated players of Pogo, Pisola and Diam.",
 		"fr": "Les classements de stax : les joueurs les mieux classés à Pogo, Pisola et Diam.",
 		"es": "Las clasificaciones de stax: los jugadores mejor puntuados en Pogo, Pisola y Diam.",
+	},
+	"bots": {
+		"en": "The bots of stax: programs that play Pogo, Pisola and Diam through its API, rated like everyone; challenge one.",
+		"fr": "Les bots de stax : des programmes qui jouent à Pogo, Pisola et Diam par son API, classés comme tout le monde ; défiez-en un.",
+		"es": "Los bots de stax: programas que juegan a Pogo, Pisola y Diam a través de su API, puntuados como todos; desafía a uno.",
 	},
 	"puzzles": {
 		"en": "Puzzles of Pogo, Pisola and Diam from real games: find the best move.",

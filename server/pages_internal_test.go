@@ -24,7 +24,7 @@ func TestPageModules(t *testing.T) {
 	}
 	var preloaded []string
 	for _, p := range []string{"/", "/new", "/game/abc", "/games", "/rules", "/rules/pogo", "/analysis", "/@/ann", "/me/games",
-		"/leaderboard", "/leaderboard/pogo", "/puzzles", "/puzzles/daily", "/offline", "/bench", "/login", "/signup", "/account", "/reset", "/learn", "/learn/pogo-moves"} {
+		"/leaderboard", "/leaderboard/pogo", "/bots", "/puzzles", "/puzzles/daily", "/offline", "/bench", "/login", "/signup", "/account", "/reset", "/learn", "/learn/pogo-moves"} {
 		for _, guest := range []bool{true, false} {
 			m := pageModule(p, guest)
 			if !slices.Contains(lazy, m) {

@@ -75,7 +75,7 @@ func TestTranslations(t *testing.T) {
 		}
 	}
 	// Every key written in the modules exists.
-	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker|extras|lobby|profile|account|board|settings|analysis|offline|puzzles|lessons)\.[A-Za-z_.]*[A-Za-z_])"`)
+	keyRE := regexp.MustCompile(`"((?:nav|notfound|home|recent|moves|rules|game|result|reason|error|controls|picker|extras|lobby|bots|profile|account|board|settings|analysis|offline|puzzles|lessons)\.[A-Za-z_.]*[A-Za-z_])"`)
 	for _, name := range modules(t) {
 		if strings.HasPrefix(name, "i18n/") {
 			continue
@@ -97,7 +97,7 @@ func TestTranslations(t *testing.T) {
 		}
 	}
 	for _, code := range []string{play.CodeBadToken, play.CodeBadMessage, play.CodeNotYourSeat, play.CodeNotYourTurn, play.CodeIllegalMove, play.CodeStale, play.CodeGameOver, play.CodeServer, play.CodeFlagged, play.CodeRateLimited,
-		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek,
+		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek, lobby.CodeNoRatedBots, lobby.CodeBotsNotPaired,
 		account.CodeInvalidToken, account.CodeMissingScope, account.CodeTokenRefused, account.CodeBotAccount, account.CodeBadTokenRequest, account.CodeAlreadyBot, account.CodePlayedGames,
 		puzzles.CodeNoPuzzle, puzzles.CodeBadLine, puzzles.CodeIllegalMove, puzzles.CodeNoPlayer, lessons.CodeNoLesson, lessons.CodeBadStep, lessons.CodeIllegalMove} {
 		if _, ok := en["error."+code]; !ok {

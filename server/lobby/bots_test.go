@@ -166,6 +166,12 @@ func TestBotsInLobby(t *testing.T) {
 	if n := len(starter.started); n != 3 {
 		t.Fatalf("%d games started; want the three the bot and cat accepted", n)
 	}
+	// A challenge to a bot says so beside its name.
+	var toBot lobby.Seek
+	call(t, ts, "ann", "POST", "/api/challenges", lobby.SeekRequest{Spec: "pogo", Rated: true, Days: 3, To: "robot"}, http.StatusCreated, &toBot)
+	if !toBot.ToBot || toBot.Bot {
+		t.Fatalf("ann's challenge to the bot %+v; want it marked toBot", toBot)
+	}
 }
 
 // TestAttendKeepsSeeks checks that an account's seeks stay while a

@@ -97,8 +97,10 @@ type Seek struct {
 	// Provisional says that it is still provisional (shown "1500?").
 	Rating      *float64 `json:"rating,omitempty"`
 	Provisional bool     `json:"provisional,omitempty"`
-	// Bot reports that the owner is a bot account.
-	Bot bool `json:"bot,omitempty"`
+	// Bot reports that the owner is a bot account, and ToBot that the
+	// player challenged is.
+	Bot   bool `json:"bot,omitempty"`
+	ToBot bool `json:"toBot,omitempty"`
 	// BotsRefused reports that the owner accepts no rated games against
 	// bots (store.User.NoRatedBots): a rated seek of theirs is not
 	// offered to bots.
@@ -789,7 +791,7 @@ func (lb *Lobby) postSeek(w http.ResponseWriter, r *http.Request, challenge bool
 			httpx.ErrorCode(w, http.StatusConflict, CodeNoRatedBots, fmt.Sprintf("%s accepts no rated games against bots; challenge them to a casual game", to.Name))
 			return
 		}
-		sk.To, sk.toID = to.Name, to.ID
+		sk.To, sk.toID, sk.ToBot = to.Name, to.ID, to.Bot
 	}
 	if sk.Pool != "" {
 		if rt, err := lb.ratings.Rating(r.Context(), u.ID, sk.Pool); err == nil && rt.Games > 0 {

@@ -127,6 +127,9 @@ export const pairingPresets = () => request("GET", "/api/pairing").then((d) => d
 export const pair = (spec, preset, renew = false) => request("POST", "/api/pairing", { spec, preset, renew });
 export const unpair = () => request("DELETE", "/api/pairing");
 export const myGames = () => request("GET", "/api/me/games").then((d) => d.games || []);
+// bots returns the bot accounts, those seen most recently first:
+// [{name, online, seen, ratings: [{pool, rating, provisional, games}], games}].
+export const bots = () => request("GET", "/api/bots").then((d) => d.bots || []);
 
 // LobbySocket follows the lobby: on is {seeks(list), started(msg),
 // challenge(msg), declined(msg), status(text)}. It reconnects after it

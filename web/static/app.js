@@ -66,6 +66,7 @@ const puzzlesPage = lazyPage(() => import("./pages/puzzles.js"), (m) => m.puzzle
 const puzzleHistoryPage = lazyPage(() => import("./pages/puzzles.js"), (m) => m.puzzleHistoryPage);
 const lobbyPage = lazyPage(() => import("./pages/lobby.js"), (m) => m.lobbyPage);
 const leaderboardPage = lazyPage(() => import("./pages/profile.js"), (m) => m.leaderboardPage);
+const botsPage = lazyPage(() => import("./pages/bots.js"), (m) => m.botsPage);
 const myGamesPage = lazyPage(() => import("./pages/profile.js"), (m) => m.myGamesPage);
 const profilePage = lazyPage(() => import("./pages/profile.js"), (m) => m.profilePage);
 const accountPage = lazyPage(() => import("./pages/signin.js"), (m) => m.accountPage);
@@ -98,6 +99,7 @@ function route() {
   else if (path === "/me/games") page = myGamesPage;
   else if (path === "/leaderboard") page = (root) => leaderboardPage(root, "");
   else if ((m = /^\/leaderboard\/([a-z0-9]+)$/.exec(path))) page = (root) => leaderboardPage(root, m[1]);
+  else if (path === "/bots") page = botsPage;
   else if ((m = /^\/@\/([A-Za-z0-9_-]+)$/.exec(path))) page = (root) => profilePage(root, m[1]);
   else if ((m = /^\/game\/([A-Za-z0-9]+)$/.exec(path))) page = (root) => gamePage(root, m[1]);
   else if (path === "/games") page = recentPage;
@@ -203,6 +205,7 @@ function drawNav() {
     h("a", { href: "/puzzles", "data-link": "", "data-testid": "nav-puzzles" }, t("nav.puzzles")),
     h("a", { href: "/learn", "data-link": "", "data-testid": "nav-learn" }, t("nav.learn")),
     h("a", { href: "/leaderboard", "data-link": "", "data-testid": "nav-leaderboard" }, t("nav.leaderboard")),
+    h("a", { href: "/bots", "data-link": "", "data-testid": "nav-bots" }, t("nav.bots")),
     ...GAMES.filter((g) => g.rules).map((g) => h("a", { href: "/rules/" + g.name, "data-link": "" }, t("nav.rules", { game: g.title }))),
     h(
       "button",

@@ -1,9 +1,11 @@
 // lobby.js is the lobby, the home page of a signed-in player: the open
 // seeks, live over /ws/lobby, a form to seek a game, challenges to and
-// from named players, and the player's games waiting for a move.
+// from named players, the bots online, and the player's games waiting for
+// a move.
 
-import { acceptSeek, cancelSeek, challenge, clockText, declineChallenge, LobbySocket, myGames, pair, pairingPresets, poolName, pools, postSeek, presetText, unpair } from "../account.js";
+import { acceptSeek, bots, cancelSeek, challenge, clockText, declineChallenge, LobbySocket, myGames, pair, pairingPresets, poolName, pools, postSeek, presetText, unpair } from "../account.js";
 import { h, clear, navigate } from "../dom.js";
+import { botBadge } from "../players.js";
 import { errorWords, t } from "../i18n.js";
 
 export function lobbyPage(root, who) {
@@ -163,8 +165,10 @@ export function lobbyPage(root, who) {
       const what = `${s.spec} · ${clockText(s)} · ${t(s.rated ? "lobby.ratedGame" : "lobby.casual")}`;
       const row = h("li", { class: "seek", "data-testid": "seek-" + s.owner },
         h("a", { href: "/@/" + encodeURIComponent(s.owner), "data-link": "" }, s.owner),
+        s.bot ? botBadge() : null,
         s.rating ? ` (${Math.round(s.rating)}${s.provisional ? "?" : ""})` : "",
         s.to ? ` → ${s.to}` : "",
+        s.toBot ? botBadge() : null,
         " ", h("span", {}, what), " ");
       if (mine) row.append(h("button", { type: "button", class: "secondary small", "data-testid": "cancel-" + s.id, onclick: () => act(() => cancelSeek(s.id)) }, t("lobby.cancel")));
       else {
@@ -193,11 +197,31 @@ export function lobbyPage(root, who) {
   });
   drawWaiting();
 
+  // The bots online, each with a button that fills the challenge form in
+  // with its name.
+  const botList = h("ul", { class: "bots-online", "data-testid": "bots-online" });
+  bots().then((bs) => {
+    const online = bs.filter((b) => b.online && b.name.toLowerCase() !== who.name.toLowerCase());
+    if (!online.length) botList.append(h("li", { class: "muted" }, t("bots.noneOnline")));
+    for (const b of online) {
+      botList.append(h("li", { "data-testid": "bot-online-" + b.name },
+        h("a", { href: "/@/" + encodeURIComponent(b.name), "data-link": "" }, b.name), botBadge(), " ",
+        h("button", { type: "button", class: "secondary small", "data-testid": "challenge-bot-" + b.name, "aria-label": t("bots.challengeName", { name: b.name }), onclick: () => {
+          to.value = b.name;
+          form.scrollIntoView({ block: "nearest" });
+          to.focus();
+        } }, t("bots.challenge"))));
+    }
+  }).catch(() => botList.append(h("li", { class: "muted" }, t("bots.noneOnline"))));
+
   root.append(
     h("h1", {}, t("lobby.heading"), " ", conn),
     h("div", { class: "lobby" },
       h("section", {}, h("h2", {}, t("lobby.openSeeks")), list, err),
-      h("section", { class: "lobby-side" }, quickBox, form, h("h2", {}, t("lobby.yourMove")), waitingList,
+      h("section", { class: "lobby-side" }, quickBox, form,
+        h("section", { class: "bots-box", "data-testid": "bots-box" }, h("h2", {}, t("bots.onlineHeading")), botList,
+          h("p", { class: "small" }, h("a", { href: "/bots", "data-link": "" }, t("bots.all")))),
+        h("h2", {}, t("lobby.yourMove")), waitingList,
         h("p", { class: "small" }, h("a", { href: "/new", "data-link": "" }, t("lobby.playOthers")), " · ", h("a", { href: "/me/games", "data-link": "" }, t("lobby.allGames")))),
     ),
   );
