@@ -56,6 +56,7 @@ func init() {
 		puzzles.Puzzle{}, puzzles.MoveRequest{}, puzzles.MoveResult{}, puzzles.HintRequest{}, puzzles.Hint{}, puzzles.History{}, puzzles.Themes{}, puzzles.PlayerRating{},
 		lessons.Index{}, lessons.LessonView{}, lessons.MoveRequest{}, lessons.MoveResult{},
 		bots.GameFull{}, bots.GameState{}, bots.ChatLine{}, bots.OpponentGone{}, bots.OK{}, bots.ChatRequest{},
+		bots.Event{}, bots.BotList{},
 	} {
 		t := reflect.TypeOf(v)
 		wireTypes[filepath.Base(t.PkgPath())+"."+t.Name()] = v
