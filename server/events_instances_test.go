@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"stax/server/account"
 	"stax/server/bots"
 	"stax/server/lobby"
 	"stax/server/store/pgtest"
@@ -19,13 +20,15 @@ type eventLines struct {
 	lines chan string // closed when the stream ends
 }
 
-// events opens the player's event stream on the player's server, once
-// that server holds it: news sent before would not reach it.
-func (p *player) events() *eventLines {
+// events opens the event stream of the player's account with a token on
+// the player's server, once that server holds it: news sent before would
+// not reach it.
+func (p *player) events(token string) *eventLines {
 	p.t.Helper()
 	before := p.ts.srv.EventStreams()
 	req, _ := http.NewRequest("GET", p.ts.url+"/api/stream/event", nil)
-	res, err := p.hc.Do(req)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -82,11 +85,12 @@ func TestEventsTwoInstances(t *testing.T) { testEventsTwoInstances(t, newDB(t)) 
 // PostgreSQL database, whose change feed is LISTEN/NOTIFY.
 func TestEventsTwoInstancesPostgres(t *testing.T) { testEventsTwoInstances(t, pgtest.URL(t)) }
 
-// testEventsTwoInstances checks that an event stream open on the first
-// instance hears of what happens on the second: a challenge made there,
-// declined there, another accepted there and the game's start, then the
-// game's finish; and that, opened again, it starts with the game going
-// on.
+// testEventsTwoInstances checks that an event stream open with a read
+// token on the first instance hears of what happens on the second: a
+// challenge made there, declined there, another accepted there and the
+// game's start, then the game's finish; that, opened again, it starts with
+// the game going on; and that revoking the token on the second instance
+// closes its streams on both.
 func testEventsTwoInstances(t *testing.T, db string) {
 	clock := newFakeClock()
 	ts1 := startAccounts(t, db, clock)
@@ -94,7 +98,8 @@ func testEventsTwoInstances(t *testing.T, db string) {
 	ann, bob := ts1.player("ann"), ts2.player("bob")
 	ann.signup("correct horse")
 	bob.signup("battery staple")
-	events := ann.events()
+	token := ann.newToken("events", "read")
+	events := ann.events(token)
 
 	var sk lobby.Seek
 	bob.call("POST", "/api/challenges", map[string]any{"spec": "pisola", "to": "ann"}, http.StatusCreated, &sk)
@@ -119,7 +124,7 @@ func testEventsTwoInstances(t *testing.T, db string) {
 
 	// The stream, opened again on the second instance, starts with the
 	// game.
-	again := ann.on(ts2).events()
+	again := ann.on(ts2).events(token)
 	if ev := again.next("the game going on"); ev.Type != bots.EventGameStart || ev.Game.ID != acc.Game {
 		t.Fatalf("the stream opened again starts with %+v; want the game %s", ev, acc.Game)
 	}
@@ -132,6 +137,36 @@ func testEventsTwoInstances(t *testing.T, db string) {
 		ev := es.next("the game's finish")
 		if ev.Type != bots.EventGameFinish || ev.Game.ID != acc.Game || ev.Game.Status != "finished" || ev.Game.Outcome == nil || ev.Game.IsMyTurn {
 			t.Fatalf("after bob resigned: %+v %+v; want the game finished with its outcome", ev, ev.Game)
+		}
+	}
+
+	// The token revoked on the second instance: both streams end.
+	var list struct{ Tokens []account.TokenView }
+	ann.on(ts2).call("GET", "/api/tokens", nil, http.StatusOK, &list)
+	if len(list.Tokens) != 1 {
+		t.Fatalf("ann's tokens: %+v; want the one", list.Tokens)
+	}
+	ann.on(ts2).call("DELETE", "/api/tokens/"+list.Tokens[0].ID, nil, http.StatusOK, nil)
+	for _, es := range []*eventLines{events, again} {
+		es.waitEnd()
+	}
+}
+
+// waitEnd waits for the stream to end, keep-alives aside.
+func (es *eventLines) waitEnd() {
+	es.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case l, ok := <-es.lines:
+			if !ok {
+				return
+			}
+			if l != "" {
+				es.t.Fatalf("line %q; want the stream ended", l)
+			}
+		case <-timeout:
+			es.t.Fatal("the stream is still open 10 s after its token was revoked")
 		}
 	}
 }
