@@ -58,36 +58,6 @@ func (f *fakeSessions) revoke(secret string) {
 	f.mu.Unlock()
 }
 
-// fakeTokens keeps the bot accounts' last sight in memory, the rest of
-// the accounts in the store.
-type fakeTokens struct {
-	store.Tokens // the methods the event streams do not use
-	mu           sync.Mutex
-	bots         []*store.User
-}
-
-func (f *fakeTokens) BotSeen(ctx context.Context, userID string, t time.Time) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, u := range f.bots {
-		if u.ID == userID {
-			u.Seen = t
-		}
-	}
-	return nil
-}
-
-func (f *fakeTokens) Bots(ctx context.Context, limit int) ([]*store.User, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []*store.User
-	for _, u := range f.bots {
-		c := *u
-		out = append(out, &c)
-	}
-	return out, nil
-}
-
 // fakeStarter starts nothing: the tests create their games in the store.
 type fakeStarter struct{}
 
@@ -111,7 +81,6 @@ type eventSite struct {
 	bots     *bots.Bots
 	lobby    *lobby.Lobby
 	sessions *fakeSessions
-	tokens   *fakeTokens
 	clock    *fakeClock
 	users    map[string]*store.User // by name
 }
@@ -126,7 +95,7 @@ func newEventSite(t *testing.T, keepAlive time.Duration) *eventSite {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s := &eventSite{t: t, st: st, sessions: &fakeSessions{tokens: map[string]*store.User{}}, tokens: &fakeTokens{},
+	s := &eventSite{t: t, st: st, sessions: &fakeSessions{tokens: map[string]*store.User{}},
 		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Millisecond)}, users: map[string]*store.User{}}
 	for _, u := range []*store.User{{Name: "ann"}, {Name: "bob"}, {Name: "robot", Bot: true}} {
 		u.ID, u.PasswordHash, u.Created = "id-"+u.Name, "x", s.clock.Now()
@@ -135,14 +104,14 @@ func newEventSite(t *testing.T, keepAlive time.Duration) *eventSite {
 		}
 		s.users[u.Name] = u
 		s.sessions.tokens[u.Name+"-token"] = u
-		if u.Bot {
-			s.tokens.bots = append(s.tokens.bots, u)
-		}
+	}
+	if err := st.SetBot(context.Background(), s.users["robot"].ID); err != nil {
+		t.Fatal(err)
 	}
 	sockets := httpx.NewSockets(httpx.SocketLimits{MaxConns: 100, MaxConnsPerIP: 100}, nil, nil)
 	s.lobby = lobby.New(lobby.Config{Seeks: st, Users: st, Feed: st, Games: games.All(), Sessions: s.sessions,
 		Starter: fakeStarter{}, Ratings: noRatings{}, Sockets: sockets, Now: s.clock.Now})
-	s.bots = bots.New(bots.Config{Sessions: s.sessions, Tokens: s.tokens, Sockets: sockets, Lobby: s.lobby, Stored: st,
+	s.bots = bots.New(bots.Config{Sessions: s.sessions, Tokens: st, Sockets: sockets, Lobby: s.lobby, Stored: st,
 		Registry: games.All(), KeepAlive: keepAlive, Now: s.clock.Now})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -380,6 +349,9 @@ func TestEventStream(t *testing.T) {
 	ev = es.next()
 	if ev.Type != bots.EventGameStart || ev.Game.ID != started || !ev.Game.IsMyTurn || ev.Game.Seat != 0 || ev.Game.Status != "playing" {
 		t.Fatalf("after the game started: %+v %+v; want gameStart, the bot to move", ev, ev.Game)
+	}
+	if p := ev.Game.Players; !p[0].Bot || p[1].Bot || p[0].Name != "robot" {
+		t.Fatalf("the players %+v; want the bot marked so, bob not", p)
 	}
 	s.resign(started, 1)
 	s.lobby.Notify(context.Background(), s.users["robot"].ID, lobby.NewsGameFinish, started, "", "Pogo")

@@ -20,21 +20,6 @@ import (
 	"stax/server/store/sqlite"
 )
 
-// flaggedUsers is a store of accounts whose bot flags (Bot, NoRatedBots)
-// are those of the accounts given, as the store's reads fill them in.
-type flaggedUsers struct {
-	store.Users
-	flags httpxtest.Sessions
-}
-
-func (f flaggedUsers) UserByName(ctx context.Context, name string) (*store.User, error) {
-	u, err := f.Users.UserByName(ctx, name)
-	if err == nil && f.flags[u.Name] != nil {
-		u.Bot, u.NoRatedBots = f.flags[u.Name].Bot, f.flags[u.Name].NoRatedBots
-	}
-	return u, err
-}
-
 // newBotLobby serves a lobby alone, as newLobby does, to ann and bob,
 // cat who accepts no rated games against bots, and the bot account
 // robot; it returns the lobby too.
@@ -46,17 +31,24 @@ func newBotLobby(t *testing.T) (*httptest.Server, *lobby.Lobby, *fakeStarter) {
 	}
 	t.Cleanup(func() { st.Close() })
 	users := httpxtest.Sessions{}
+	ctx := context.Background()
 	for _, u := range []*store.User{{Name: "ann"}, {Name: "bob"}, {Name: "cat", NoRatedBots: true}, {Name: "robot", Bot: true}} {
 		u.ID, u.PasswordHash, u.Created = "id-"+u.Name, "x", time.Now().UTC().Truncate(time.Millisecond)
-		if err := st.CreateUser(context.Background(), u); err != nil {
+		if err := st.CreateUser(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 		users[u.Name] = u
 	}
+	if err := st.SetBot(ctx, "id-robot"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetBotsRated(ctx, "id-cat", false); err != nil {
+		t.Fatal(err)
+	}
 	starter := &fakeStarter{}
-	lb := lobby.New(lobby.Config{Seeks: st, Pairing: st, Users: flaggedUsers{st, users}, Feed: st, Games: games.All(), Sessions: users,
+	lb := lobby.New(lobby.Config{Seeks: st, Pairing: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
 		Starter: starter, Ratings: fakeRatings{1500}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)})
-	wctx, cancel := context.WithCancel(context.Background())
+	wctx, cancel := context.WithCancel(ctx)
 	t.Cleanup(cancel)
 	if err := st.Watch(wctx, func(ev store.Event) {
 		if ev.Kind == store.EventSeek {
