@@ -9,9 +9,10 @@
 // The games are live play's (Games), the challenges and the news of an
 // account the lobby's (Events). Every stream is bounded: it counts as a
 // websocket against the site's connection limits (httpx.Sockets), a token
-// or session holds at most MaxGameStreams game streams, and what waits
-// for a stream's client is bounded (play.Follower); a client too slow to
-// read is closed.
+// or session holds at most MaxGameStreams game streams and
+// MaxEventStreams event streams, and what waits for a stream's client is
+// bounded (play.Follower, StreamQueue); a client too slow to read is
+// closed.
 package bots
 
 import (
