@@ -148,8 +148,8 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 
 // serveEvents writes an event stream: its first lines, then the lines
 // queued for it, with an empty line whenever it has been silent for
-// KeepAlive; beat runs at the start and at each keep-alive. It returns
-// when the stream is ended or its reader fails to read.
+// KeepAlive; beat runs at the start and after each write. It returns when
+// the stream is ended or its reader fails to read.
 func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byte, beat func()) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
@@ -213,6 +213,7 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 			if !write(lines...) {
 				return
 			}
+			beat()
 		case <-keep.C:
 			if !write([]byte{'\n'}) {
 				return
