@@ -81,8 +81,8 @@ func TestBrowserResetLink(t *testing.T) {
 }
 
 // TestBrowserBlockReport: ann, signed in, blocks bob from his profile,
-// finds him blocked after a reload, and reports him with a reason that
-// reaches the operators.
+// finds him blocked after a reload, reports him with a reason that
+// reaches the operators, and unblocks him.
 func TestBrowserBlockReport(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
@@ -129,6 +129,11 @@ func TestBrowserBlockReport(t *testing.T) {
 	if err != nil || len(reports) != 1 || reports[0].TargetName != "bob" || reports[0].ReporterName != "ann" || reports[0].Reason != "insults after every game" {
 		t.Fatalf("reports: %+v, %v; want ann's report of bob", reports, err)
 	}
+	// Unblocking (a DELETE without a body) sticks too.
+	click(t, ann, "block")
+	waitFor(t, ann, "bob unblocked", `document.querySelector('[data-testid=block]').textContent === "Block"`)
+	do(t, ann, "the profile once more", chromedp.Reload(), chromedp.WaitVisible(tid("block")))
+	waitFor(t, ann, "bob still unblocked", `document.querySelector('[data-testid=block]').textContent === "Block"`)
 	b.checkNoExceptions(t)
 }
 

@@ -5,13 +5,16 @@ import { load, loadJSON, save, saveJSON } from "./storage.js";
 import { Socket } from "./transport.js";
 import { applyUpdate, drawnState, expandViews } from "./wire.js";
 
-// request sends a JSON request and returns the decoded answer, its board
-// views spelled out (wire.js), or throws an
-// Error with the answer's HTTP status and the server's error code, if any
-// (code "network" when no answer came). The server's words are the
+// request sends a JSON request (a change always has a JSON body) and
+// returns the decoded answer, its board views spelled out (wire.js), or
+// throws an Error with the answer's HTTP status and the server's error
+// code, if any (code "network" when no answer came). The server's words are the
 // Error's message, for the console; pages show errorWords (i18n.js).
 export async function request(method, path, body) {
   const init = { method, headers: {} };
+  // The server takes a change only as JSON (a form of another site
+  // cannot send it): one without a body sends an empty object.
+  if (body === undefined && method !== "GET" && method !== "HEAD") body = {};
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
