@@ -346,6 +346,17 @@ type Search struct {
 // deadline passes it sends stop and gives up: the process should then be
 // closed.
 func (c *Client) Go(params string, timeout time.Duration) (Search, error) {
+	return c.GoStop(params, timeout, timeout)
+}
+
+// GoStop is Go for a move that must come by a deadline whatever the
+// engine makes of params: it sends go with params and, when no bestmove
+// has come after stopAfter, sends stop and waits for the bestmove until
+// timeout (both counted from the go). A bestmove that follows the stop is
+// an answer like any other; none by timeout is a TimedOut fault, after
+// which the process should be closed. A stopAfter not below timeout sends
+// no early stop: it is Go.
+func (c *Client) GoStop(params string, stopAfter, timeout time.Duration) (Search, error) {
 	var res Search
 	line := "go"
 	if params != "" {
@@ -354,12 +365,24 @@ func (c *Client) Go(params string, timeout time.Duration) (Search, error) {
 	if err := c.Send(line); err != nil {
 		return res, err
 	}
-	deadline := c.clock.Now().Add(timeout)
+	start := c.clock.Now()
+	deadline, stopped := start.Add(timeout), false
+	if stopAfter < timeout {
+		deadline = start.Add(stopAfter)
+	}
 	for {
 		l, err := c.next(deadline, "bestmove")
+		var f *Fault
+		if err != nil && !stopped && stopAfter < timeout && errors.As(err, &f) && f.Kind == TimedOut {
+			// The search is stopped in time; its bestmove follows.
+			if err := c.Send("stop"); err != nil {
+				return res, err
+			}
+			deadline, stopped = start.Add(timeout), true
+			continue
+		}
 		if err != nil {
 			err = withTimeout(err, "no bestmove within", timeout)
-			var f *Fault
 			if errors.As(err, &f) && f.Kind == TimedOut {
 				c.Send("stop")
 			}

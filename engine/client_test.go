@@ -372,3 +372,53 @@ func TestReadyWhilePreparing(t *testing.T) {
 		t.Errorf("Ready of a silent engine = %v; want a time fault", err)
 	}
 }
+
+// TestGoStop checks that GoStop stops a search that is still running at
+// its stop time and takes the bestmove that follows, and that an engine
+// that ignores stop is a time fault at the deadline.
+func TestGoStop(t *testing.T) {
+	t.Run("stopped in time", func(t *testing.T) {
+		clock := enginetest.NewClock()
+		c := startClientOn(t, clock, progs.Stax, "engine", "--level", "strongest")
+		if err := c.Setup("pisola", nil, "startpos", nil, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		// go infinite searches until stop: only the stop ends it.
+		go clock.AdvanceWhenPending(t, 200*time.Millisecond)
+		var res Search
+		err := within(t, "GoStop", func() (err error) {
+			res, err = c.GoStop("infinite", 200*time.Millisecond, time.Second)
+			return err
+		})
+		if err != nil || !slices.Contains(legalMoves(t, "pisola"), res.Move) {
+			t.Fatalf("GoStop(infinite) = %q, %v; want a legal move after the stop", res.Move, err)
+		}
+		// The session goes on: the next go is answered as usual.
+		if res, err := c.Go("movetime 10", 5*time.Second); err != nil || res.Move == "" {
+			t.Errorf("go after the stopped search = %q, %v", res.Move, err)
+		}
+	})
+	t.Run("stop ignored", func(t *testing.T) {
+		clock := enginetest.NewClock()
+		c := startClientOn(t, clock, progs.Bad, "-mode", "hang")
+		if err := c.Setup("pogo", nil, "startpos", nil, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			clock.WaitPending(t, 1)
+			n := clock.Started()
+			clock.Advance(200 * time.Millisecond)
+			// The second wait, after the stop, runs to the deadline.
+			clock.WaitStarted(t, n+1)
+			clock.Advance(100 * time.Millisecond)
+		}()
+		err := within(t, "GoStop", func() error {
+			_, err := c.GoStop("movetime 10", 200*time.Millisecond, 300*time.Millisecond)
+			return err
+		})
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != TimedOut || !strings.Contains(f.Detail, "no bestmove within 300ms") {
+			t.Errorf("GoStop = %v; want a time fault at the deadline", err)
+		}
+	})
+}
