@@ -36,6 +36,11 @@ var layers = []struct {
 	{"stax/server/...", []string{"stax/games/...", "stax/ai/...", "stax/engine/...", "stax/web/...", "stax/cmd/..."}},
 	{"stax/web/...", []string{"stax/games/...", "stax/ai/...", "stax/engine/...", "stax/cmd/..."}},
 	{"stax/puzzle/...", []string{"stax/games/...", "stax/search/...", "stax/ai/...", "stax/engine/...", "stax/server/...", "stax/web/...", "stax/cmd/..."}},
+	// The bot client (stax bot, the house bots) drives any engine and
+	// reads the bot API's wire types: it names no game and no computer
+	// level (cmd/ hands it those), and the server never imports it.
+	{"stax/bot", []string{"stax/games/...", "stax/ai/...", "stax/web/...", "stax/cmd/..."}},
+	{"stax/server/...", []string{"stax/bot"}},
 	// The site's domains: each imports only the domains it builds on
 	// (the lobby reads the rating pools, live play the rules of names),
 	// talks to the others through small interfaces, and nothing below the
