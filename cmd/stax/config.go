@@ -35,6 +35,13 @@ var settingGroups = map[string][]settingGroup{
 			"create-every", "create-burst", "join-every", "join-burst", "max-open-games", "expire-after", "max-plies"}},
 		{"operators", "Operating and monitoring", []string{"health-addr", "metrics", "stats", "pprof", "log-level"}},
 	},
+	"bot": {
+		{"server", "The server", []string{"url", "token"}},
+		{"engine", "The engine", []string{"engine", "time"}},
+		{"policy", "Challenges accepted", []string{"variants", "rated", "casual", "fischer", "correspondence",
+			"min-initial", "max-initial", "min-increment", "max-increment", "workers", "from"}},
+		{"operators", "Operating and monitoring", []string{"log-level"}},
+	},
 	"worker": {
 		{"database", "Database", []string{"db"}},
 		{"computer", "Computer players", []string{"workers", "ai-delay", "ai-timeout"}},

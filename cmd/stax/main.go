@@ -67,6 +67,7 @@ func commands() []command {
 		{"engine", []string{"[flags]"}, "speak the engine protocol on standard input and output (docs/protocol.md)", runEngine},
 		{"engine-check", []string{"<command> [<spec>...] [flags]"}, "drive an engine through a scripted session of each game and report every protocol violation", runEngineCheck},
 		{"match", []string{"<spec> --engine NAME=CMD... [flags]"}, "play a match between engines and print a cross table with Elo", runMatch},
+		{"bot", []string{"--url URL --token T --engine CMD [flags]"}, "play on a server as a bot account with an engine speaking the engine protocol (docs/bots.md)", runBot},
 		{"loadtest", []string{"[<spec>] [flags]"}, "play many concurrent games against a server over loopback and measure relay latency", runLoadtest},
 		{"admin", []string{"reset-password NAME [--url URL]", "disable|enable|mute|unmute NAME", "reports [--all]", "close-report ID [--note TEXT]", "remove-chat ID", "tokens NAME", "create-token NAME --scopes S,... [--description TEXT]", "revoke-token NAME ID"}, "act as the site's operator: password reset links, disabling and muting accounts, players' reports, API tokens", runAdmin},
 		{"db", []string{"copy --from DB --to DB", "explore --db DB"}, "copy every game from one database to another (SQLite or PostgreSQL) and check the copy; index a database's games for the opening explorer", runDB},
