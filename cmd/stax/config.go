@@ -30,7 +30,7 @@ var settingGroups = map[string][]settingGroup{
 		{"site", "Listening and names", []string{"addr", "allowed-hosts", "trusted-proxies", "assets", "browser-engine"}},
 		{"tls", "HTTPS", []string{"tls-cert", "tls-key", "acme-hosts", "acme-cache", "acme-email", "http-addr"}},
 		{"database", "Database", []string{"db", "sync"}},
-		{"computer", "Computer players and analysis", []string{"workers", "ai-delay", "analysis-workers", "analysis-time"}},
+		{"computer", "Computer players and analysis", []string{"workers", "ai-delay", "analysis-workers", "analysis-time", "house-bots", "house-bot-games"}},
 		{"limits", "Limits on clients", []string{"max-conns", "max-conns-per-ip", "read-timeout", "ping-interval",
 			"create-every", "create-burst", "join-every", "join-burst", "max-open-games", "expire-after", "max-plies"}},
 		{"operators", "Operating and monitoring", []string{"health-addr", "metrics", "stats", "pprof", "log-level"}},

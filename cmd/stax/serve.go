@@ -60,6 +60,8 @@ func runServe(e *env, args []string) error {
 	healthAddr := fs.String("health-addr", "", "a second address, for operators only, serving /healthz, /metrics (and /debug/stats with --stats), never refused for the site's connections; keep it private")
 	proxies := fs.String("trusted-proxies", "", "comma-separated addresses or networks (CIDR) of the reverse proxies in front of the server, whose X-Forwarded-For names the client for the per-address limits")
 	browserEngine := fs.Bool("browser-engine", true, "build the engine for the browser at start with the go tool (offline play and local analysis; docs/offline.md); false serves none")
+	houseBots := fs.String("house-bots", "", "computer levels that play as bot accounts named stax-LEVEL, accepting challenges, e.g. easy,hard,strongest (give it to one instance of a site only)")
+	houseGames := fs.Int("house-bot-games", defaultHouseGames, "the most games each house bot plays at once")
 	hosts := fs.String("allowed-hosts", "", "comma-separated host names the server answers to besides loopback ones (default: the host of --addr); * for any, .example.org for a domain")
 	var tf tlsFlags
 	fs.StringVar(&tf.cert, "tls-cert", "", "serve HTTPS on --addr with this certificate (a PEM file, read again when it changes), with --tls-key")
@@ -113,9 +115,16 @@ func runServe(e *env, args []string) error {
 	if c.trustedProxies, err = httpx.ParseTrustedProxies(*proxies); err != nil {
 		return &usageError{"--trusted-proxies: " + err.Error()}
 	}
+	if *houseGames < 1 {
+		return &usageError{fmt.Sprintf("--house-bot-games %d: want at least 1", *houseGames)}
+	}
 	var closeAI func()
 	c.ai, closeAI = computerPlayers(log)
 	defer closeAI()
+	if c.houseBots, err = parseHouseBots(*houseBots, c.ai); err != nil {
+		return err
+	}
+	c.houseGames = *houseGames
 	if *browserEngine {
 		c.engine = browserEngineBuild(ctx, log)
 	}
@@ -200,6 +209,8 @@ type serveConfig struct {
 	analysisWorkers        int
 	analysisTime           time.Duration
 	ai                     ai.Config         // the computer players' configuration
+	houseBots              []string          // the levels that play as bot accounts
+	houseGames             int               // the most games of each house bot at once
 	engine                 offline.Source    // the engine for the browser, or nil
 	ready                  func(addr string) // called with the listening address, for tests
 }
@@ -358,16 +369,39 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 		}
 		fmt.Fprintf(e.stdout, "redirecting http://%s/ to HTTPS\n", otherLns[len(otherLns)-1].Addr())
 	}
+	errc := make(chan error, 2+len(others))
+	// The house bots play through a listener of their own on loopback,
+	// in plain HTTP whatever the site's is.
+	var house *houseBots
+	if len(c.houseBots) > 0 {
+		hl, err := net.Listen("tcp", "127.0.0.1:0")
+		if err == nil {
+			go func() { errc <- hs.Serve(srv.Listener(hl)) }()
+			house, err = startHouseBots(ctx, st, c.houseBots, c.houseGames, c.ai, "http://"+hl.Addr().String(), log)
+		}
+		if err != nil {
+			for _, o := range otherLns {
+				o.Close()
+			}
+			hs.Close()
+			ln.Close()
+			srv.Close()
+			return err
+		}
+		log.Info("house bots playing", "levels", strings.Join(c.houseBots, ","), "games each", c.houseGames)
+	}
 	if c.ready != nil {
 		c.ready(ln.Addr().String())
 	}
-	errc := make(chan error, 1+len(others))
 	go func() { errc <- hs.Serve(ln) }()
 	for i, o := range others {
 		go func() { errc <- o.Serve(otherLns[i]) }()
 	}
 	select {
 	case err := <-errc:
+		if house != nil {
+			house.stop()
+		}
 		for _, o := range others {
 			o.Close()
 		}
@@ -377,6 +411,9 @@ func serve(ctx context.Context, e *env, log *slog.Logger, c serveConfig) error {
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
+	if house != nil {
+		house.stop()
+	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, o := range others {
