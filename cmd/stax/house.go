@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -30,6 +29,9 @@ const houseBotPrefix = "stax-"
 // houseBotToken describes the token a server makes for its house bot, so
 // that the next start replaces it.
 const houseBotToken = "house bot (stax serve --house-bots)"
+
+// houseTokenPrefix starts the secret of every personal API token.
+const houseTokenPrefix = "stax_"
 
 // defaultHouseGames is how many games a house bot plays at once unless
 // --house-bot-games says otherwise.
@@ -113,7 +115,7 @@ func startHouseBots(ctx context.Context, st store.Store, levels []string, maxGam
 			Engine: &bot.Search{Registry: games.All(), Computer: func(g game.Game) (search.Player, error) { return players.New(g, level) }},
 			// Any game the level plays, any time control, rated or not.
 			Policy: bot.Policy{Rated: true, Casual: true, Fischer: true, Correspondence: true, Concurrent: maxGames},
-			Log:    log.With("house bot", a.name),
+			Log:    log.With("bot", a.name),
 		})
 		if err != nil {
 			cancel()
@@ -123,7 +125,7 @@ func startHouseBots(ctx context.Context, st store.Store, levels []string, maxGam
 		go func() {
 			defer h.wg.Done()
 			if err := b.Run(ctx); err != nil {
-				log.Error("a house bot stopped", "house bot", a.name, "err", err)
+				log.Error("a house bot stopped", "bot", a.name, "err", err)
 			}
 		}()
 	}
@@ -164,11 +166,8 @@ func houseAccount(ctx context.Context, users store.Users, tokens store.Tokens, n
 			}
 		}
 	}
-	var raw [24]byte
-	rand.Read(raw[:])
-	secret := hex.EncodeToString(raw[:])
-	sum := sha256.Sum256([]byte(secret))
-	t := &store.Token{ID: httpx.NewID(), UserID: u.ID, Hash: hex.EncodeToString(sum[:]), Description: houseBotToken,
+	secret := houseTokenPrefix + httpx.NewSecret()
+	t := &store.Token{ID: httpx.NewID(), UserID: u.ID, Hash: httpx.HashSecret(secret), Description: houseBotToken,
 		Scopes: []string{store.ScopeBot}, Created: time.Now().Truncate(time.Millisecond)}
 	if err := tokens.CreateToken(ctx, t); err != nil {
 		return "", err
