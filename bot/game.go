@@ -35,8 +35,10 @@ type gameRun struct {
 	thought *thought
 	claim   *time.Timer // claims the victory over a gone opponent
 
-	playerMu sync.Mutex // guards player: one move is chosen at a time
+	playerMu sync.Mutex // guards player and stopped: one move is chosen at a time
 	player   Player
+	stopped  bool // the game is no longer followed: no player starts
+	starting bool // the player's start has begun (read and set by the stream's goroutine)
 
 	mu     sync.Mutex // guards posted
 	posted int        // the ply of the last move the server took, -1 for none
@@ -84,6 +86,7 @@ func (g *gameRun) stop() {
 	}
 	g.playerMu.Lock()
 	defer g.playerMu.Unlock()
+	g.stopped = true
 	if g.player != nil {
 		if err := g.player.Close(); err != nil {
 			g.b.log.Warn("closing the engine", "game", g.id, "err", err)
@@ -112,6 +115,12 @@ func (g *gameRun) line(ctx context.Context, data []byte, received time.Time) err
 			return errFinished
 		}
 		g.full = &full
+		if !g.starting {
+			// The engine starts while the game begins, so that its
+			// start does not take from the first move's time.
+			g.starting = true
+			go g.startPlayer(ctx, full.Spec)
+		}
 		return g.state(ctx, full.State, true, received)
 	case bots.LineGameState:
 		var st bots.GameState
@@ -271,8 +280,25 @@ func (g *gameRun) think(tctx, ctx context.Context, t Turn, ply int) {
 	g.b.log.Debug("moved", "game", g.id, "ply", ply, "move", move)
 }
 
+// startPlayer starts the game's player, unless it is started already or
+// the game is no longer followed. A failure is logged: the first move
+// tries again.
+func (g *gameRun) startPlayer(ctx context.Context, spec string) {
+	g.playerMu.Lock()
+	defer g.playerMu.Unlock()
+	if g.player != nil || g.stopped {
+		return
+	}
+	p, err := g.b.cfg.Engine.NewPlayer(ctx, spec)
+	if err != nil {
+		g.b.log.Warn("the engine did not start", "game", g.id, "err", err)
+		return
+	}
+	g.player = p
+}
+
 // choose asks the player for the move, starting the player first when
-// there is none (the game's first move, or after its start failed).
+// there is none (its start at the game's start failed).
 // g.playerMu must be held.
 func (g *gameRun) choose(ctx context.Context, t Turn) (string, error) {
 	if g.player == nil {
