@@ -64,7 +64,7 @@ const pendingTTL = time.Minute
 // that one sent again (after a reconnection) is not answered twice.
 const answeredTTL = 10 * time.Minute
 
-// Bot is a bot playing on a server. Run runs it.
+// Bot is a bot playing on a server. Run runs it, once.
 type Bot struct {
 	cfg   Config
 	base  string // the server's URL, without a trailing slash
