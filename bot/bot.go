@@ -141,7 +141,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		if permanent(err) {
 			return fmt.Errorf("the event stream: %w", err)
 		}
-		wait := bo.next()
+		wait := bo.after(err)
 		b.log.Warn("the event stream broke: connecting again", "err", err, "in", wait.Round(time.Millisecond))
 		if !sleep(ctx, wait) {
 			return nil
@@ -173,7 +173,7 @@ func (b *Bot) whoami(ctx context.Context) error {
 		if permanent(err) {
 			return fmt.Errorf("the server refused the token: %w", err)
 		}
-		wait := bo.next()
+		wait := bo.after(err)
 		b.log.Warn("cannot reach the server: trying again", "err", err, "in", wait.Round(time.Millisecond))
 		if !sleep(ctx, wait) {
 			return ctx.Err()

@@ -67,7 +67,7 @@ func (g *gameRun) play(ctx context.Context) {
 			g.b.log.Error("the game cannot be followed", "game", g.id, "err", err)
 			return
 		}
-		wait := bo.next()
+		wait := bo.after(err)
 		g.b.log.Warn("the game's stream broke: connecting again", "game", g.id, "err", err, "in", wait.Round(time.Millisecond))
 		if !sleep(ctx, wait) {
 			return
@@ -262,15 +262,25 @@ func (g *gameRun) think(tctx, ctx context.Context, t Turn, ply int) {
 		if ctx.Err() != nil {
 			return
 		}
-		// A network error is tried again while the clock allows; the
-		// server refusing the move (the game moved on, it is over) is
-		// final: the stream tells what happened.
+		// A network error, a busy server (429, 503) is tried again
+		// while the clock allows; the server refusing the move (the game
+		// moved on, it is over) is final: the stream tells what
+		// happened.
 		if permanent(err) || time.Now().After(t.Deadline) {
 			g.b.log.Warn("the move was not taken", "game", g.id, "ply", ply, "move", move, "err", err)
 			return
 		}
-		g.b.log.Warn("sending the move failed: sending it again", "game", g.id, "ply", ply, "move", move, "err", err)
-		if !sleep(ctx, moveRetry) {
+		wait := moveRetry
+		var ae *APIError
+		if errors.As(err, &ae) && ae.RetryAfter > 0 {
+			wait = ae.RetryAfter
+		}
+		if time.Now().Add(wait).After(t.Deadline) {
+			g.b.log.Warn("the move was not taken, and the clock allows no second try", "game", g.id, "ply", ply, "move", move, "err", err)
+			return
+		}
+		g.b.log.Warn("sending the move failed: sending it again", "game", g.id, "ply", ply, "move", move, "err", err, "in", wait)
+		if !sleep(ctx, wait) {
 			return
 		}
 	}

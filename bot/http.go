@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -23,6 +24,9 @@ type APIError struct {
 	// Code is the error's code, when the server sent one; Message says
 	// what was wrong.
 	Code, Message string
+	// RetryAfter is when the server said to ask again (Retry-After), 0
+	// when it did not.
+	RetryAfter time.Duration
 }
 
 func (e *APIError) Error() string {
@@ -109,6 +113,9 @@ func (b *Bot) authorize(req *http.Request) {
 // apiError reads the error of an unsuccessful answer.
 func apiError(req *http.Request, res *http.Response) *APIError {
 	e := &APIError{Method: req.Method, Path: req.URL.Path, Status: res.StatusCode}
+	if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && secs > 0 {
+		e.RetryAfter = time.Duration(secs) * time.Second
+	}
 	var body struct {
 		Error string `json:"error"`
 		Code  string `json:"code"`
@@ -208,6 +215,16 @@ func readLine(rd *bufio.Reader) ([]byte, error) {
 // of up to a quarter so that many bots do not come back all at once.
 type backoff struct {
 	min, max, cur time.Duration
+}
+
+// after returns the wait before the next attempt after err: the
+// server's Retry-After when it said one, else the next backoff.
+func (bo *backoff) after(err error) time.Duration {
+	var ae *APIError
+	if errors.As(err, &ae) && ae.RetryAfter > 0 {
+		return min(ae.RetryAfter, bo.max) + rand.N(ae.RetryAfter/4+1)
+	}
+	return bo.next()
 }
 
 // next returns the wait before the next attempt.

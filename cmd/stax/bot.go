@@ -12,6 +12,7 @@ import (
 	"stax/bot"
 	"stax/engine"
 	"stax/games"
+	"stax/server/bots"
 )
 
 // runBot plays on a server as a bot account, with an engine speaking the
@@ -61,8 +62,8 @@ func runBot(e *env, args []string) error {
 		return &usageError{"--time, --min-initial, --max-initial, --min-increment and --max-increment cannot be negative"}
 	case *maxInitial > 0 && *maxInitial < *minInitial || *maxIncrement > 0 && *maxIncrement < *minIncrement:
 		return &usageError{"--max-initial and --max-increment must not be below --min-initial and --min-increment"}
-	case *workers < 1:
-		return &usageError{fmt.Sprintf("--workers %d: want at least 1", *workers)}
+	case *workers < 1 || *workers > bots.MaxGameStreams:
+		return &usageError{fmt.Sprintf("--workers %d: want 1 to %d (the game streams a token may hold open)", *workers, bots.MaxGameStreams)}
 	case !*rated && !*casual:
 		return &usageError{"--rated=false and --casual=false together accept no game"}
 	case !*fischer && !*correspondence:

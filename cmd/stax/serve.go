@@ -23,6 +23,7 @@ import (
 	"stax/ai"
 	"stax/games"
 	"stax/server"
+	"stax/server/bots"
 	"stax/server/httpx"
 	"stax/server/loadtest"
 	"stax/server/offline"
@@ -115,8 +116,8 @@ func runServe(e *env, args []string) error {
 	if c.trustedProxies, err = httpx.ParseTrustedProxies(*proxies); err != nil {
 		return &usageError{"--trusted-proxies: " + err.Error()}
 	}
-	if *houseGames < 1 {
-		return &usageError{fmt.Sprintf("--house-bot-games %d: want at least 1", *houseGames)}
+	if *houseGames < 1 || *houseGames > bots.MaxGameStreams {
+		return &usageError{fmt.Sprintf("--house-bot-games %d: want 1 to %d (the game streams a token may hold open)", *houseGames, bots.MaxGameStreams)}
 	}
 	var closeAI func()
 	c.ai, closeAI = computerPlayers(log)
