@@ -17,6 +17,7 @@ import (
 	"stax/game"
 	"stax/games"
 	"stax/search"
+	"stax/server/account"
 	"stax/server/httpx"
 	"stax/server/store"
 )
@@ -29,9 +30,6 @@ const houseBotPrefix = "stax-"
 // houseBotToken describes the token a server makes for its house bot, so
 // that the next start replaces it.
 const houseBotToken = "house bot (stax serve --house-bots)"
-
-// houseTokenPrefix starts the secret of every personal API token.
-const houseTokenPrefix = "stax_"
 
 // defaultHouseGames is how many games a house bot plays at once unless
 // --house-bot-games says otherwise.
@@ -76,6 +74,11 @@ func parseHouseBots(list string, levels ai.Config) ([]string, error) {
 	return out, nil
 }
 
+// houseBotAccount is a house bot's account: its level, name and token.
+type houseBotAccount struct {
+	level, name, token string
+}
+
 // houseBots runs the house bots of a server: each level a bot account,
 // playing through the server's own bot API.
 type houseBots struct {
@@ -94,17 +97,15 @@ func startHouseBots(ctx context.Context, st store.Store, levels []string, maxGam
 	if !okUsers || !okTokens {
 		return nil, errors.New("--house-bots: the database keeps no accounts or no API tokens; house bots need both (SQLite and PostgreSQL keep them)")
 	}
-	type account struct {
-		level, name, token string
-	}
-	var accounts []account
+	tm := account.TokenManager{Users: users, Tokens: tokens, Feed: st}
+	var accounts []houseBotAccount
 	for _, level := range levels {
 		name := houseBotPrefix + level
-		secret, err := houseAccount(ctx, users, tokens, name)
+		secret, err := houseAccount(ctx, tm, name)
 		if err != nil {
 			return nil, fmt.Errorf("--house-bots: the account %s: %w", name, err)
 		}
-		accounts = append(accounts, account{level, name, secret})
+		accounts = append(accounts, houseBotAccount{level, name, secret})
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	h := &houseBots{cancel: cancel}
@@ -139,40 +140,36 @@ func (h *houseBots) stop() {
 }
 
 // houseAccount makes sure the bot account name exists, replaces the
-// tokens an earlier start made for it with a new one, and returns the new
-// token's secret.
-func houseAccount(ctx context.Context, users store.Users, tokens store.Tokens, name string) (string, error) {
-	u, err := users.UserByName(ctx, name)
+// tokens an earlier start made for it with a new one (revoking them closes
+// what they opened on every instance), and returns the new token's
+// secret.
+func houseAccount(ctx context.Context, tm account.TokenManager, name string) (string, error) {
+	u, err := tm.Users.UserByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
-		u = &store.User{ID: httpx.NewID(), Name: name, PasswordHash: unusablePassword(), Created: time.Now().Truncate(time.Millisecond)}
-		err = users.CreateUser(ctx, u)
+		u = &store.User{ID: httpx.NewID(), Name: name, PasswordHash: unusablePassword(), Created: time.Now().UTC().Truncate(time.Millisecond)}
+		err = tm.Users.CreateUser(ctx, u)
 	}
 	if err != nil {
 		return "", err
 	}
 	if !u.Bot {
-		if err := tokens.SetBot(ctx, u.ID); err != nil {
+		if err := tm.Tokens.SetBot(ctx, u.ID); err != nil {
 			return "", err
 		}
 	}
-	old, err := tokens.TokensOf(ctx, u.ID)
+	old, err := tm.Tokens.TokensOf(ctx, u.ID)
 	if err != nil {
 		return "", err
 	}
 	for _, t := range old {
 		if t.Description == houseBotToken {
-			if _, err := tokens.DeleteToken(ctx, u.ID, t.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			if _, err := tm.Revoke(ctx, u.ID, t.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 				return "", err
 			}
 		}
 	}
-	secret := houseTokenPrefix + httpx.NewSecret()
-	t := &store.Token{ID: httpx.NewID(), UserID: u.ID, Hash: httpx.HashSecret(secret), Description: houseBotToken,
-		Scopes: []string{store.ScopeBot}, Created: time.Now().Truncate(time.Millisecond)}
-	if err := tokens.CreateToken(ctx, t); err != nil {
-		return "", err
-	}
-	return secret, nil
+	secret, _, err := tm.Create(ctx, u, houseBotToken, []string{store.ScopeBot})
+	return secret, err
 }
 
 // unusablePassword is the password hash of a house bot's account: not a
