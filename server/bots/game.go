@@ -243,16 +243,19 @@ func (g *gameLines) next(f *play.Followed, lines []chat.Line) (out []byte, end b
 	}
 	if !g.full {
 		g.full = true
-		out = append(out, marshalLine(g.gameFull(st, gs))...)
+		out = append(out, marshalLine(g.gameFull(st, timesNow(gs, st, g.now())))...)
 	}
 	for _, l := range append(g.pending, lines...) {
 		out = append(out, marshalLine(ChatLine{Type: LineChatLine, Username: l.From, Text: l.Text})...)
 	}
 	g.pending = nil
 	if st != nil {
+		// Lines that differ only by the time passed are the same state:
+		// the line compared is the one with the times as of the turn's
+		// start, and the one sent has them as of now.
 		line := marshalLine(gs)
 		if g.last != nil && !bytes.Equal(line, g.last) {
-			out = append(out, line...)
+			out = append(out, marshalLine(timesNow(gs, st, g.now()))...)
 		}
 		g.last = line
 		out = append(out, g.opponentGone(st)...)
@@ -317,6 +320,19 @@ func gameState(f *play.Followed, st *play.State, seats []int) GameState {
 		seat := d[0]
 		gs.DrawOffer = &seat
 	}
+	return gs
+}
+
+// timesNow returns gs with the times left as of now: the clock of the
+// seat to move has run since its turn began (unless it has not moved yet,
+// when its clock waits for its first move).
+func timesNow(gs GameState, st *play.State, now time.Time) GameState {
+	c := st.Clock
+	if c == nil || len(gs.Times) == 0 || st.Status != store.Playing || c.FirstMove || c.Running < 0 || c.Running >= len(gs.Times) || c.Since.IsZero() {
+		return gs
+	}
+	gs.Times = slices.Clone(gs.Times)
+	gs.Times[c.Running] = max(gs.Times[c.Running]-now.Sub(c.Since).Milliseconds(), 0)
 	return gs
 }
 

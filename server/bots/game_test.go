@@ -351,6 +351,13 @@ func TestGameStream(t *testing.T) {
 	if st = want[bots.GameState](ann, bots.LineGameState); st.Ply != 2 || st.Moves != mv+" "+reply || len(st.Legal) == 0 {
 		t.Fatalf("after bob's move: %+v; want ply 2, both moves, ann's legal moves", st)
 	}
+	// A stream opened mid-turn is told the time left now: ann's clock has
+	// run 30 s since her turn began.
+	s.clock.Advance(30 * time.Second)
+	late := s.stream("ann", "T-ann", id)
+	if got := want[bots.GameFull](late, bots.LineGameFull).State.Times; len(got) != 2 || got[0] != st.Times[0]-30000 || got[1] != st.Times[1] {
+		t.Fatalf("times %v on a stream opened 30 s into ann's turn; want %d and %d", got, st.Times[0]-30000, st.Times[1])
+	}
 
 	s.ok("bob", "/api/bot/game/"+id+"/chat", `{"text": "good luck"}`)
 	if c := want[bots.ChatLine](ann, bots.LineChatLine); c.Username != "bob" || c.Text != "good luck" {

@@ -99,8 +99,9 @@ type GameState struct {
 	Ply      int    `json:"ply"`
 	// ToMove is the seat to move.
 	ToMove int `json:"toMove"`
-	// Times is each seat's time left in milliseconds at the start of the
-	// current turn, for a Fischer clock; Increment its increment in
+	// Times is each seat's time left in milliseconds when the line was
+	// sent, for a Fischer clock (the clock of the seat to move runs from
+	// there; it waits for a seat's first move); Increment its increment in
 	// milliseconds.
 	Times     []int64 `json:"times,omitempty"`
 	Increment int64   `json:"increment,omitempty"`
