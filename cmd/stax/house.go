@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -146,7 +144,7 @@ func (h *houseBots) stop() {
 func houseAccount(ctx context.Context, tm account.TokenManager, name string) (string, error) {
 	u, err := tm.Users.UserByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
-		u = &store.User{ID: httpx.NewID(), Name: name, PasswordHash: unusablePassword(), Created: time.Now().UTC().Truncate(time.Millisecond)}
+		u = &store.User{ID: httpx.NewID(), Name: name, PasswordHash: account.NoPassword(), Created: time.Now().UTC().Truncate(time.Millisecond)}
 		err = tm.Users.CreateUser(ctx, u)
 	}
 	if err != nil {
@@ -170,12 +168,4 @@ func houseAccount(ctx context.Context, tm account.TokenManager, name string) (st
 	}
 	secret, _, err := tm.Create(ctx, u, houseBotToken, []string{store.ScopeBot})
 	return secret, err
-}
-
-// unusablePassword is the password hash of a house bot's account: not a
-// hash of any password, so that nobody signs in as it.
-func unusablePassword() string {
-	var raw [16]byte
-	rand.Read(raw[:])
-	return "!house-bot:" + hex.EncodeToString(raw[:])
 }

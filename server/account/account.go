@@ -205,9 +205,25 @@ func hashPassword(password string, p PasswordParams) string {
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
+// noPassword begins the password hash of an account that never signs in
+// with a password (NoPassword).
+const noPassword = "!"
+
+// NoPassword returns a password hash that no password matches, for an
+// account that never signs in with one, such as a house bot: signing in
+// as it is refused as a wrong password is.
+func NoPassword() string {
+	raw := make([]byte, 16)
+	rand.Read(raw)
+	return noPassword + hex.EncodeToString(raw)
+}
+
 // checkPassword reports whether password matches a PHC string that
-// hashPassword made.
+// hashPassword made (none matches NoPassword's).
 func checkPassword(password, encoded string) (bool, error) {
+	if strings.HasPrefix(encoded, noPassword) {
+		return false, nil
+	}
 	parts := strings.Split(encoded, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false, fmt.Errorf("password hash: want $argon2id$v=..$m=..,t=..,p=..$salt$key")

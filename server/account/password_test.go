@@ -27,4 +27,11 @@ func TestPasswordHash(t *testing.T) {
 			t.Errorf("checkPassword of hash %q = %v, %v; want an error", bad, ok, err)
 		}
 	}
+	// An account that never signs in with a password (a house bot) is
+	// refused as a wrong password is, without an error to log.
+	for _, password := range []string{"", "x", NoPassword()} {
+		if ok, err := checkPassword(password, NoPassword()); ok || err != nil {
+			t.Errorf("checkPassword(%q) of NoPassword = %v, %v; want false, no error", password, ok, err)
+		}
+	}
 }
