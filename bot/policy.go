@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"stax/game"
+	"stax/server/lobby"
 )
 
 // Policy says which challenges a bot accepts; it declines the others,
@@ -47,17 +48,18 @@ func (v Variant) String() string {
 	return v.Game
 }
 
-// The reasons a challenge is declined for, sent with the decline (the
-// words of Lichess's Bot API, so that its authors recognise them).
+// The reasons a challenge is declined for, sent with the decline: the
+// lobby's (lobby.DeclineReasons), which are the words of Lichess's Bot
+// API, so that its authors recognise them.
 const (
-	DeclineGeneric     = "generic"     // not from an account of Policy.From
-	DeclineLater       = "later"       // as many games as Policy.Concurrent under way
-	DeclineTooFast     = "tooFast"     // a Fischer clock below the bounds
-	DeclineTooSlow     = "tooSlow"     // a Fischer clock above the bounds
-	DeclineTimeControl = "timeControl" // a kind of time control not accepted
-	DeclineRated       = "rated"       // rated, and only casual games are accepted
-	DeclineCasual      = "casual"      // casual, and only rated games are accepted
-	DeclineVariant     = "variant"     // a game or variant not accepted
+	DeclineGeneric     = lobby.DeclineGeneric     // not from an account of Policy.From
+	DeclineLater       = lobby.DeclineLater       // as many games as Policy.Concurrent under way
+	DeclineTooFast     = lobby.DeclineTooFast     // a Fischer clock below the bounds
+	DeclineTooSlow     = lobby.DeclineTooSlow     // a Fischer clock above the bounds
+	DeclineTimeControl = lobby.DeclineTimeControl // a kind of time control not accepted
+	DeclineRated       = lobby.DeclineRated       // rated, and only casual games are accepted
+	DeclineCasual      = lobby.DeclineCasual      // casual, and only rated games are accepted
+	DeclineVariant     = lobby.DeclineVariant     // a game or variant not accepted
 )
 
 // Challenge is what the policy looks at in a challenge.

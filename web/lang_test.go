@@ -96,8 +96,13 @@ func TestTranslations(t *testing.T) {
 			t.Errorf("i18n/en.js lacks the reason %q", r)
 		}
 	}
+	for _, r := range lobby.DeclineReasons {
+		if _, ok := en["lobby.declineReason."+r]; !ok && r != lobby.DeclineGeneric {
+			t.Errorf("i18n/en.js lacks the reason a challenge was declined for %q", r)
+		}
+	}
 	for _, code := range []string{play.CodeBadToken, play.CodeBadMessage, play.CodeNotYourSeat, play.CodeNotYourTurn, play.CodeIllegalMove, play.CodeStale, play.CodeGameOver, play.CodeServer, play.CodeFlagged, play.CodeRateLimited,
-		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek, lobby.CodeNoRatedBots, lobby.CodeBotsNotPaired,
+		account.CodeBadName, account.CodeWeakPassword, account.CodeNameTaken, account.CodeWrongLogin, account.CodeWrongPassword, lobby.CodeSelfChallenge, lobby.CodeOwnSeek, lobby.CodeNoRatedBots, lobby.CodeBotsNotPaired, lobby.CodeBadReason,
 		account.CodeInvalidToken, account.CodeMissingScope, account.CodeTokenRefused, account.CodeBotAccount, account.CodeBadTokenRequest, account.CodeAlreadyBot, account.CodePlayedGames,
 		puzzles.CodeNoPuzzle, puzzles.CodeBadLine, puzzles.CodeIllegalMove, puzzles.CodeNoPlayer, lessons.CodeNoLesson, lessons.CodeBadStep, lessons.CodeIllegalMove} {
 		if _, ok := en["error."+code]; !ok {

@@ -283,7 +283,7 @@ func (b *Bots) Deliver(userID, news string) {
 	case lobby.NewsCanceled:
 		ev = Event{Type: EventChallengeCanceled, Challenge: m.Challenge}
 	case lobby.NewsDeclined:
-		ev = Event{Type: EventChallengeDeclined, Challenge: m.Challenge}
+		ev = Event{Type: EventChallengeDeclined, Challenge: m.Challenge, DeclineReason: m.Reason}
 	case lobby.NewsGameStart, lobby.NewsGameFinish:
 		ge, err := b.gameEvent(b.ctx, m.Game, userID)
 		if err != nil {

@@ -337,9 +337,21 @@ func TestEventStream(t *testing.T) {
 	if ev := es.next(); ev.Type != bots.EventChallenge || ev.Challenge.ID != toBob.ID || ev.Challenge.Owner != "robot" || !ev.Challenge.Bot {
 		t.Fatalf("after the bot's challenge: %+v; want it, marked bot", ev)
 	}
-	s.call("bob-token", "POST", "/api/challenges/"+toBob.ID+"/decline", nil, http.StatusOK, nil)
-	if ev := es.next(); ev.Type != bots.EventChallengeDeclined || ev.Challenge.ID != toBob.ID {
-		t.Fatalf("after bob declined: %+v; want challengeDeclined", ev)
+	// A reason that is not one is refused, and the challenge stays.
+	s.call("bob-token", "POST", "/api/challenges/"+toBob.ID+"/decline", lobby.DeclineRequest{Reason: "ugly"}, http.StatusBadRequest, nil)
+	s.call("bob-token", "POST", "/api/challenges/"+toBob.ID+"/decline", lobby.DeclineRequest{Reason: lobby.DeclineNoBot}, http.StatusOK, nil)
+	if ev := es.next(); ev.Type != bots.EventChallengeDeclined || ev.Challenge.ID != toBob.ID || ev.DeclineReason != lobby.DeclineNoBot {
+		t.Fatalf("after bob declined: %+v; want challengeDeclined, for the reason noBot", ev)
+	}
+	// Without a body, the reason is generic.
+	var again lobby.Seek
+	s.call("robot-token", "POST", "/api/challenges", lobby.SeekRequest{Spec: "pogo", To: "bob"}, http.StatusCreated, &again)
+	if ev := es.next(); ev.Type != bots.EventChallenge || ev.Challenge.ID != again.ID {
+		t.Fatalf("after the bot's second challenge: %+v; want it", ev)
+	}
+	s.call("bob-token", "POST", "/api/challenges/"+again.ID+"/decline", nil, http.StatusOK, nil)
+	if ev := es.next(); ev.Type != bots.EventChallengeDeclined || ev.Challenge.ID != again.ID || ev.DeclineReason != lobby.DeclineGeneric {
+		t.Fatalf("after bob declined again: %+v; want challengeDeclined, for the reason generic", ev)
 	}
 
 	// A game starts (live play says so through the lobby's news) with the

@@ -27,6 +27,10 @@ type Event struct {
 	// Challenge is the challenge of the challenge events: one made to the
 	// account or by it.
 	Challenge *lobby.Seek `json:"challenge,omitempty"`
+	// DeclineReason is why the challenge of challengeDeclined was
+	// declined, one of lobby.DeclineReasons ("generic" when none was
+	// given).
+	DeclineReason string `json:"declineReason,omitempty"`
 }
 
 // GameEvent describes a game of the account in its event stream.

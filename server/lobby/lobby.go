@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -313,6 +314,9 @@ const (
 	CodeNoRatedBots = "no_rated_bots"
 	// CodeBotsNotPaired refuses a bot quick pairing.
 	CodeBotsNotPaired = "bots_not_paired"
+	// CodeBadReason refuses a decline whose reason is not one of
+	// DeclineReasons.
+	CodeBadReason = "bad_reason"
 )
 
 // decodeSeek returns the seek a stored one describes.
@@ -388,6 +392,9 @@ type Message struct {
 	Title string `json:"title,omitempty"`
 	// Challenge is the challenge of the news of challenges.
 	Challenge *Seek `json:"challenge,omitempty"`
+	// Reason is why a challenge was declined (NewsDeclined), one of
+	// DeclineReasons.
+	Reason string `json:"reason,omitempty"`
 }
 
 // The kinds of an account's news (Message.Type).
@@ -950,16 +957,54 @@ func (lb *Lobby) handleAcceptSeek(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusCreated, AcceptResponse{Game: id})
 }
 
+// The reasons a challenge may be declined for (DeclineRequest.Reason): the
+// words of Lichess's API, so that bot authors recognise them.
+const (
+	DeclineGeneric     = "generic"     // no reason given
+	DeclineLater       = "later"       // not now: busy with other games
+	DeclineTooFast     = "tooFast"     // a clock too fast
+	DeclineTooSlow     = "tooSlow"     // a clock too slow
+	DeclineTimeControl = "timeControl" // a kind of time control not accepted
+	DeclineRated       = "rated"       // rated, and only casual games are accepted
+	DeclineCasual      = "casual"      // casual, and only rated games are accepted
+	DeclineVariant     = "variant"     // a game or variant not accepted
+	DeclineNoBot       = "noBot"       // no games against bots
+	DeclineOnlyBot     = "onlyBot"     // games against bots only
+)
+
+// DeclineReasons lists the reasons a challenge may be declined for.
+var DeclineReasons = []string{DeclineGeneric, DeclineLater, DeclineTooFast, DeclineTooSlow, DeclineTimeControl,
+	DeclineRated, DeclineCasual, DeclineVariant, DeclineNoBot, DeclineOnlyBot}
+
+// DeclineRequest is the body of POST /api/challenges/{id}/decline, which
+// may also be empty.
+type DeclineRequest struct {
+	// Reason is why the challenge is declined, one of DeclineReasons
+	// (default generic); the challenger is told it.
+	Reason string `json:"reason,omitempty"`
+}
+
 func (lb *Lobby) handleDeclineSeek(w http.ResponseWriter, r *http.Request) {
 	u, ok := lb.lobbyUser(w, r)
 	if !ok {
+		return
+	}
+	var req DeclineRequest
+	if r.ContentLength != 0 && !httpx.ReadJSON(w, r, &req) {
+		return
+	}
+	if req.Reason == "" {
+		req.Reason = DeclineGeneric
+	}
+	if !slices.Contains(DeclineReasons, req.Reason) {
+		httpx.ErrorCode(w, http.StatusBadRequest, CodeBadReason, fmt.Sprintf("unknown reason %q; want one of %s", req.Reason, strings.Join(DeclineReasons, ", ")))
 		return
 	}
 	sk := lb.takeSeek(w, r, u, "decline")
 	if sk == nil {
 		return
 	}
-	lb.announce(r.Context(), sk.ownerID, Message{Type: NewsDeclined, Seek: sk.ID, By: u.Name, Challenge: sk})
+	lb.announce(r.Context(), sk.ownerID, Message{Type: NewsDeclined, Seek: sk.ID, By: u.Name, Challenge: sk, Reason: req.Reason})
 	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 

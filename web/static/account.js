@@ -2,7 +2,7 @@
 // (docs/api.md), and remembers who is signed in.
 
 import { request } from "./api.js";
-import { gameText, t } from "./i18n.js";
+import { CATALOGS, gameText, t } from "./i18n.js";
 import { gameModule } from "./games/index.js";
 import { Socket } from "./transport.js";
 
@@ -188,6 +188,14 @@ export class LobbySocket {
     removeEventListener("pageshow", this.show);
     this.hide();
   }
+}
+
+// declinedWords says that m.by declined the player's challenge, and why
+// when a reason other than "generic" came with the decline.
+export function declinedWords(m) {
+  const words = t("lobby.declined", { name: m.by });
+  const key = "lobby.declineReason." + m.reason;
+  return m.reason && key in CATALOGS.en ? words + " " + t(key) : words;
 }
 
 // clockText writes a time control: "1+1", "3 days".

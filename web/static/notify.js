@@ -7,7 +7,7 @@
 // bell and in the tab's title, and a notification of the browser when the
 // player allowed them.
 
-import { myGames } from "./account.js";
+import { declinedWords, myGames } from "./account.js";
 import { clear, h, navigate } from "./dom.js";
 import { t } from "./i18n.js";
 import { svg } from "./svg.js";
@@ -81,7 +81,7 @@ export class Notifier {
         this.add(t("notify.started", { name: m.by }), "/game/" + m.game);
         break;
       case "declined":
-        this.add(t("lobby.declined", { name: m.by }), "/");
+        this.add(declinedWords(m), "/");
         break;
       case "turn":
         if (this.waiting) this.waiting.add(m.game);

@@ -3,7 +3,7 @@
 // from named players, the bots online, and the player's games waiting for
 // a move.
 
-import { acceptSeek, bots, cancelSeek, challenge, clockText, declineChallenge, LobbySocket, myGames, pair, pairingPresets, poolName, pools, postSeek, presetText, unpair } from "../account.js";
+import { acceptSeek, bots, cancelSeek, challenge, clockText, declineChallenge, declinedWords, LobbySocket, myGames, pair, pairingPresets, poolName, pools, postSeek, presetText, unpair } from "../account.js";
 import { h, clear, navigate } from "../dom.js";
 import { botBadge } from "../players.js";
 import { errorWords, t } from "../i18n.js";
@@ -191,7 +191,7 @@ export function lobbyPage(root, who) {
   const sock = new LobbySocket({
     seeks: drawSeeks,
     started: (m) => navigate("/game/" + m.game),
-    declined: (m) => (err.textContent = t("lobby.declined", { name: m.by })),
+    declined: (m) => (err.textContent = declinedWords(m)),
     turn: () => drawWaiting(),
     status: (s) => (conn.textContent = s === "connected" ? "" : t("lobby.reconnecting")),
   });
