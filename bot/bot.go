@@ -318,7 +318,7 @@ func (b *Bot) follow(ge *bots.GameEvent) {
 		return
 	}
 	ctx, cancel := context.WithCancel(b.ctx)
-	g := &gameRun{b: b, id: ge.ID, spec: ge.Spec, cancel: cancel, posted: -1}
+	g := &gameRun{b: b, id: ge.ID, spec: ge.Spec, cancel: cancel, posted: -1, declined: -1}
 	b.games[ge.ID] = g
 	b.wg.Add(1)
 	var names []string

@@ -321,6 +321,27 @@ func TestPlaysAGame(t *testing.T) {
 	}
 }
 
+// TestDrawDeclined: a draw offered to the bot is declined once, however
+// many states show it, and the game goes on.
+func TestDrawDeclined(t *testing.T) {
+	f := newFakeServer(t)
+	g := f.newGame("pogo", []int{1}, nil, 0)
+	startBot(t, f, Config{Engine: &recorder{}, Policy: anyGame, MoveTime: 10 * time.Millisecond})
+	f.waitFor("the game followed", func() bool { return g.opened > 0 })
+	offer := g.state()
+	offer.DrawOffer = new(int) // seat 0, the opponent, offers
+	f.gameLine(g.id, offer)
+	f.gameLine(g.id, offer)
+	f.waitFor("the offer declined", func() bool { return len(f.draws) > 0 })
+	f.opponentMove(g.id)
+	f.waitMoves(1)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.draws) != 1 || f.draws[0] != g.id+" no" {
+		t.Errorf("the bot answered the draw offers %v; want one decline of %s", f.draws, g.id)
+	}
+}
+
 // TestResume starts the bot while a game of its account is under way and
 // its seat is to move: the event stream's gameStart makes it follow the
 // game, and its engine is asked for the move with every move so far and

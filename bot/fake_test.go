@@ -35,6 +35,7 @@ type fakeServer struct {
 	nextGame int
 	moves    []fakeMove // moves the bot sent, in order
 	claims   []string   // games whose victory was claimed
+	draws    []string   // the bot's answers to draw offers: "game yes" or "game no"
 }
 
 // fakeStream is one open stream: the lines to send, closed to end it.
@@ -74,6 +75,13 @@ func newFakeServer(t *testing.T) *fakeServer {
 	m.HandleFunc("POST /api/challenges/{id}/decline", f.auth(f.decline))
 	m.HandleFunc("GET /api/bot/game/stream/{id}", f.auth(f.serveGame))
 	m.HandleFunc("POST /api/bot/game/{id}/move/{move}", f.auth(f.move))
+	m.HandleFunc("POST /api/bot/game/{id}/draw/{answer}", f.auth(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.draws = append(f.draws, r.PathValue("id")+" "+r.PathValue("answer"))
+		f.changed.Broadcast()
+		f.mu.Unlock()
+		writeJSON(w, 200, bots.OK{OK: true})
+	}))
 	m.HandleFunc("POST /api/bot/game/{id}/claim-victory", f.auth(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.claims = append(f.claims, r.PathValue("id"))

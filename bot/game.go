@@ -34,6 +34,9 @@ type gameRun struct {
 	full    *bots.GameFull
 	thought *thought
 	claim   *time.Timer // claims the victory over a gone opponent
+	// declined is the ply at which the bot last declined a draw offered,
+	// -1 for none: an offer is answered once.
+	declined int
 
 	playerMu sync.Mutex // guards player and stopped: one move is chosen at a time
 	player   Player
@@ -168,6 +171,12 @@ func (g *gameRun) state(ctx context.Context, st bots.GameState, full bool, recei
 		g.b.log.Info("game over", "game", g.id, "spec", g.spec, "plies", st.Ply, "result", result)
 		return errFinished
 	}
+	if by := st.DrawOffer; by != nil && !slices.Contains(g.full.Seats, *by) && g.declined != st.Ply {
+		// An engine of the protocol says nothing of draws: the offer is
+		// declined, so that the player who made it is not left waiting.
+		g.declined = st.Ply
+		go g.declineDraw(ctx, *by, st.Ply)
+	}
 	if t := g.thought; t != nil && t.ply == st.Ply {
 		return nil // the move of this ply is being chosen
 	}
@@ -199,6 +208,15 @@ func (g *gameRun) state(ctx context.Context, st bots.GameState, full bool, recei
 		g.think(tctx, ctx, turn, st.Ply)
 	}()
 	return nil
+}
+
+// declineDraw declines the draw that seat by offered at a ply.
+func (g *gameRun) declineDraw(ctx context.Context, by, ply int) {
+	g.b.log.Info("declining a draw offer", "game", g.id, "seat", by, "ply", ply)
+	path := "/api/bot/game/" + url.PathEscape(g.id) + "/draw/no"
+	if err := g.b.request(ctx, http.MethodPost, path, nil, nil); err != nil && ctx.Err() == nil {
+		g.b.log.Warn("the draw offer could not be declined", "game", g.id, "err", err)
+	}
 }
 
 // ended reports whether the thought has ended.
