@@ -387,7 +387,7 @@ func New(cfg Config) (*Server, error) {
 	if hashers < 1 {
 		hashers = runtime.NumCPU()
 	}
-	s.accounts = account.New(account.Config{Users: s.moderation.GuardUsers(users), Tokens: s.moderation.GuardTokens(tokens), Seats: storedSeats{games},
+	s.accounts = account.New(account.Config{Users: s.moderation.GuardUsers(users), Tokens: s.moderation.GuardTokens(tokens),
 		Feed: games, PasswordParams: cfg.PasswordParams, SessionTTL: cfg.SessionTTL,
 		Hashers: hashers, Proxies: proxies, TokenEvery: cfg.TokenEvery, TokenBurst: cfg.TokenBurst, Now: now, Log: cfg.Log})
 	live, err := play.New(play.Config{Store: games, Games: cfg.Games, Sessions: s.accounts, Rater: rater,
@@ -483,24 +483,6 @@ func New(cfg Config) (*Server, error) {
 		go s.moderationLoop()
 	}
 	return s, nil
-}
-
-// storedSeats tells the accounts whether an account holds a seat of a
-// game, from the game as stored.
-type storedSeats struct{ games store.Store }
-
-// HoldsSeat implements account.Seats.
-func (s storedSeats) HoldsSeat(ctx context.Context, id, userID string) (bool, error) {
-	g, err := s.games.Get(ctx, id)
-	if err != nil {
-		return false, err
-	}
-	for _, st := range g.Seats {
-		if st.User == userID {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // feed returns the function that takes the store's events: the lobby's

@@ -174,7 +174,7 @@ func TestTokenMoveFlood(t *testing.T) {
 
 // TestBotMarks: a bot account, made with its token, seeks with it; the
 // game's seats, its profile and the account's own answer say it is a bot,
-// and its browser may not open the game it plays in.
+// and its browser watches the game it plays in, holding no seat there.
 func TestBotMarks(t *testing.T) {
 	clock := newFakeClock()
 	ts := startAccounts(t, newDB(t), clock)
@@ -219,11 +219,20 @@ func TestBotMarks(t *testing.T) {
 	if p.Bot {
 		t.Fatalf("ann's profile %+v; want no bot", p)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, res, err := websocket.Dial(ctx, strings.Replace(ts.url, "http", "ws", 1)+"/ws/games/"+acc.Game, &websocket.DialOptions{HTTPClient: robot.hc})
-	if err == nil || res == nil || res.StatusCode != http.StatusForbidden {
-		t.Fatalf("the bot's browser opens its game: %v; want 403", err)
+	// The bot's browser watches its game: its owner sees it played, but
+	// holds no seat there; its token holds the seat.
+	b := robot.game(acc.Game)
+	if seats := b.hello(); len(seats) != 0 {
+		t.Fatalf("the bot's browser holds the seats %v of its game; want none", seats)
+	}
+	b.send(map[string]any{"type": "resign"})
+	b.wantError("not_your_seat", "")
+	wt, code := ts.dialToken(secret, acc.Game)
+	if code != http.StatusSwitchingProtocols {
+		t.Fatalf("the bot's token opens its game: %d", code)
+	}
+	if seats := wt.hello(); len(seats) != 1 || seats[0] != 1 {
+		t.Fatalf("the bot's token holds the seats %v; want [1]", seats)
 	}
 }
 

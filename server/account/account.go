@@ -79,10 +79,6 @@ type Config struct {
 	// refuses every request that carries a token (401), and the token
 	// routes answer 501.
 	Tokens store.Tokens
-	// Seats tells whether a bot account holds a seat in a game, whose
-	// websocket its browser may then not open; nil lets its browser open
-	// any.
-	Seats Seats
 	// Feed tells every instance of the sessions that end, so that their
 	// websockets close (store.EventRevoke); nil tells none.
 	Feed store.Feed
@@ -118,7 +114,6 @@ type Forgetter interface {
 type Accounts struct {
 	store   store.Users  // nil when the store keeps no accounts
 	tokens  store.Tokens // nil when it keeps no tokens
-	seats   Seats
 	feed    store.Feed
 	params  PasswordParams
 	ttl     time.Duration
@@ -156,7 +151,7 @@ func New(cfg Config) *Accounts {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Accounts{store: cfg.Users, tokens: cfg.Tokens, seats: cfg.Seats, feed: cfg.Feed, params: cfg.PasswordParams, ttl: cfg.SessionTTL, proxies: cfg.Proxies,
+	return &Accounts{store: cfg.Users, tokens: cfg.Tokens, feed: cfg.Feed, params: cfg.PasswordParams, ttl: cfg.SessionTTL, proxies: cfg.Proxies,
 		now: func() time.Time { return cfg.Now().UTC() }, log: cfg.Log,
 		hashes:       httpx.NewFair(cfg.Hashers, hashWaiting, hashWaitingPerClient),
 		loginsByName: httpx.NewRateLimiter(loginNameEvery, loginNameBurst), loginsByIP: httpx.NewRateLimiter(loginIPEvery, loginIPBurst),

@@ -73,8 +73,8 @@ var tokenScopes = []struct {
 
 // botBrowserRoutes are the routes that play or seek, which a bot account's
 // browser (signed in with a cookie) may not use: a bot plays through the
-// bot API only. The game websocket is among them only for a game in which
-// the bot holds a seat: the bot's owner may watch the others.
+// bot API only. Its browser may open any game's websocket, where live
+// play gives it no seat: the bot's owner watches its games.
 var botBrowserRoutes = []struct {
 	method, path string
 }{
@@ -83,11 +83,7 @@ var botBrowserRoutes = []struct {
 	{"!GET", "/api/pairing/..."},
 	{"POST", "/api/games"},
 	{"POST", "/api/games/*/join"},
-	{"GET", gameSocket},
 }
-
-// gameSocket is the path under which live play serves a game's websocket.
-const gameSocket = "/ws/games/"
 
 // routeMatches reports whether a request's method and path match a rule
 // of tokenScopes or botBrowserRoutes. The method "" matches any method,
@@ -302,30 +298,8 @@ func (s *Accounts) admitBrowser(w http.ResponseWriter, r *http.Request) bool {
 		// A guest, or a session the route itself will answer for.
 		return true
 	}
-	if id, ok := strings.CutPrefix(r.URL.Path, gameSocket); ok {
-		if s.seats == nil {
-			return true
-		}
-		held, err := s.seats.HoldsSeat(r.Context(), id, u.ID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.log.Error("bot account's browser: the seats of a game", "game", id, "err", err)
-			httpx.Error(w, http.StatusInternalServerError, "the game could not be read")
-			return false
-		}
-		if !held {
-			return true
-		}
-	}
 	httpx.ErrorCode(w, http.StatusForbidden, CodeBotAccount, "bot accounts play through the bot API, with an API token (docs/bots.md); their browser may watch")
 	return false
-}
-
-// Seats tells whether an account holds a seat in a game (the server
-// answers from the stored games).
-type Seats interface {
-	// HoldsSeat reports whether the account userID holds a seat of the
-	// game id; an unknown game is ErrNotFound.
-	HoldsSeat(ctx context.Context, id, userID string) (bool, error)
 }
 
 // secretEncoding writes a token's secret: lowercase letters and digits.

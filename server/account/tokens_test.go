@@ -97,29 +97,16 @@ func (c *countedTokens) TokenUsed(ctx context.Context, id string, t time.Time) e
 	return c.Tokens.TokenUsed(ctx, id, t)
 }
 
-// seatsOf says that an account holds a seat of the games it names.
-type seatsOf map[string][]string
-
-func (s seatsOf) HoldsSeat(ctx context.Context, id, userID string) (bool, error) {
-	for _, g := range s[userID] {
-		if g == id {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
 // tokenSite is the accounts domain behind its Guard, with routes standing
 // for the other domains': each answers who the request is from.
 type tokenSite struct {
-	url    string
-	st     *sqlite.Store
-	feed   *announced
-	used   *countedTokens
-	a      *account.Accounts
-	mu     sync.Mutex
-	now    time.Time
-	seated seatsOf
+	url  string
+	st   *sqlite.Store
+	feed *announced
+	used *countedTokens
+	a    *account.Accounts
+	mu   sync.Mutex
+	now  time.Time
 }
 
 func (s *tokenSite) advance(d time.Duration) {
@@ -135,8 +122,8 @@ func newTokenSite(t *testing.T, burst int) *tokenSite {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s := &tokenSite{st: st, feed: &announced{}, used: &countedTokens{Tokens: st}, now: time.Unix(1_800_000_000, 0), seated: seatsOf{}}
-	s.a = account.New(account.Config{Users: st, Tokens: s.used, Seats: s.seated, Feed: s.feed, PasswordParams: cheap,
+	s := &tokenSite{st: st, feed: &announced{}, used: &countedTokens{Tokens: st}, now: time.Unix(1_800_000_000, 0)}
+	s.a = account.New(account.Config{Users: st, Tokens: s.used, Feed: s.feed, PasswordParams: cheap,
 		TokenEvery: time.Second, TokenBurst: burst,
 		Now: func() time.Time { s.mu.Lock(); defer s.mu.Unlock(); return s.now }})
 	m := http.NewServeMux()
@@ -435,10 +422,8 @@ func TestBotAccount(t *testing.T) {
 	if me := do(t, bot, "GET", s.url+"/api/me", nil, http.StatusOK); me["bot"] != true {
 		t.Fatalf("after the upgrade: %v; want a bot", me)
 	}
-	robot, _ := s.st.UserByName(ctx, "robot")
-	s.seated[robot.ID] = []string{"mine"}
-
-	// The bot's browser manages its tokens, watches, but does not play.
+	// The bot's browser manages its tokens, watches (live play gives it
+	// no seat in its games' websockets), but does not play.
 	do(t, bot, "GET", s.url+"/api/tokens", nil, http.StatusOK)
 	for _, tc := range []struct {
 		method, path string
@@ -448,8 +433,7 @@ func TestBotAccount(t *testing.T) {
 		{"POST", "/api/games", 403},
 		{"POST", "/api/games/g1/join", 403},
 		{"POST", "/api/games/import", 200},
-		{"GET", "/ws/games/mine", 403},
-		{"GET", "/ws/games/other", 200},
+		{"GET", "/ws/games/mine", 200},
 	} {
 		var body any
 		if tc.method == "POST" {

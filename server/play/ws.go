@@ -111,6 +111,10 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	if u != nil {
 		c.user, c.name, c.session = u.ID, u.Name, ss.TokenHash
+	}
+	// A bot account plays through the bot API or with a token of its
+	// own: its browser (a session, not a token) watches its games.
+	if u != nil && (!u.Bot || ss.Token != nil) {
 		for i := range l.seats {
 			if l.seats[i].User == u.ID && !holds(c.seats, i) {
 				c.seats = append(c.seats, i)
