@@ -174,7 +174,8 @@ func TestTokenMoveFlood(t *testing.T) {
 
 // TestBotMarks: a bot account, made with its token, seeks with it; the
 // game's seats, its profile and the account's own answer say it is a bot,
-// and its browser watches the game it plays in, holding no seat there.
+// and its browser watches the game it plays in, holding no seat there. Its
+// opponent may not offer it a takeback or a rematch.
 func TestBotMarks(t *testing.T) {
 	clock := newFakeClock()
 	ts := startAccounts(t, newDB(t), clock)
@@ -234,6 +235,16 @@ func TestBotMarks(t *testing.T) {
 	if seats := wt.hello(); len(seats) != 1 || seats[0] != 1 {
 		t.Fatalf("the bot's token holds the seats %v; want [1]", seats)
 	}
+	// Ann offers the bot neither a takeback nor a rematch, which the bot
+	// API cannot answer.
+	w.move("1a1-a2", 0)
+	w.waitPly(1)
+	w.send(map[string]any{"type": "takeback"})
+	w.wantError("bad_message", "robot is a bot")
+	w.send(map[string]any{"type": "resign"})
+	w.waitState("the end", func(s *stateOf) bool { return s.Status == "finished" })
+	w.send(map[string]any{"type": "rematch"})
+	w.wantError("bad_message", "challenge it again")
 }
 
 // TestDisabledAccountTokens: the tokens of an account the operators

@@ -48,7 +48,8 @@ func axeClean(t *testing.T, ctx context.Context, axe, page string) {
 // name; the lobby shows it among the bots online, whose Challenge fills
 // the form in; the challenge sent shows BOT beside the bot's name in the
 // lobby and reaches the bot's stream. Both pages pass axe-core, in both
-// themes.
+// themes. Once the game the bot accepted is over, ann is offered to
+// challenge it again instead of a rematch it could not answer.
 func TestBrowserBots(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
@@ -149,12 +150,30 @@ func TestBrowserBots(t *testing.T) {
 	waitFor(t, ann, "the form filled in", `document.querySelector('[data-testid=seek-to]').value === "robot" && document.activeElement === document.querySelector('[data-testid=seek-to]')`)
 	click(t, ann, "seek-submit")
 	waitFor(t, ann, "the challenge in the lobby, BOT beside the bot's name", `document.querySelector('[data-testid=seek-ann]') !== null && document.querySelector('[data-testid=seek-ann]').textContent.includes("robot") && document.querySelector('[data-testid=seek-ann] [data-testid=bot-badge]') !== null`)
+	var challenge string
 	select {
 	case ev := <-events:
 		if ev.Type != bots.EventChallenge || ev.Challenge == nil || ev.Challenge.Owner != "ann" || !ev.Challenge.ToBot {
 			t.Fatalf("the bot's stream brought %+v; want ann's challenge", ev)
 		}
+		challenge = ev.Challenge.ID
 	case <-time.After(10 * time.Second):
 		t.Fatal("the bot's stream brought no challenge")
 	}
+
+	// The bot accepts and resigns at once: the game over, ann is offered
+	// to challenge it again (a bot answers no rematch offers), which
+	// leads to the lobby's form with its name.
+	var acc struct{ Game string }
+	if err := json.Unmarshal(send(http.DefaultClient, tok.Secret, "POST", "/api/challenges/"+challenge+"/accept", "", http.StatusCreated), &acc); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ann, "ann at the game", `location.pathname === "/game/`+acc.Game+`"`)
+	send(http.DefaultClient, tok.Secret, "POST", "/api/bot/game/"+acc.Game+"/resign", "", http.StatusOK)
+	waitFor(t, ann, "the offer to challenge the bot again", `document.querySelector('[data-testid=challenge-again]') !== null`)
+	if eval[bool](t, ann, `document.querySelector('[data-testid=offer-rematch]') !== null`) {
+		t.Fatal("ann is offered a rematch with a bot, which cannot answer it")
+	}
+	click(t, ann, "challenge-again")
+	waitFor(t, ann, "the lobby's form with the bot's name again", `location.pathname === "/" && document.querySelector('[data-testid=seek-to]').value === "robot"`)
 }

@@ -238,6 +238,19 @@ func (s *Live) offer(l *room, c *actor, kind string) error {
 		return &moveError{code: CodeNotYourSeat, msg: "spectators cannot make offers"}
 	}
 	over := l.h.Over()
+	if kind == offerTakeback || kind == offerRematch {
+		// The bot API answers draws only: an offer a bot cannot take up
+		// would stand unanswered.
+		for i := range l.seats {
+			if l.seats[i].Bot && !holds(c.seats, i) {
+				msg := fmt.Sprintf("%s is a bot: it answers no takeback offers", l.seats[i].Name)
+				if kind == offerRematch {
+					msg = fmt.Sprintf("%s is a bot: it answers no rematch offers; challenge it again from the lobby", l.seats[i].Name)
+				}
+				return &moveError{code: CodeBadMessage, msg: msg}
+			}
+		}
+	}
 	switch kind {
 	case offerDraw:
 		if over {

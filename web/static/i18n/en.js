@@ -272,6 +272,7 @@ export default {
   "extras.offerDraw": "Offer a draw",
   "extras.takeback": "Take back",
   "extras.offerRematch": "Offer a rematch",
+  "extras.challengeAgain": "Challenge {name} again",
   "extras.abort": "Abort",
   "extras.decline": "Decline",
   "extras.withdraw": "Withdraw",

@@ -272,6 +272,7 @@ export default {
   "extras.offerDraw": "Ofrecer tablas",
   "extras.takeback": "Deshacer la jugada",
   "extras.offerRematch": "Ofrecer la revancha",
+  "extras.challengeAgain": "Desafiar de nuevo a {name}",
   "extras.abort": "Anular la partida",
   "extras.decline": "Rechazar",
   "extras.withdraw": "Retirar",

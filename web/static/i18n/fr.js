@@ -272,6 +272,7 @@ export default {
   "extras.offerDraw": "Proposer la nulle",
   "extras.takeback": "Reprendre le coup",
   "extras.offerRematch": "Proposer une revanche",
+  "extras.challengeAgain": "Défier {name} à nouveau",
   "extras.abort": "Annuler la partie",
   "extras.decline": "Refuser",
   "extras.withdraw": "Retirer",

@@ -223,12 +223,17 @@ export class GameExtras {
       }
     }
     const humans = st.seats.filter((s) => s.kind === "human").length;
+    // A bot answers draws only (the bot API): it is challenged again
+    // rather than offered a rematch, and offered no takeback.
+    const bot = st.seats.find((s, i) => s.bot && !this.held.includes(i));
     if (st.status === "playing") {
       if (humans > 1) {
         this.offerBox.append(button("draw", "extras.offerDraw"));
-        if (!st.rated && !st.clock && st.ply > 0) this.offerBox.append(button("takeback", "extras.takeback"));
+        if (!st.rated && !st.clock && st.ply > 0 && !bot) this.offerBox.append(button("takeback", "extras.takeback"));
       }
       if (st.ply < 2) this.offerBox.append(h("button", { type: "button", class: "secondary small", "data-testid": "abort", onclick: () => this.send({ type: "abort" }) }, t("extras.abort")));
+    } else if (bot) {
+      this.offerBox.append(h("a", { class: "button primary small", href: "/?to=" + encodeURIComponent(bot.name), "data-link": "", "data-testid": "challenge-again" }, t("extras.challengeAgain", { name: bot.name })));
     } else if (humans > 1) {
       this.offerBox.append(button("rematch", "extras.offerRematch", "primary"));
     }
