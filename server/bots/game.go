@@ -453,8 +453,12 @@ func (b *Bots) act(w http.ResponseWriter, r *http.Request, m play.Message) {
 // with the status that fits it.
 func (b *Bots) refuse(w http.ResponseWriter, id string, err error) {
 	var coded interface{ Code() string }
+	var slow interface{ RetryAfter() time.Duration }
 	switch {
 	case errors.As(err, &coded):
+		if errors.As(err, &slow) && slow.RetryAfter() > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(slow.RetryAfter().Seconds()))))
+		}
 		httpx.ErrorCode(w, statusOf(coded.Code()), coded.Code(), err.Error())
 	case errors.Is(err, store.ErrNotFound):
 		httpx.ErrorCode(w, http.StatusNotFound, CodeNoGame, fmt.Sprintf("no game %q", id))

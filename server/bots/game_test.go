@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"stax/games"
 	"stax/server/bots"
+	"stax/server/chat"
 	"stax/server/httpx"
 	"stax/server/play"
 	"stax/server/store"
@@ -490,6 +492,29 @@ func TestActions(t *testing.T) {
 		if res.StatusCode != tc.status || e.Code != tc.code {
 			t.Errorf("stream of %s as %q: %d %+v; want %d %q", tc.id, tc.user, res.StatusCode, e, tc.status, tc.code)
 		}
+	}
+}
+
+// TestChatTooFast: past the chat's burst, a line is refused with 429
+// rate_limited and Retry-After, which says when to say the next.
+func TestChatTooFast(t *testing.T) {
+	s := newSite(t, time.Hour)
+	id := s.game("pogo", nil)
+	for range chat.Burst {
+		s.ok("ann", "/api/bot/game/"+id+"/chat", `{"text": "hello"}`)
+	}
+	res, err := s.request("ann", "T-ann", "POST", "/api/bot/game/"+id+"/chat", `{"text": "hello?"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var e apiError
+	json.NewDecoder(res.Body).Decode(&e)
+	if res.StatusCode != http.StatusTooManyRequests || e.Code != play.CodeRateLimited {
+		t.Fatalf("a line past the burst: %d %+v; want 429 %s", res.StatusCode, e, play.CodeRateLimited)
+	}
+	if got, want := res.Header.Get("Retry-After"), strconv.Itoa(int(chat.Every.Seconds())); got != want {
+		t.Errorf("Retry-After %q; want %q", got, want)
 	}
 }
 

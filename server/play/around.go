@@ -56,7 +56,7 @@ func (s *Live) chat(l *room, c *actor, text string) error {
 		return &moveError{code: CodeMuted, msg: "the operators have muted your account in chats"}
 	}
 	if ok, wait := c.chatLimit.Allow(c.chatKey, s.now()); !ok {
-		return &moveError{code: CodeRateLimited, msg: fmt.Sprintf("you are chatting too fast; wait %d s", int(wait.Seconds()+0.999))}
+		return &moveError{code: CodeRateLimited, msg: fmt.Sprintf("you are chatting too fast; wait %d s", int(wait.Seconds()+0.999)), retry: wait}
 	}
 	line := chat.Line{Type: "chat", Room: room, From: from, Text: text, At: s.now()}
 	l.addLine(line)

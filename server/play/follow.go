@@ -35,6 +35,10 @@ var (
 // (e.g. CodeNotYourTurn), for an answer that names it.
 func (e *moveError) Code() string { return e.code }
 
+// RetryAfter returns how long a refusal for going too fast
+// (CodeRateLimited) asks to wait, zero for another refusal.
+func (e *moveError) RetryAfter() time.Duration { return e.retry }
+
 // Followed is a game's state as its followers receive it after a change.
 // The followers share it; it does not change once made.
 type Followed struct {

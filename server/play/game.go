@@ -110,6 +110,9 @@ type moveError struct {
 	code string
 	msg  string
 	move string
+	// retry is when a refusal for going too fast (CodeRateLimited) may
+	// be tried again.
+	retry time.Duration
 }
 
 func (e *moveError) Error() string { return e.msg }
