@@ -168,7 +168,7 @@ func TestDrawByAgreement(t *testing.T) {
 	wb.send(map[string]any{"type": "decline", "offer": "draw"})
 	noOffers(wa, "after bob declined")
 	wb.send(map[string]any{"type": "decline", "offer": "draw"})
-	wb.wantError("bad_message", "no offer to you")
+	wb.wantError("bad_message", "no draw offer to you to decline")
 	wa.send(map[string]any{"type": "draw"})
 	wb.next("offers")
 	wa.send(map[string]any{"type": "withdraw", "offer": "draw"})

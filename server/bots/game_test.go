@@ -445,7 +445,7 @@ func TestActions(t *testing.T) {
 		{"stale ply", "ann", "/api/bot/game/" + id + "/move/1a1-a2?ply=3", "", http.StatusConflict, play.CodeStale, "sent for ply 3 but the game is at ply 0"},
 		{"bad ply", "ann", "/api/bot/game/" + id + "/move/1a1-a2?ply=last", "", http.StatusBadRequest, play.CodeBadMessage, "a number from 0"},
 		{"bad draw answer", "ann", "/api/bot/game/" + id + "/draw/maybe", "", http.StatusBadRequest, play.CodeBadMessage, "draw/yes"},
-		{"no draw to decline", "ann", "/api/bot/game/" + id + "/draw/no", "", http.StatusBadRequest, play.CodeBadMessage, "no offer to you"},
+		{"no draw to decline", "ann", "/api/bot/game/" + id + "/draw/no", "", http.StatusBadRequest, play.CodeBadMessage, "no draw offer to you to decline"},
 		{"empty chat", "ann", "/api/bot/game/" + id + "/chat", `{"text": " "}`, http.StatusBadRequest, play.CodeBadMessage, "needs text"},
 		{"chat not JSON", "ann", "/api/bot/game/" + id + "/chat", `good game`, http.StatusBadRequest, play.CodeBadMessage, "bad JSON"},
 		{"chat unknown field", "ann", "/api/bot/game/" + id + "/chat", `{"message": "hi"}`, http.StatusBadRequest, play.CodeBadMessage, "unknown field"},

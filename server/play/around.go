@@ -195,11 +195,10 @@ func (s *Live) withdraw(l *room, c *actor, kind string, own bool) error {
 		}
 	}
 	if len(left) == len(l.talk.offers[kind]) {
-		what := "no offer of yours"
-		if !own {
-			what = "no offer to you"
+		if own {
+			return &moveError{code: CodeBadMessage, msg: fmt.Sprintf("there is no %s offer of yours to withdraw", kind)}
 		}
-		return &moveError{code: CodeBadMessage, msg: fmt.Sprintf("there is %s of a %s to take back", what, kind)}
+		return &moveError{code: CodeBadMessage, msg: fmt.Sprintf("there is no %s offer to you to decline", kind)}
 	}
 	if len(left) == 0 {
 		delete(l.talk.offers, kind)
