@@ -3,7 +3,9 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -89,4 +91,25 @@ func botInBrowser(t *testing.T, robo, ann context.Context, base string) string {
 		eval[chromedp.Void](t, ann, `document.querySelector('[data-testid=pref-rated-bots]').closest('section').querySelector('[role=status]').textContent = ""`)
 	}
 	return between(body, `"game":"`, `"`)
+}
+
+// TestBrowserTokensPhone: on a phone, the account page's list of tokens
+// wraps a long description without a space (a link, say) rather than
+// widening the page.
+func TestBrowserTokensPhone(t *testing.T) {
+	skipShort(t)
+	b := newBrowser(t)
+	defer b.checkNoExceptions(t)
+	ctx := b.person(t, 60*time.Second)
+	signUpAPI(t, ctx, b.base, "ann")
+	long := "https://example.org/" + strings.Repeat("x", 80)
+	if code, body := apiCall(t, ctx, "POST", "/api/tokens", fmt.Sprintf(`JSON.stringify({description: %q, scopes: ["read"]})`, long)); code != 201 {
+		t.Fatalf("the token: %d %s", code, body)
+	}
+	do(t, ctx, "the account page on a phone", chromedp.EmulateViewport(390, 844), chromedp.Navigate(b.base+"/account"), chromedp.WaitVisible(tid("token-form")))
+	waitFor(t, ctx, "the token listed", tokenRow("https://example.org/")+` !== undefined`)
+	shot(t, ctx, "account-tokens-phone")
+	if overflow := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); overflow > 0 {
+		t.Fatalf("the account page is %d px wider than the phone's screen", overflow)
+	}
 }
