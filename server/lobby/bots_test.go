@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +25,13 @@ import (
 // cat who accepts no rated games against bots, and the bot account
 // robot; it returns the lobby too.
 func newBotLobby(t *testing.T) (*httptest.Server, *lobby.Lobby, *fakeStarter) {
+	t.Helper()
+	return newBotLobbyAt(t, nil)
+}
+
+// newBotLobbyAt is newBotLobby with the lobby's clock now (nil for the
+// time).
+func newBotLobbyAt(t *testing.T, now func() time.Time) (*httptest.Server, *lobby.Lobby, *fakeStarter) {
 	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "lobby.db"), sqlite.Options{})
 	if err != nil {
@@ -47,7 +55,7 @@ func newBotLobby(t *testing.T) (*httptest.Server, *lobby.Lobby, *fakeStarter) {
 	}
 	starter := &fakeStarter{}
 	lb := lobby.New(lobby.Config{Seeks: st, Pairing: st, Users: st, Feed: st, Games: games.All(), Sessions: users,
-		Starter: starter, Ratings: fakeRatings{1500}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)})
+		Starter: starter, Ratings: fakeRatings{1500}, Sockets: httpx.NewSockets(httpx.SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil), Now: now})
 	wctx, cancel := context.WithCancel(ctx)
 	t.Cleanup(cancel)
 	if err := st.Watch(wctx, func(ev store.Event) {
@@ -168,9 +176,14 @@ func TestBotsInLobby(t *testing.T) {
 
 // TestAttendKeepsSeeks checks that an account's seeks stay while a
 // connection that attends the lobby for it is open, with no lobby
-// websocket (a bot's event stream), and go when it closes.
+// websocket (a bot's event stream), and for a minute after it closes (a
+// bot reconnecting finds them), then go.
 func TestAttendKeepsSeeks(t *testing.T) {
-	ts, lb, _ := newBotLobby(t)
+	var mu sync.Mutex
+	at := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return at }
+	advance := func(d time.Duration) time.Time { mu.Lock(); defer mu.Unlock(); at = at.Add(d); return at }
+	ts, lb, _ := newBotLobbyAt(t, now)
 	var sk lobby.Seek
 	call(t, ts, "robot", "POST", "/api/seeks", lobby.SeekRequest{Spec: "pogo"}, http.StatusCreated, &sk)
 	leave := lb.Attend(context.Background(), "id-robot")
@@ -181,15 +194,20 @@ func TestAttendKeepsSeeks(t *testing.T) {
 	}
 	// Long past the grace of a seek whose owner is away, the presence
 	// the lobby renews keeps it.
-	lb.Sweep(time.Now().Add(5 * time.Minute))
+	lb.Sweep(advance(5 * time.Minute))
 	if n := count(); n != 1 {
 		t.Fatalf("%d seeks while the bot attends; want its seek", n)
 	}
 	leave()
 	leave() // a second call does nothing
+	lb.Sweep(advance(30 * time.Second))
+	if n := count(); n != 1 {
+		t.Fatalf("%d seeks half a minute after the bot stopped attending; want its seek, kept a minute", n)
+	}
+	lb.Sweep(advance(time.Minute))
 	for deadline := time.Now().Add(5 * time.Second); count() != 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the bot's seek stayed after it stopped attending")
+			t.Fatal("the bot's seek stayed over a minute after it stopped attending")
 		}
 	}
 }

@@ -565,7 +565,9 @@ func (lb *Lobby) Challenges(ctx context.Context, userID string) ([]*Seek, error)
 // connection of its own holds them, as its lobby websockets do (the bot
 // API's event stream, for a program that has no lobby page): until leave
 // is called, and on every instance, they are not withdrawn for want of
-// their owner.
+// their owner. They stay seekGrace after leave, unlike a lobby page's: a
+// program whose stream broke finds them when it connects again, and the
+// games they make wait for it.
 func (lb *Lobby) Attend(ctx context.Context, userID string) (leave func()) {
 	if lb.seeks == nil {
 		return func() {}
@@ -590,7 +592,9 @@ func (lb *Lobby) Attend(ctx context.Context, userID string) (leave func()) {
 			}
 			lb.mu.Unlock()
 			if last && lb.sockets.Stopping().Err() == nil {
-				if err := lb.seeks.Leave(context.WithoutCancel(ctx), lb.instance, userID, lb.now()); err != nil {
+				// The presence lapses at the end of the grace, and the
+				// sweep withdraws the seeks then (ExpireSeeks).
+				if err := lb.seeks.Present(context.WithoutCancel(ctx), lb.instance, []string{userID}, lb.now().Add(seekGrace)); err != nil {
 					lb.log.Error("lobby: leave", "err", err)
 				}
 			}
