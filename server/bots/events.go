@@ -43,6 +43,10 @@ const (
 	// with, and maxBots the bots GET /api/bots lists.
 	maxResumed = 100
 	maxBots    = 200
+	// endGrace is how long a write under way may still take once its
+	// stream is ended: a reader that reads finishes it, one that does
+	// not is cut off.
+	endGrace = time.Second
 )
 
 // Events is the lobby as the event stream sees it (package lobby
@@ -158,17 +162,21 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 	h.Set("X-Accel-Buffering", "no") // a reverse proxy passes each line on at once
 	w.WriteHeader(http.StatusOK)
 	// A stream ended while a write waits for its reader (too slow, or
-	// revoked) ends that write at once: each write's deadline is set
-	// under mu, and the ending sets it to now, before the handler
-	// returns.
+	// revoked) ends that write within endGrace: each write's deadline is
+	// set under mu, and the ending brings it forward, before the handler
+	// returns. A write that goes through, and a stream ended between
+	// writes, end as an answer does, so that the reader tells the end
+	// from a broken connection.
 	var mu sync.Mutex
-	ended := false
+	ended, writing := false, false
 	fired := make(chan struct{})
 	stop := context.AfterFunc(es.ctx, func() {
 		defer close(fired)
 		mu.Lock()
 		ended = true
-		rc.SetWriteDeadline(time.Now())
+		if writing {
+			rc.SetWriteDeadline(time.Now().Add(endGrace))
+		}
 		mu.Unlock()
 	})
 	defer func() {
@@ -182,8 +190,14 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 			mu.Unlock()
 			return false
 		}
+		writing = true
 		rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			writing = false
+			mu.Unlock()
+		}()
 		for _, l := range lines {
 			if _, err := w.Write(l); err != nil {
 				return false

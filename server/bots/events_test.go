@@ -209,6 +209,7 @@ type eventStream struct {
 	t     *testing.T
 	res   *http.Response
 	lines chan string // closed when the stream ends
+	err   error       // why the stream ended, nil for its proper end: read once lines is closed
 }
 
 // open opens the event stream of a token, failing unless it is admitted.
@@ -245,6 +246,7 @@ func (s *eventSite) tryOpen(token string) (*eventStream, int) {
 		for sc.Scan() {
 			es.lines <- sc.Text()
 		}
+		es.err = sc.Err()
 	}()
 	s.t.Cleanup(es.close)
 	return es, res.StatusCode
@@ -394,8 +396,8 @@ func TestEventStream(t *testing.T) {
 
 // TestEventStreamLimits checks the bounds of the event streams: two per
 // token (the third is refused with 429 until one closes), a stream that
-// is silent sends keep-alives, a token that is revoked closes its
-// streams and only them, and a guest has none.
+// is silent sends keep-alives, a token that is revoked ends its streams
+// (properly: not cut off) and only them, and a guest has none.
 func TestEventStreamLimits(t *testing.T) {
 	s := newEventSite(t, 20*time.Millisecond)
 	s.sessions.tokens["robot-other"] = s.users["robot"]
@@ -443,6 +445,11 @@ func TestEventStreamLimits(t *testing.T) {
 	for _, es := range []*eventStream{first, third} {
 		if !es.ended(5 * time.Second) {
 			t.Fatal("a stream of the revoked token is still open")
+		}
+		// The stream ends as an answer does, not cut off: a client
+		// tells it from a broken connection.
+		if es.err != nil {
+			t.Errorf("the revoked token's stream was cut off: %v; want its end", es.err)
 		}
 	}
 	if other.ended(100 * time.Millisecond) {
