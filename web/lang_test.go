@@ -266,6 +266,9 @@ func TestNoHardCodedEnglish(t *testing.T) {
 // words, or a JavaScript exception's) and turning an error into text.
 var rawError = []*regexp.Regexp{
 	regexp.MustCompile(`\.message\b`),
+	// An outcome's description is the server's English words too: it is
+	// written by describeOutcome.
+	regexp.MustCompile(`outcome\.description\b`),
 	regexp.MustCompile(`String\(\s*(?:err|error|ex)\b`),
 	regexp.MustCompile(`\$\{\s*(?:e|err|error|ex)\s*\}`),
 }
@@ -293,7 +296,9 @@ func rawErrors(line string) []string {
 // TestNoRawErrors checks that every error a visitor reads comes from a code
 // and the catalogue (errorWords in i18n.js), never from an error's own
 // message: the server's messages are English and written for programs,
-// and an exception's are the browser's.
+// and an exception's are the browser's. So does the end of a game
+// (describeOutcome in outcome.js), never the outcome's English
+// description.
 func TestNoRawErrors(t *testing.T) {
 	for _, tc := range []struct {
 		line string
@@ -307,6 +312,8 @@ func TestNoRawErrors(t *testing.T) {
 		{`controls.error.textContent = errorWords(m, { bad_message: "analysis.badPosition" });`, false},
 		{`h("input", { "aria-label": t("extras.message") })`, false},
 		{`// the server's words stay in err.message`, false},
+		{`h("span", {}, g.outcome ? g.outcome.description : "")`, true},
+		{`h("strong", {}, tok.description || t("account.tokenNoDescription"))`, false},
 	} {
 		if got := len(rawErrors(tc.line)) > 0; got != tc.raw {
 			t.Errorf("rawErrors(%q) = %v, want raw %v", tc.line, rawErrors(tc.line), tc.raw)
@@ -322,7 +329,7 @@ func TestNoRawErrors(t *testing.T) {
 		}
 		for i, line := range strings.Split(string(src), "\n") {
 			for _, m := range rawErrors(line) {
-				t.Errorf("%s:%d shows an error in its own words (%s): use errorWords and a key of i18n/en.js", name, i+1, m)
+				t.Errorf("%s:%d shows the words an error or an outcome came with (%s): use errorWords or describeOutcome and a key of i18n/en.js", name, i+1, m)
 			}
 		}
 	}

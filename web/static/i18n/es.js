@@ -372,7 +372,7 @@ export default {
   "profile.puzzles": "Problemas",
   "profile.puzzleStats": "desviación {deviation} · {n} problemas puntuados",
   "profile.puzzleStats.one": "desviación {deviation} · {n} problema puntuado",
-  "profile.results": "{won} ganadas · {lost} perdidas · {drawn} tablas",
+  "profile.results": "ganadas: {won} · perdidas: {lost} · tablas: {drawn}",
   "profile.recent": "Partidas recientes",
   "profile.plot": "Historial de la puntuación: {n} partidas, ahora {rating}",
   "profile.plot.one": "Historial de la puntuación: {n} partida, ahora {rating}",

@@ -372,7 +372,7 @@ export default {
   "profile.puzzles": "Problèmes",
   "profile.puzzleStats": "écart {deviation} · {n} problèmes classés",
   "profile.puzzleStats.one": "écart {deviation} · {n} problème classé",
-  "profile.results": "{won} gagnées · {lost} perdues · {drawn} nulles",
+  "profile.results": "gagnées : {won} · perdues : {lost} · nulles : {drawn}",
   "profile.recent": "Parties récentes",
   "profile.plot": "Historique du classement : {n} parties, maintenant {rating}",
   "profile.plot.one": "Historique du classement : {n} partie, maintenant {rating}",

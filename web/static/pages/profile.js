@@ -7,6 +7,7 @@ import { h } from "../dom.js";
 import { puzzlePlayer } from "../api.js";
 import { svg } from "../svg.js";
 import { botBadge } from "../players.js";
+import { describeOutcome } from "../outcome.js";
 import { errorWords, formatNumber, language, t, timeAgo } from "../i18n.js";
 
 // plot draws a rating history as an SVG line with the ±deviation band.
@@ -37,7 +38,7 @@ export function gameRow(g) {
   names.forEach((n, i) => parts.push(i ? " – " : "", n, g.seats[i].bot ? botBadge() : null));
   return h("li", { class: "game-row" },
     h("a", { href: "/game/" + g.id, "data-link": "" }, g.title), " ", g.rated ? t("profile.rated") + " " : "", ...parts, " ",
-    h("span", { class: "small muted" }, g.outcome ? g.outcome.description : t(g.yourMove ? "profile.yourMove" : "profile.playing"), " · ", timeAgo(g.updated)));
+    h("span", { class: "small muted" }, g.outcome ? describeOutcome(g.outcome, g.seats.map((s) => s.name || "")) : t(g.yourMove ? "profile.yourMove" : "profile.playing"), " · ", timeAgo(g.updated)));
 }
 
 export function profilePage(root, name) {
