@@ -366,11 +366,20 @@ func (b *Bots) players(ctx context.Context, g game.Game, seats []store.Seat) []P
 	return out
 }
 
+// maxMove bounds the length of a move the API reads: every game's
+// notation writes its moves in a few characters.
+const maxMove = 32
+
 // handleMove serves POST /api/bot/game/{id}/move/{move}, with ?ply=N the
 // ply the move is meant for: a move sent again after a reconnection is
 // refused as stale instead of being played twice.
 func (b *Bots) handleMove(w http.ResponseWriter, r *http.Request) {
 	m := play.Message{Type: "move", Move: r.PathValue("move")}
+	if len(m.Move) > maxMove {
+		// Not quoted back: the path may be as long as a request's header.
+		httpx.ErrorCode(w, http.StatusBadRequest, play.CodeIllegalMove, fmt.Sprintf("a move of %d bytes: want a move in the game's notation, a few characters (e.g. 1a1-a2)", len(m.Move)))
+		return
+	}
 	if q := r.URL.Query().Get("ply"); q != "" {
 		n, err := strconv.Atoi(q)
 		if err != nil || n < 0 {

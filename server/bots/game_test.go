@@ -442,6 +442,7 @@ func TestActions(t *testing.T) {
 		{"not his turn", "bob", "/api/bot/game/" + id + "/move/1c3-c2", "", http.StatusConflict, play.CodeNotYourTurn, "turn"},
 		{"not notation", "ann", "/api/bot/game/" + id + "/move/9z9-z9", "", http.StatusBadRequest, play.CodeIllegalMove, "want <count><from>-<to>"},
 		{"illegal", "ann", "/api/bot/game/" + id + "/move/1a1-c3", "", http.StatusBadRequest, play.CodeIllegalMove, "reach only b1, a2"},
+		{"a huge move", "ann", "/api/bot/game/" + id + "/move/" + strings.Repeat("1a1-a2", 2000), "", http.StatusBadRequest, play.CodeIllegalMove, "a move of 12000 bytes"},
 		{"stale ply", "ann", "/api/bot/game/" + id + "/move/1a1-a2?ply=3", "", http.StatusConflict, play.CodeStale, "sent for ply 3 but the game is at ply 0"},
 		{"bad ply", "ann", "/api/bot/game/" + id + "/move/1a1-a2?ply=last", "", http.StatusBadRequest, play.CodeBadMessage, "a number from 0"},
 		{"bad draw answer", "ann", "/api/bot/game/" + id + "/draw/maybe", "", http.StatusBadRequest, play.CodeBadMessage, "draw/yes"},
