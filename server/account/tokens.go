@@ -272,7 +272,13 @@ func (s *Accounts) admitToken(w http.ResponseWriter, r *http.Request) bool {
 		httpx.TooFastToken(w, wait, "requests")
 		return false
 	}
-	if minute := now.Truncate(usedEvery); s.used.due(tok.ID, tok.Used, minute) {
+	// The use is kept to the minute, and never before the token was
+	// made: one used in the minute it was made was used when it was.
+	minute := now.Truncate(usedEvery)
+	if minute.Before(tok.Created) {
+		minute = tok.Created
+	}
+	if s.used.due(tok.ID, tok.Used, minute) {
 		if err := s.tokens.TokenUsed(context.WithoutCancel(r.Context()), tok.ID, minute); err != nil {
 			s.log.Error("record a token's use", "err", err)
 		}

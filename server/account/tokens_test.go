@@ -463,3 +463,27 @@ func TestBotAccount(t *testing.T) {
 		t.Errorf("a token sets a preference: %d; want 403", code)
 	}
 }
+
+// TestTokenUsedAfterCreated: a token used in the minute it was made was
+// last used when it was made, not at the start of that minute (the use is
+// kept to the minute), which would read as before it existed.
+func TestTokenUsedAfterCreated(t *testing.T) {
+	s := newTokenSite(t, 100)
+	s.advance(30 * time.Second)
+	ann := browser(t)
+	do(t, ann, "POST", s.url+"/api/signup", account.Credentials{Name: "ann", Password: "correct horse battery"}, http.StatusCreated)
+	secret, _ := newToken(t, s, ann, "script", "read")
+	s.advance(10 * time.Second)
+	if code, out, _ := call(t, nil, "GET", s.url+"/api/me", secret, nil); code != http.StatusOK {
+		t.Fatalf("the token reads the account: %d %v", code, out)
+	}
+	var list struct{ Tokens []account.TokenView }
+	_, out, _ := call(t, ann, "GET", s.url+"/api/tokens", "", nil)
+	b, _ := json.Marshal(out)
+	if err := json.Unmarshal(b, &list); err != nil || len(list.Tokens) != 1 {
+		t.Fatalf("the tokens: %v %v", out, err)
+	}
+	if tok := list.Tokens[0]; tok.Used.IsZero() || tok.Used.Before(tok.Created) {
+		t.Fatalf("the token made at %v was last used at %v; want not before it was made", tok.Created, tok.Used)
+	}
+}
