@@ -178,7 +178,12 @@ func adminTokens(ctx context.Context, e *env, tm account.TokenManager, cmd strin
 		}
 		printTokens(e, u, ts)
 	case "create-token":
-		secret, tok, err := tm.Create(ctx, u, description, strings.Split(scopes, ","))
+		// "read, play" as well as "read,play".
+		list := strings.Split(scopes, ",")
+		for i := range list {
+			list[i] = strings.TrimSpace(list[i])
+		}
+		secret, tok, err := tm.Create(ctx, u, description, list)
 		if err != nil {
 			return err
 		}

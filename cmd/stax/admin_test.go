@@ -109,7 +109,7 @@ func TestAdminTokens(t *testing.T) {
 	if err != nil || !strings.Contains(out, "ann has no API tokens") {
 		t.Fatalf("tokens of a new account: %q, %v", out, err)
 	}
-	secret, note, err := admin("create-token", "ann", "--scopes", "play,read", "--description", "my engine")
+	secret, note, err := admin("create-token", "ann", "--scopes", "play, read", "--description", "my engine")
 	secret = strings.TrimSpace(secret)
 	if err != nil || !strings.HasPrefix(secret, account.TokenPrefix) || strings.Contains(secret, "\n") || !strings.Contains(note, "shown only now") {
 		t.Fatalf("create-token: %q (%q), %v; want the secret alone on standard output", secret, note, err)
