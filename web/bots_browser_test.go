@@ -48,8 +48,9 @@ func axeClean(t *testing.T, ctx context.Context, axe, page string) {
 // name; the lobby shows it among the bots online, whose Challenge fills
 // the form in; the challenge sent shows BOT beside the bot's name in the
 // lobby and reaches the bot's stream. Both pages pass axe-core, in both
-// themes. Once the game the bot accepted is over, ann is offered to
-// challenge it again instead of a rematch it could not answer.
+// themes. The bot accepts and offers a draw, which ann accepts; the game
+// over, ann is offered to challenge it again instead of a rematch it
+// could not answer.
 func TestBrowserBots(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
@@ -161,16 +162,22 @@ func TestBrowserBots(t *testing.T) {
 		t.Fatal("the bot's stream brought no challenge")
 	}
 
-	// The bot accepts and resigns at once: the game over, ann is offered
-	// to challenge it again (a bot answers no rematch offers), which
-	// leads to the lobby's form with its name.
+	// The bot accepts and offers a draw at once, which ann accepts: the
+	// game over, the banner says it is drawn (once), and ann is offered
+	// to challenge the bot again (a bot answers no rematch offers),
+	// which leads to the lobby's form with its name.
 	var acc struct{ Game string }
 	if err := json.Unmarshal(send(http.DefaultClient, tok.Secret, "POST", "/api/challenges/"+challenge+"/accept", "", http.StatusCreated), &acc); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ann, "ann at the game", `location.pathname === "/game/`+acc.Game+`"`)
-	send(http.DefaultClient, tok.Secret, "POST", "/api/bot/game/"+acc.Game+"/resign", "", http.StatusOK)
+	send(http.DefaultClient, tok.Secret, "POST", "/api/bot/game/"+acc.Game+"/draw/yes", "", http.StatusOK)
+	waitFor(t, ann, "the bot's draw offer", `document.querySelector('[data-testid=offer-news-draw]') !== null`)
+	click(t, ann, "offer-draw")
 	waitFor(t, ann, "the offer to challenge the bot again", `document.querySelector('[data-testid=challenge-again]') !== null`)
+	if got := eval[string](t, ann, `document.querySelector('[data-testid=result]').textContent`); got != "Draw (drawn by agreement)" {
+		t.Fatalf("the banner of the drawn game reads %q; want %q", got, "Draw (drawn by agreement)")
+	}
 	if eval[bool](t, ann, `document.querySelector('[data-testid=offer-rematch]') !== null`) {
 		t.Fatal("ann is offered a rematch with a bot, which cannot answer it")
 	}

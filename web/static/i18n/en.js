@@ -123,7 +123,6 @@ export default {
   "game.cannotResign": "Not connected: could not resign.",
   "game.boardLabel": "{title} board after {n} moves",
   "game.boardLabelLast": "{title} board after {n} moves, last {move}",
-  "game.draw": "Draw. ",
   "game.youWin": "You win! ",
   "game.youLose": "You lose. ",
   "game.over": "Game over after {moves} ({result}).",

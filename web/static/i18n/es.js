@@ -123,7 +123,6 @@ export default {
   "game.cannotResign": "Sin conexión: no se pudo abandonar.",
   "game.boardLabel": "Tablero de {title} tras {n} jugadas",
   "game.boardLabelLast": "Tablero de {title} tras {n} jugadas, última {move}",
-  "game.draw": "Tablas. ",
   "game.youWin": "¡Ganas! ",
   "game.youLose": "Pierdes. ",
   "game.over": "Partida terminada tras {moves} ({result}).",

@@ -123,7 +123,6 @@ export default {
   "game.cannotResign": "Pas de connexion : impossible d’abandonner.",
   "game.boardLabel": "Plateau de {title} après {n} coups",
   "game.boardLabelLast": "Plateau de {title} après {n} coups, dernier coup {move}",
-  "game.draw": "Partie nulle. ",
   "game.youWin": "Vous gagnez ! ",
   "game.youLose": "Vous perdez. ",
   "game.over": "Partie terminée après {moves} ({result}).",

@@ -312,12 +312,13 @@ export function gamePage(root, id) {
     const st = v.st;
     if (st.status === "finished" && st.outcome) {
       const o = st.outcome;
+      // A player is told whether they won or lost; a draw (or a game
+      // called off) says so itself.
       let mine = "";
-      if (v.held.length && v.held.length < st.players) {
-        const won = v.held.some((s) => (o.winners || []).includes(s));
-        mine = !o.winners || o.winners.length === 0 ? "draw" : won ? "win" : "loss";
+      if (v.held.length && v.held.length < st.players && o.winners && o.winners.length) {
+        mine = v.held.some((s) => o.winners.includes(s)) ? "win" : "loss";
       }
-      banner.textContent = (mine ? t({ draw: "game.draw", win: "game.youWin", loss: "game.youLose" }[mine]) : "") + describeOutcome(o, st.playerNames.map((n) => playerWords(gameModule(st.game), n)));
+      banner.textContent = (mine ? t({ win: "game.youWin", loss: "game.youLose" }[mine]) : "") + describeOutcome(o, st.playerNames.map((n) => playerWords(gameModule(st.game), n)));
       banner.className = "banner " + (mine === "win" || mine === "loss" ? mine : "neutral");
       banner.hidden = false;
       status.textContent = t("game.over", { moves: t("moves.count", { n: st.ply }), result: o.result });
