@@ -20,8 +20,9 @@ func tokenRow(words string) string {
 // up and, on the account page, makes a read token (its secret shown once,
 // with a copy button) and a bot token, revokes the first after confirming,
 // makes the account a bot with the second and seeks a game with it, which
-// ann accepts; ann refuses, then accepts again, rated games against bots.
-// It returns the game's id.
+// its browser's lobby lists without a form to play with, and ann accepts;
+// ann refuses, then accepts again, rated games against bots. It returns
+// the game's id.
 func botInBrowser(t *testing.T, robo, ann context.Context, base string) string {
 	t.Helper()
 	signUpAPI(t, robo, base, "robo")
@@ -71,11 +72,18 @@ func botInBrowser(t *testing.T, robo, ann context.Context, base string) string {
 	if seek[0].(float64) != 201 {
 		t.Fatalf("the bot's seek: %v", seek)
 	}
+	// The bot's browser watches the lobby: its seek is listed, but it has
+	// no form or button to play with, which the server would refuse.
+	do(t, robo, "robo's lobby", chromedp.Navigate(base+"/"))
+	waitFor(t, robo, "the bot's note and its seek", `document.querySelector('[data-testid=lobby-bot-note]') !== null && document.querySelector('[data-testid=seek-robo]') !== null`)
+	if eval[bool](t, robo, `document.querySelector('[data-testid=seek-form], [data-testid=quick], [data-testid=seek-robo] button') !== null`) {
+		t.Fatal("the bot's browser is offered to seek, pair or cancel in the lobby")
+	}
 	code, body := apiCall(t, ann, "POST", "/api/seeks/"+between(seek[1].(string), `"id":"`, `"`)+"/accept", "'{}'")
 	if code != 201 {
 		t.Fatalf("ann accepts the bot's seek: %d %s", code, body)
 	}
-	do(t, robo, "robo's account page again", chromedp.Reload(), chromedp.WaitVisible(tid("bot-note")))
+	do(t, robo, "robo's account page again", chromedp.Navigate(base+"/account"), chromedp.WaitVisible(tid("bot-note")))
 	waitFor(t, robo, "the bot's badge and its token, used", `document.querySelector('main h1 [data-testid=bot-badge]') !== null && `+tokenRow("engine")+` !== undefined && `+tokenRow("engine")+`.textContent.includes("last used")`)
 	shot(t, robo, "account-bot")
 

@@ -170,6 +170,11 @@ export function lobbyPage(root, who) {
         s.to ? ` → ${s.to}` : "",
         s.toBot ? botBadge() : null,
         " ", h("span", {}, what), " ");
+      // A bot's browser only watches: its program seeks and accepts.
+      if (who.bot) {
+        list.append(row);
+        continue;
+      }
       if (mine) row.append(h("button", { type: "button", class: "secondary small", "data-testid": "cancel-" + s.id, onclick: () => act(() => cancelSeek(s.id)) }, t("lobby.cancel")));
       else {
         row.append(h("button", { type: "button", class: "primary small", "data-testid": "accept-" + s.owner, onclick: () => act(() => acceptSeek(s.id)) }, t("lobby.accept")));
@@ -218,11 +223,14 @@ export function lobbyPage(root, who) {
     h("h1", {}, t("lobby.heading"), " ", conn),
     h("div", { class: "lobby" },
       h("section", {}, h("h2", {}, t("lobby.openSeeks")), list, err),
-      h("section", { class: "lobby-side" }, quickBox, form,
+      h("section", { class: "lobby-side" },
+        // A bot plays through the bot API: its browser has no forms to
+        // play with, which the server would refuse.
+        ...(who.bot ? [h("section", { "data-testid": "lobby-bot-note" }, h("h2", {}, t("account.botHeading")), h("p", { class: "small" }, t("account.botNote")))] : [quickBox, form]),
         h("section", { class: "bots-box", "data-testid": "bots-box" }, h("h2", {}, t("bots.onlineHeading")), botList,
           h("p", { class: "small" }, h("a", { href: "/bots", "data-link": "" }, t("bots.all")))),
         h("h2", {}, t("lobby.yourMove")), waitingList,
-        h("p", { class: "small" }, h("a", { href: "/new", "data-link": "" }, t("lobby.playOthers")), " · ", h("a", { href: "/me/games", "data-link": "" }, t("lobby.allGames")))),
+        h("p", { class: "small" }, who.bot ? null : [h("a", { href: "/new", "data-link": "" }, t("lobby.playOthers")), " · "], h("a", { href: "/me/games", "data-link": "" }, t("lobby.allGames")))),
     ),
   );
   if (to.value) to.focus();
