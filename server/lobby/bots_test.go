@@ -211,3 +211,32 @@ func TestAttendKeepsSeeks(t *testing.T) {
 		}
 	}
 }
+
+// TestBotBrowserLobbyWatches: a bot account's seeks are its program's. Its
+// browser's lobby page (a session, not a token) watches: closing it does
+// not withdraw them, as closing a person's last lobby page does.
+func TestBotBrowserLobbyWatches(t *testing.T) {
+	ts, lb, _ := newBotLobby(t)
+	var sk lobby.Seek
+	call(t, ts, "robot", "POST", "/api/seeks", lobby.SeekRequest{Spec: "pogo"}, http.StatusCreated, &sk)
+	c, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/lobby",
+		&websocket.DialOptions{HTTPHeader: http.Header{httpxtest.UserHeader: {"robot"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Read(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.Close(websocket.StatusNormalClosure, "")
+	// The lobby forgets the connection once it has acted on its close.
+	for deadline := time.Now().Add(5 * time.Second); lb.Conns() != 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the bot's lobby page is still open")
+		}
+	}
+	var list struct{ Seeks []lobby.Seek }
+	call(t, ts, "ann", "GET", "/api/seeks", nil, http.StatusOK, &list)
+	if len(list.Seeks) != 1 || list.Seeks[0].ID != sk.ID {
+		t.Fatalf("the seeks once the bot's browser left the lobby: %+v; want the bot's", list.Seeks)
+	}
+}

@@ -1096,13 +1096,21 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 	}
 	var v viewer
 	session := ""
+	watching := false
 	if u, ss, err := lb.sessions.Session(r); err == nil {
 		v, session = viewerOf(u), ss.TokenHash
+		// A bot account's seeks are its program's: its browser's lobby
+		// page (a session, not a token) watches, and neither keeps
+		// them nor withdraws them when it closes.
+		watching = u.Bot && ss.Token == nil
 	}
 	uid := v.id
 	if r.URL.Query().Get("news") == "1" {
 		lb.serveNews(w, r, uid, session, release)
 		return
+	}
+	if watching {
+		uid = ""
 	}
 	conn, ok := lb.sockets.Accept(w, r)
 	if !ok {
