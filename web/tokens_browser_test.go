@@ -20,9 +20,9 @@ func tokenRow(words string) string {
 // up and, on the account page, makes a read token (its secret shown once,
 // with a copy button) and a bot token, revokes the first after confirming,
 // makes the account a bot with the second and seeks a game with it, which
-// its browser's lobby lists without a form to play with, and ann accepts;
-// ann refuses, then accepts again, rated games against bots. It returns
-// the game's id.
+// its browser's lobby lists without a form to play with (nor a Challenge
+// on ann's profile), and ann accepts; ann refuses, then accepts again,
+// rated games against bots. It returns the game's id.
 func botInBrowser(t *testing.T, robo, ann context.Context, base string) string {
 	t.Helper()
 	signUpAPI(t, robo, base, "robo")
@@ -78,6 +78,11 @@ func botInBrowser(t *testing.T, robo, ann context.Context, base string) string {
 	waitFor(t, robo, "the bot's note and its seek", `document.querySelector('[data-testid=lobby-bot-note]') !== null && document.querySelector('[data-testid=seek-robo]') !== null`)
 	if eval[bool](t, robo, `document.querySelector('[data-testid=seek-form], [data-testid=quick], [data-testid=seek-robo] button') !== null`) {
 		t.Fatal("the bot's browser is offered to seek, pair or cancel in the lobby")
+	}
+	do(t, robo, "ann's profile in robo's browser", chromedp.Navigate(base+"/@/ann"))
+	waitFor(t, robo, "ann's profile, its buttons drawn", `document.querySelector('[data-testid=block]') !== null`)
+	if eval[bool](t, robo, `document.querySelector('[data-testid=challenge]') !== null`) {
+		t.Fatal("the bot's browser is offered to challenge ann from her profile")
 	}
 	code, body := apiCall(t, ann, "POST", "/api/seeks/"+between(seek[1].(string), `"id":"`, `"`)+"/accept", "'{}'")
 	if code != 201 {

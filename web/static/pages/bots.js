@@ -19,7 +19,8 @@ export function botsPage(root) {
 }
 
 // botRow is one bot of the list: its name, whether it is online, its
-// ratings, and the button that challenges it.
+// ratings, and the button that challenges it (for a person: a bot
+// challenges through the bot API).
 function botRow(b, poolList, who) {
   const ratings = b.ratings.map((r) => t("bots.rating", { pool: poolTitle(poolList, r.pool), rating: ratingText(r), n: r.games })).join(" · ");
   let status = t("bots.never");
@@ -30,5 +31,5 @@ function botRow(b, poolList, who) {
     h("a", { href: "/@/" + encodeURIComponent(b.name), "data-link": "" }, b.name), botBadge(), " ",
     h("span", { class: b.online ? "online" : "muted", "data-testid": "bot-status-" + b.name }, status),
     h("span", { class: "small muted bot-ratings" }, ratings || t("bots.unrated"), " · ", t("bots.games", { n: b.games })),
-    who && !mine ? h("a", { class: "button primary small", href: "/?to=" + encodeURIComponent(b.name), "data-link": "", "data-testid": "challenge-" + b.name, "aria-label": t("bots.challengeName", { name: b.name }) }, t("bots.challenge")) : null);
+    who && !who.bot && !mine ? h("a", { class: "button primary small", href: "/?to=" + encodeURIComponent(b.name), "data-link": "", "data-testid": "challenge-" + b.name, "aria-label": t("bots.challengeName", { name: b.name }) }, t("bots.challenge")) : null);
 }

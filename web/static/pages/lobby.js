@@ -211,7 +211,7 @@ export function lobbyPage(root, who) {
     for (const b of online) {
       botList.append(h("li", { "data-testid": "bot-online-" + b.name },
         h("a", { href: "/@/" + encodeURIComponent(b.name), "data-link": "" }, b.name), botBadge(), " ",
-        h("button", { type: "button", class: "secondary small", "data-testid": "challenge-bot-" + b.name, "aria-label": t("bots.challengeName", { name: b.name }), onclick: () => {
+        who.bot ? null : h("button", { type: "button", class: "secondary small", "data-testid": "challenge-bot-" + b.name, "aria-label": t("bots.challengeName", { name: b.name }), onclick: () => {
           to.value = b.name;
           form.scrollIntoView({ block: "nearest" });
           to.focus();

@@ -47,9 +47,10 @@ export function profilePage(root, name) {
   const head = h("h1", { "data-testid": "profile-name" }, name);
   root.append(head, body);
   // A signed-in player may challenge another from their profile: the
-  // lobby's form opens with their name.
+  // lobby's form opens with their name (a bot challenges through the bot
+  // API).
   me().then((who) => {
-    if (who && who.name.toLowerCase() !== name.toLowerCase()) {
+    if (who && !who.bot && who.name.toLowerCase() !== name.toLowerCase()) {
       head.after(h("p", {}, h("a", { class: "button primary", href: "/?to=" + encodeURIComponent(name), "data-link": "", "data-testid": "challenge" }, t("profile.challenge"))));
     }
   });
