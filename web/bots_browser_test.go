@@ -50,7 +50,7 @@ func axeClean(t *testing.T, ctx context.Context, axe, page string) {
 // lobby and reaches the bot's stream. Both pages pass axe-core, in both
 // themes. The bot accepts and offers a draw, which ann accepts; the game
 // over, ann is offered to challenge it again instead of a rematch it
-// could not answer.
+// could not answer, and the recent games mark the bot.
 func TestBrowserBots(t *testing.T) {
 	skipShort(t)
 	needChromium(t)
@@ -183,4 +183,8 @@ func TestBrowserBots(t *testing.T) {
 	}
 	click(t, ann, "challenge-again")
 	waitFor(t, ann, "the lobby's form with the bot's name again", `location.pathname === "/" && document.querySelector('[data-testid=seek-to]').value === "robot"`)
+
+	// The recent games mark the bot too.
+	do(t, ann, "the recent games", chromedp.Navigate(hs.URL+"/games"))
+	waitFor(t, ann, "the game among the recent ones, BOT beside the bot's name", `document.querySelector('[data-testid=recent-`+acc.Game+`] [data-testid=bot-badge]') !== null`)
 }

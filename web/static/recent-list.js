@@ -4,6 +4,7 @@
 import { recentGames, token } from "./api.js";
 import { clear, h } from "./dom.js";
 import { describeOutcome } from "./outcome.js";
+import { botBadge } from "./players.js";
 import { errorWords, levelWords, t, timeAgo } from "./i18n.js";
 
 // seatText describes a seat of a summary, e.g. "alice" or "computer (hard)".
@@ -11,6 +12,11 @@ function seatText(s) {
   if (s.kind === "ai") return t("recent.computer", { level: s.level ? levelWords(s.level) : "?" });
   if (!s.joined) return t("recent.openSeat");
   return s.name || t("recent.person");
+}
+
+// seatsText describes the seats of a summary, a bot marked BOT.
+function seatsText(seats) {
+  return seats.flatMap((s, i) => [i ? ` ${t("recent.vs")} ` : "", seatText(s), s.bot ? botBadge() : null]);
 }
 
 // recentList fills box with up to limit recent games; status filters.
@@ -44,7 +50,7 @@ export async function recentList(box, limit = 20, status = "", heading = true) {
         mine ? h("span", { class: "badge" }, t("recent.yours")) : null,
         h("a", { href: "/game/" + g.id, "data-link": "", class: "button secondary small recent-action" }, action),
         h("br"),
-        h("span", { class: "small" }, (g.seats || []).map(seatText).join(` ${t("recent.vs")} `), " · ", t("moves.count", { n: g.ply }), " · ", result, " · ", timeAgo(g.updated)),
+        h("span", { class: "small" }, ...seatsText(g.seats || []), " · ", t("moves.count", { n: g.ply }), " · ", result, " · ", timeAgo(g.updated)),
       ),
     );
   }
