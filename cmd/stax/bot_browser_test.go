@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"stax/rating"
+	"stax/server/bots/botstest"
 	"stax/server/ratings"
 )
 
@@ -142,7 +143,7 @@ func TestBotBrowser(t *testing.T) {
 	}
 	chromium(t)
 	base := botSite(t)
-	robot := makeBot(t, base, "robot")
+	robot := botstest.MakeBot(t, base, "robot")
 	startBotCommand(t, base, robot, "easy", "--variants", "pogo")
 	ctx := newTab(t, 5*time.Minute)
 
