@@ -19,6 +19,7 @@ import (
 	"stax/server"
 	"stax/server/account"
 	"stax/server/bots"
+	"stax/server/lobby"
 	"stax/server/store/sqlite"
 	"stax/web"
 )
@@ -187,4 +188,15 @@ func TestBrowserBots(t *testing.T) {
 	// The recent games mark the bot too.
 	do(t, ann, "the recent games", chromedp.Navigate(hs.URL+"/games"))
 	waitFor(t, ann, "the game among the recent ones, BOT beside the bot's name", `document.querySelector('[data-testid=recent-`+acc.Game+`] [data-testid=bot-badge]') !== null`)
+
+	// A correspondence game with the bot that waits for ann's move: the
+	// lobby lists it among her games to play, BOT beside the bot's name.
+	var toAnn lobby.Seek
+	if err := json.Unmarshal(send(http.DefaultClient, tok.Secret, "POST", "/api/challenges", `{"spec": "pogo", "to": "ann", "days": 3, "seat": 1}`, http.StatusCreated), &toAnn); err != nil {
+		t.Fatal(err)
+	}
+	eval[chromedp.Void](t, ann, `fetch("/api/challenges/`+toAnn.ID+`/accept", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}).then((r) => { window.accepted = r.status; })`)
+	waitFor(t, ann, "ann's acceptance", `window.accepted === 201`)
+	do(t, ann, "the lobby", chromedp.Navigate(hs.URL+"/"))
+	waitFor(t, ann, "the game waiting for her move, BOT beside the bot's name", `document.querySelector('[data-testid=my-turn] [data-testid=bot-badge]') !== null`)
 }

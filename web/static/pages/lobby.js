@@ -189,7 +189,8 @@ export function lobbyPage(root, who) {
   const drawWaiting = () => myGames().then((gs) => {
     waitingList.replaceChildren();
     for (const g of gs.filter((g) => g.yourMove)) {
-      waitingList.append(h("li", {}, h("a", { href: "/game/" + g.id, "data-link": "" }, `${g.title}: ${g.seats.map((s) => s.name || s.level || "?").join(" – ")}`)));
+      const names = g.seats.flatMap((s, i) => [i ? " – " : "", s.name || s.level || "?", s.bot ? botBadge() : ""]);
+      waitingList.append(h("li", {}, h("a", { href: "/game/" + g.id, "data-link": "" }, g.title + ": ", ...names)));
     }
     if (!waitingList.firstChild) waitingList.append(h("li", { class: "muted" }, t("lobby.noneWaiting")));
   }).catch(() => {});
