@@ -356,7 +356,7 @@ func (b *Bots) players(ctx context.Context, g game.Game, seats []store.Seat) []P
 		}
 		if st.User != "" && pool != "" && b.cfg.Ratings != nil {
 			if r, err := b.cfg.Ratings.Rating(ctx, st.User, pool); err == nil {
-				p.Rating = &r.Rating
+				p.Rating, p.Provisional = &r.Rating, r.Deviation > ratings.ProvisionalDeviation
 			} else {
 				b.log.Error("bot API: read a player's rating", "user", st.User, "pool", pool, "err", err)
 			}

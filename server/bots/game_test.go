@@ -77,14 +77,15 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// fakeRatings rates ann 1612 and the others 1500, in every pool.
+// fakeRatings rates ann 1612 and the others a provisional 1500, in every
+// pool.
 type fakeRatings struct{}
 
 func (fakeRatings) Rating(ctx context.Context, userID, pool string) (store.Rating, error) {
 	if userID == "id-ann" {
-		return store.Rating{UserID: userID, Pool: pool, Rating: 1612}, nil
+		return store.Rating{UserID: userID, Pool: pool, Rating: 1612, Deviation: 60}, nil
 	}
-	return store.Rating{UserID: userID, Pool: pool, Rating: 1500}, nil
+	return store.Rating{UserID: userID, Pool: pool, Rating: 1500, Deviation: 350}, nil
 }
 
 // site is the bot API over live play on a SQLite store, with the accounts
@@ -320,8 +321,8 @@ func TestGameStream(t *testing.T) {
 	if full.ID != id || full.Spec != "pogo" || len(full.Seats) != 1 || full.Seats[0] != 0 || full.Clock == nil || full.Clock.Initial != 300 || full.Clock.Increment != 2 {
 		t.Fatalf("gameFull %+v; want game %s, ann's seat 0, a 5+2 clock", full, id)
 	}
-	if p := full.Players; len(p) != 2 || p[0].Name != "ann" || p[1].Name != "bob" || p[1].Kind != "human" || p[0].Rating == nil || *p[0].Rating != 1612 {
-		t.Fatalf("players %+v; want ann (rated 1612) then bob", full.Players)
+	if p := full.Players; len(p) != 2 || p[0].Name != "ann" || p[1].Name != "bob" || p[1].Kind != "human" || p[0].Rating == nil || *p[0].Rating != 1612 || p[0].Provisional || !p[1].Provisional {
+		t.Fatalf("players %+v; want ann (rated 1612) then bob (provisional)", full.Players)
 	}
 	st := full.State
 	if st.Ply != 0 || st.ToMove != 0 || st.Status != "playing" || len(st.Legal) == 0 || len(st.Times) != 2 || st.Times[0] != 300000 || st.Increment != 2000 {

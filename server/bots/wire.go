@@ -57,8 +57,11 @@ type Player struct {
 	// of the site, named by Level).
 	Kind  string `json:"kind"`
 	Level string `json:"level,omitempty"`
-	// Rating is the player's rating in the game's pool, for an account.
-	Rating *float64 `json:"rating,omitempty"`
+	// Rating is the player's rating in the game's pool, for an account;
+	// Provisional says that it is still provisional (too few games to
+	// tell: shown "1500?").
+	Rating      *float64 `json:"rating,omitempty"`
+	Provisional bool     `json:"provisional,omitempty"`
 	// Bot reports that the player is a bot account.
 	Bot bool `json:"bot,omitempty"`
 }
