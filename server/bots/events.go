@@ -126,7 +126,7 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	// The lines that resume the account's games and challenges are read
 	// once the stream is registered, so that no news falls between them
-	// and the live lines (a line may come twice).
+	// and the live lines (news they told already is not told again).
 	first, err := b.resumption(st.ctx, u.ID)
 	if err != nil {
 		b.log.Error("event stream: resume", "user", u.ID, "err", err)
@@ -208,6 +208,14 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 	if !write(first...) {
 		return
 	}
+	// The news of a challenge or a game that the first lines told already
+	// (it came while they were read) is not told twice.
+	told := map[string]bool{}
+	for _, l := range first {
+		if k := lineKey(l); k != "" {
+			told[k] = true
+		}
+	}
 	beat()
 	keep := time.NewTimer(b.cfg.KeepAlive)
 	defer keep.Stop()
@@ -215,16 +223,20 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 		select {
 		case l := <-es.lines:
 			// The lines waiting go together.
-			lines := [][]byte{l}
+			lines := make([][]byte, 0, 1)
 			for more := true; more && len(lines) < StreamQueue; {
-				select {
-				case l := <-es.lines:
+				if k := lineKey(l); told[k] {
+					delete(told, k)
+				} else {
 					lines = append(lines, l)
+				}
+				select {
+				case l = <-es.lines:
 				default:
 					more = false
 				}
 			}
-			if !write(lines...) {
+			if len(lines) > 0 && !write(lines...) {
 				return
 			}
 			beat()
@@ -238,6 +250,26 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 		}
 		keep.Reset(b.cfg.KeepAlive)
 	}
+}
+
+// lineKey returns what an event stream's line of a challenge or a game's
+// start is about ("challenge id", "gameStart id"), or "" for another line.
+func lineKey(line []byte) string {
+	var ev struct {
+		Type      string
+		Game      *struct{ ID string }
+		Challenge *struct{ ID string }
+	}
+	if json.Unmarshal(line, &ev) != nil {
+		return ""
+	}
+	switch {
+	case ev.Type == EventChallenge && ev.Challenge != nil:
+		return ev.Type + " " + ev.Challenge.ID
+	case ev.Type == EventGameStart && ev.Game != nil:
+		return ev.Type + " " + ev.Game.ID
+	}
+	return ""
 }
 
 // resumption returns the first lines of an account's event stream: a

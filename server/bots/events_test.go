@@ -323,6 +323,9 @@ func TestEventStream(t *testing.T) {
 	if ev := es.next(); ev.Type != bots.EventChallenge || ev.Challenge == nil || ev.Challenge.ID != challenge.ID || ev.Challenge.Owner != "ann" || ev.Challenge.To != "robot" {
 		t.Fatalf("the second line %+v; want ann's challenge", ev)
 	}
+	// The news of ann's challenge that comes after the stream opened (the
+	// feed is late) is not told again.
+	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: challenge.ID, By: "ann", Challenge: &challenge})))
 
 	// Live: bob challenges the bot, then cancels; the bot challenges bob,
 	// who declines.
