@@ -16,6 +16,7 @@ import (
 
 	"stax/game"
 	"stax/server/chat"
+	"stax/server/clock"
 	"stax/server/httpx"
 	"stax/server/lobby"
 	"stax/server/play"
@@ -325,14 +326,17 @@ func gameState(f *play.Followed, st *play.State, seats []int) GameState {
 
 // timesNow returns gs with the times left as of now: the clock of the
 // seat to move has run since its turn began (unless it has not moved yet,
-// when its clock waits for its first move).
+// when its clock waits for its first move). The time left is the clock's
+// own deadline, which leaves out the time the site was down, less the
+// allowance for lag, which is the server's and not the bot's to spend.
 func timesNow(gs GameState, st *play.State, now time.Time) GameState {
 	c := st.Clock
-	if c == nil || len(gs.Times) == 0 || st.Status != store.Playing || c.FirstMove || c.Running < 0 || c.Running >= len(gs.Times) || c.Since.IsZero() {
+	if c == nil || len(gs.Times) == 0 || st.Status != store.Playing || c.FirstMove || c.Running < 0 || c.Running >= len(gs.Times) || c.Deadline.IsZero() {
 		return gs
 	}
+	left := (c.Deadline.Sub(now) - clock.LagCompensation).Milliseconds()
 	gs.Times = slices.Clone(gs.Times)
-	gs.Times[c.Running] = max(gs.Times[c.Running]-now.Sub(c.Since).Milliseconds(), 0)
+	gs.Times[c.Running] = max(min(left, gs.Times[c.Running]), 0)
 	return gs
 }
 

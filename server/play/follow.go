@@ -50,16 +50,22 @@ type Followed struct {
 	// Offers maps each kind of offer standing ("draw", "takeback",
 	// "rematch") to the seats that made it.
 	Offers map[string][]int
+
+	decode  sync.Once
+	decoded *State
 }
 
 // State returns the game's state, without its moves and positions (see
-// Moves).
+// Moves). It is decoded once for all the followers, who share it and must
+// not change it.
 func (f *Followed) State() *State {
-	var st State
-	if err := json.Unmarshal(f.state, &st); err != nil {
-		panic(err) // the room encoded it from a State
-	}
-	return &st
+	f.decode.Do(func() {
+		f.decoded = new(State)
+		if err := json.Unmarshal(f.state, f.decoded); err != nil {
+			panic(err) // the room encoded it from a State
+		}
+	})
+	return f.decoded
 }
 
 // Follower follows a game for an account, for the bot API: it receives
