@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -107,10 +106,28 @@ func (s *Sockets) Take(w http.ResponseWriter, r *http.Request) (release func(), 
 // Socket is an open websocket.
 type Socket struct {
 	*websocket.Conn
-	s         *Sockets
-	closeOnce sync.Once
-	stop      func() bool
+	s    *Sockets
+	nc   *socketConn   // the connection under the websocket
+	rd   *bufio.Reader // the websocket's reader (see Read)
+	stop func() bool
+	// filled is set when the next message is the empty one await put
+	// after a pong (only Read's goroutine uses it).
+	filled bool
+
+	mu sync.Mutex // guards the fields below
+	// waiting is set while Read waits for a message by itself, outside
+	// the websocket library; closing once the socket is being closed,
+	// after which nothing more is read. A close asked while Read waits
+	// is left to Read (asked, with its code and reason), woken by a read
+	// deadline: the library's close handshake reads the connection too,
+	// and only one goroutine may.
+	waiting, closing, asked bool
+	code                    websocket.StatusCode
+	reason                  string
 }
+
+// aLongTimeAgo is a read deadline that wakes a read at once.
+var aLongTimeAgo = time.Unix(1, 0)
 
 // Accept upgrades the request to a websocket, from the server's own origin
 // or the allowed ones, reading messages of at most MaxMessage bytes and
@@ -127,7 +144,9 @@ func (s *Sockets) Accept(w http.ResponseWriter, r *http.Request) (*Socket, bool)
 	}
 	s.wg.Add(1)
 	s.closeMu.Unlock()
-	conn, err := websocket.Accept(smallBuffers{w}, r, &websocket.AcceptOptions{
+	sk := &Socket{s: s}
+	hj := &smallBuffers{ResponseWriter: w}
+	conn, err := websocket.Accept(hj, r, &websocket.AcceptOptions{
 		OriginPatterns: s.limits.OriginPatterns,
 		// Compressed when it pays (docs/performance.md, "Messages"): the
 		// full states of long games shrink 3 to 8 times, while updates
@@ -143,7 +162,7 @@ func (s *Sockets) Accept(w http.ResponseWriter, r *http.Request) (*Socket, bool)
 		return nil, false
 	}
 	conn.SetReadLimit(MaxMessage)
-	sk := &Socket{Conn: conn, s: s}
+	sk.Conn, sk.nc, sk.rd = conn, hj.conn, hj.rd
 	sk.stop = context.AfterFunc(s.ctx, func() { sk.CloseWith(websocket.StatusGoingAway, "server shutting down") })
 	return sk, true
 }
@@ -151,7 +170,185 @@ func (s *Sockets) Accept(w http.ResponseWriter, r *http.Request) (*Socket, bool)
 // CloseWith closes the socket with a status and reason, once: later calls
 // do nothing. It does not wait.
 func (sk *Socket) CloseWith(code websocket.StatusCode, reason string) {
-	sk.closeOnce.Do(func() { go sk.Conn.Close(code, reason) })
+	sk.mu.Lock()
+	defer sk.mu.Unlock()
+	switch {
+	case sk.closing:
+	case sk.waiting:
+		// Read closes it, on its own goroutine.
+		sk.closing, sk.asked, sk.code, sk.reason = true, true, code, reason
+		sk.nc.SetReadDeadline(aLongTimeAgo)
+	default:
+		sk.closing = true
+		go sk.Conn.Close(code, reason)
+	}
+}
+
+// Read reads the next message, as websocket.Conn.Read does: a read that
+// fails or whose ctx ends closes the socket. While no message comes it
+// waits by itself, at the bottom of a stack so short that the runtime
+// shrinks it by half: the library's read would hold a stack twice as
+// large through the wait, which for a server of many idle websockets is
+// most of their memory (docs/performance.md).
+func (sk *Socket) Read(ctx context.Context) (websocket.MessageType, []byte, error) {
+	for {
+		if err := sk.idle(ctx); err != nil {
+			return 0, nil, sk.idleEnd(ctx, err)
+		}
+		typ, data, err := sk.Conn.Read(ctx)
+		if sk.filled && err == nil {
+			sk.filled = false
+			if typ == websocket.MessageBinary && len(data) == 0 {
+				continue
+			}
+		}
+		return typ, data, err
+	}
+}
+
+// Each reads the socket's messages and hands each to handle, one after
+// the other, until the socket closes. Each message is handled on a
+// goroutine of its own, which Each waits for: the socket's goroutine,
+// which lives as long as the socket, never holds the deep stack handling
+// may need (a move, its commit, its broadcast) after the message is
+// handled; waiting for a message, it holds the least (see Read).
+func (sk *Socket) Each(handle func(websocket.MessageType, []byte)) {
+	done := make(chan struct{})
+	for {
+		typ, data, err := sk.Read(context.Background())
+		if err != nil {
+			return
+		}
+		go func() {
+			handle(typ, data)
+			done <- struct{}{}
+		}()
+		<-done
+	}
+}
+
+// idle waits for the next message's first bytes, or until ctx ends or
+// CloseWith asks.
+func (sk *Socket) idle(ctx context.Context) error {
+	sk.mu.Lock()
+	if sk.closing {
+		sk.mu.Unlock()
+		return net.ErrClosed
+	}
+	sk.waiting = true
+	sk.mu.Unlock()
+	var stop func() bool
+	if ctx.Done() != nil {
+		stop = context.AfterFunc(ctx, sk.wake)
+	}
+	err := sk.await()
+	if stop != nil {
+		stop()
+	}
+	sk.mu.Lock()
+	sk.waiting = false
+	if sk.asked || ctx.Err() != nil {
+		err = errAsked
+	}
+	sk.mu.Unlock()
+	return err
+}
+
+// errAsked ends a wait that CloseWith or the end of the context cut short.
+var errAsked = errors.New("the wait for a message was cut short")
+
+// idleEnd closes the socket after idle's error and returns Read's.
+func (sk *Socket) idleEnd(ctx context.Context, err error) error {
+	sk.mu.Lock()
+	asked, code, reason := sk.asked, sk.code, sk.reason
+	sk.closing = true
+	sk.mu.Unlock()
+	switch {
+	case asked:
+		sk.nc.SetReadDeadline(time.Time{})
+		sk.Conn.Close(code, reason)
+		return net.ErrClosed
+	case err == net.ErrClosed:
+		return err
+	}
+	sk.CloseNow()
+	if ctx.Err() != nil {
+		return fmt.Errorf("waiting for a message: %w", ctx.Err())
+	}
+	return err
+}
+
+// wake ends the wait of Read, which then sees that its context ended.
+func (sk *Socket) wake() {
+	sk.mu.Lock()
+	defer sk.mu.Unlock()
+	if sk.waiting {
+		sk.nc.SetReadDeadline(aLongTimeAgo)
+	}
+}
+
+// await waits for the next frame. The library reads the frames; but a
+// pong alone, which it would read and then wait within for a message, is
+// followed by an empty binary message of await's own (filler), which the
+// library reads next and Read drops: the library's read returns, having
+// told its Ping of the pong.
+func (sk *Socket) await() error {
+	h, err := sk.rd.Peek(2)
+	if err != nil {
+		return err
+	}
+	if n := pongSize(h); n > 0 {
+		if _, err := sk.rd.Peek(n); err != nil {
+			return err
+		}
+		if sk.rd.Buffered() == n {
+			sk.nc.unread(filler)
+			sk.filled = true
+		}
+	}
+	return nil
+}
+
+// filler is an empty binary message from a client (final, masked with
+// the key 0).
+var filler = []byte{0x82, 0x80, 0, 0, 0, 0}
+
+// pongSize returns the size of the client's pong frame whose first two
+// bytes are h (final, masked, at most 125 bytes of payload), or 0 when h
+// begins any other frame.
+func pongSize(h []byte) int {
+	const final, opPong, masked = 0x80, 0xA, 0x80
+	if h[0] != final|opPong || h[1]&masked == 0 || h[1]&^masked > 125 {
+		return 0
+	}
+	return 2 + 4 + int(h[1]&^masked)
+}
+
+// socketConn is a websocket's connection, whose reads return first the
+// bytes given back to it.
+type socketConn struct {
+	net.Conn
+	mu      sync.Mutex
+	pending []byte
+}
+
+func (c *socketConn) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	if len(c.pending) > 0 {
+		n := copy(p, c.pending)
+		c.pending = c.pending[n:]
+		c.mu.Unlock()
+		return n, nil
+	}
+	c.mu.Unlock()
+	return c.Conn.Read(p)
+}
+
+// unread puts b before the bytes still to come.
+func (c *socketConn) unread(b []byte) {
+	c.mu.Lock()
+	c.pending = append(b[:len(b):len(b)], c.pending...)
+	c.mu.Unlock()
 }
 
 // Detach runs serve, the socket's life after its set-up, on a goroutine of
@@ -350,20 +547,29 @@ func (sk *Socket) WriteMessage(ctx context.Context, msg []byte) error {
 	return sk.Write(ctx, websocket.MessageText, msg)
 }
 
-// socketBuffer is the size of a websocket's read and write buffers. The
-// HTTP server's are 4 KiB each, kept by the websocket for its life: 8 KiB
-// of every idle connection, 40% of the heap of a server holding 10,000
-// games (docs/performance.md). Messages are read and written through
-// them in several pieces when longer, at the cost of a system call more.
-const socketBuffer = 1 << 10
+// The sizes of a websocket's read and write buffers. The HTTP server's
+// are 4 KiB each, which the websocket would keep for its life: 8 KiB of
+// every idle connection, 40% of the heap of a server holding 10,000 games
+// (docs/performance.md). Longer messages are read and written through
+// them in several pieces, at the cost of a system call more. The read
+// buffer holds at least a whole pong frame (Socket.await).
+const (
+	readBuffer  = 256
+	writeBuffer = 512
+)
 
 // smallBuffers is a ResponseWriter whose hijacked connection comes with
-// buffers of socketBuffer bytes instead of the HTTP server's.
-type smallBuffers struct{ http.ResponseWriter }
+// small buffers instead of the HTTP server's; it keeps the connection and
+// the reader it made.
+type smallBuffers struct {
+	http.ResponseWriter
+	conn *socketConn
+	rd   *bufio.Reader
+}
 
 // Hijack takes the connection over with small buffers, keeping what the
 // server's reader had buffered.
-func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	hj, ok := w.ResponseWriter.(http.Hijacker)
 	if !ok {
 		return nil, nil, errors.New("the connection cannot be taken over (no http.Hijacker)")
@@ -377,18 +583,10 @@ func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	// What the server's reader holds already (a message the client sent
-	// right after its handshake) must be in the new reader's buffer, not
-	// behind it: the websocket takes the buffered bytes and then reads the
-	// connection itself.
+	// right after its handshake) comes first.
 	buffered, _ := brw.Reader.Peek(brw.Reader.Buffered())
-	var src io.Reader = conn
-	if len(buffered) > 0 {
-		src = io.MultiReader(bytes.NewReader(bytes.Clone(buffered)), conn)
-	}
-	rd := bufio.NewReaderSize(src, max(socketBuffer, len(buffered)))
-	if _, err := rd.Peek(len(buffered)); err != nil {
-		conn.Close()
-		return nil, nil, err
-	}
-	return conn, bufio.NewReadWriter(rd, bufio.NewWriterSize(conn, socketBuffer)), nil
+	sc := &socketConn{Conn: conn, pending: bytes.Clone(buffered)}
+	rd := bufio.NewReaderSize(sc, readBuffer)
+	w.conn, w.rd = sc, rd
+	return sc, bufio.NewReadWriter(rd, bufio.NewWriterSize(conn, writeBuffer)), nil
 }

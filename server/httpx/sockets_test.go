@@ -3,12 +3,19 @@ package httpx
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // TestMessageWithHandshake sends a websocket message in the same write as
@@ -63,5 +70,267 @@ func TestMessageWithHandshake(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the server read nothing")
+	}
+}
+
+// rawClient is a websocket client over a bare connection, so that a test
+// sends and reads frames as they are and holds no goroutine.
+type rawClient struct {
+	net.Conn
+	rd *bufio.Reader
+}
+
+// dialRaw opens a websocket to ts with a bare connection.
+func dialRaw(t *testing.T, ts *httptest.Server) *rawClient {
+	t.Helper()
+	host := strings.TrimPrefix(ts.URL, "http://")
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	req := "GET / HTTP/1.1\r\nHost: " + host + "\r\n" +
+		"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	c := &rawClient{Conn: conn, rd: bufio.NewReader(conn)}
+	res, err := http.ReadResponse(c.rd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("handshake: %s; want 101", res.Status)
+	}
+	return c
+}
+
+// send writes a masked frame (mask 0: the payload as is).
+func (c *rawClient) send(t *testing.T, op byte, payload string) {
+	t.Helper()
+	frame := append([]byte{0x80 | op, 0x80 | byte(len(payload)), 0, 0, 0, 0}, payload...)
+	if _, err := c.Write(frame); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// next reads the server's next frame (unmasked, short).
+func (c *rawClient) next(t *testing.T) (op byte, payload string) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	var h [2]byte
+	if _, err := io.ReadFull(c.rd, h[:]); err != nil {
+		t.Fatal(err)
+	}
+	p := make([]byte, h[1]&0x7F)
+	if _, err := io.ReadFull(c.rd, p); err != nil {
+		t.Fatal(err)
+	}
+	return h[0] & 0x0F, string(p)
+}
+
+// pong answers the server's next frame, which must be a ping.
+func (c *rawClient) pong(t *testing.T) {
+	t.Helper()
+	op, p := c.next(t)
+	if op != 0x9 {
+		t.Fatalf("the server sent a frame of opcode %#x; want a ping (0x9)", op)
+	}
+	c.send(t, 0xA, p)
+}
+
+// TestIdlePongs checks that pongs answered while a socket waits for a
+// message keep it open and never reach its reader as messages.
+func TestIdlePongs(t *testing.T) {
+	s := NewSockets(SocketLimits{MaxConns: 10, MaxConnsPerIP: 10, PingInterval: 10 * time.Millisecond, PingTimeout: 20 * time.Second}, nil, nil)
+	defer s.Close()
+	got := make(chan string, 10)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sk, ok := s.Accept(w, r)
+		if !ok {
+			return
+		}
+		sk.Detach(func() {
+			stop := sk.KeepAlive()
+			defer stop()
+			sk.Each(func(typ websocket.MessageType, data []byte) {
+				got <- fmt.Sprintf("%v %q", typ, data)
+			})
+		})
+	}))
+	defer ts.Close()
+	c := dialRaw(t, ts)
+	// Each ping comes only once the one before has had its pong: the
+	// socket's Ping returned.
+	for range 5 {
+		c.pong(t)
+	}
+	c.send(t, 0x1, "after the pongs")
+	if m := <-got; m != `MessageText "after the pongs"` {
+		t.Fatalf("the reader got %s; want the text message alone", m)
+	}
+	c.pong(t)
+	c.send(t, 0x2, "")
+	if m := <-got; m != `MessageBinary ""` {
+		t.Fatalf("the reader got %s; want the client's empty binary message", m)
+	}
+	if n := s.IdleClosed.Load(); n != 0 {
+		t.Fatalf("%d sockets closed as idle; want none", n)
+	}
+	c.Close()
+}
+
+// TestCloseWhileIdle checks that a socket closed while it waits for a
+// message tells the client the status and reason.
+func TestCloseWhileIdle(t *testing.T) {
+	s := NewSockets(SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)
+	defer s.Close()
+	socks := make(chan *Socket, 1)
+	ended := make(chan error, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sk, ok := s.Accept(w, r)
+		if !ok {
+			return
+		}
+		socks <- sk
+		sk.Detach(func() {
+			_, _, err := sk.Read(context.Background())
+			ended <- err
+		})
+	}))
+	defer ts.Close()
+	c := dialRaw(t, ts)
+	sk := <-socks
+	// Wait until the socket waits by itself.
+	for {
+		sk.mu.Lock()
+		w := sk.waiting
+		sk.mu.Unlock()
+		if w {
+			break
+		}
+		runtime.Gosched()
+	}
+	sk.CloseWith(websocket.StatusPolicyViolation, "signed out")
+	op, p := c.next(t)
+	if op != 0x8 || len(p) < 2 || websocket.StatusCode(binary.BigEndian.Uint16([]byte(p))) != websocket.StatusPolicyViolation || p[2:] != "signed out" {
+		t.Fatalf("the client got opcode %#x %q; want a close frame, 1008 signed out", op, p)
+	}
+	c.send(t, 0x8, p[:2])
+	if err := <-ended; err == nil {
+		t.Fatal("Read returned no error after the socket closed")
+	}
+}
+
+// TestReadContextWhileIdle checks that a read whose context ends while
+// it waits closes the socket.
+func TestReadContextWhileIdle(t *testing.T) {
+	s := NewSockets(SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)
+	defer s.Close()
+	ended := make(chan error, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sk, ok := s.Accept(w, r)
+		if !ok {
+			return
+		}
+		sk.Detach(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			_, _, err := sk.Read(ctx)
+			ended <- err
+		})
+	}))
+	defer ts.Close()
+	c := dialRaw(t, ts)
+	if err := <-ended; !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Read returned %v; want the context's deadline", err)
+	}
+	c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	if _, err := c.rd.ReadByte(); err == nil {
+		t.Fatal("the connection is still open")
+	}
+}
+
+// TestIdleSocketStack checks that a socket waiting for a message, after
+// a message and a pong, holds a stack of at most 4 KiB: the library's own
+// read would hold 8 KiB, which for 10,000 idle sockets was 40 MB
+// (docs/performance.md).
+func TestIdleSocketStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 300 websockets")
+	}
+	if raceDetector {
+		t.Skip("the race detector changes the stacks' sizes")
+	}
+	const n = 300
+	s := NewSockets(SocketLimits{MaxConns: n, MaxConnsPerIP: n}, nil, nil)
+	defer s.Close()
+	socks := make(chan *Socket, n)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sk, ok := s.Accept(w, r)
+		if !ok {
+			return
+		}
+		socks <- sk
+		sk.Detach(func() {
+			sk.Each(func(websocket.MessageType, []byte) {})
+		})
+	}))
+	defer ts.Close()
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	before := ms.StackInuse
+	clients := make([]*rawClient, n)
+	all := make([]*Socket, n)
+	for i := range clients {
+		clients[i] = dialRaw(t, ts)
+		all[i] = <-socks
+	}
+	pinged := make(chan error, n)
+	for i, c := range clients {
+		c.send(t, 0x1, `{"type":"move","move":"1a1-a2"}`)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			pinged <- all[i].Ping(ctx)
+		}()
+		c.pong(t)
+	}
+	for range n {
+		if err := <-pinged; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Wait until every socket waits by itself again.
+	deadline := time.Now().Add(20 * time.Second)
+	for _, sk := range all {
+		for {
+			if time.Now().After(deadline) {
+				t.Fatal("a socket did not wait by itself after the pong: the library's read holds it")
+			}
+			sk.mu.Lock()
+			w := sk.waiting
+			sk.mu.Unlock()
+			sk.nc.mu.Lock()
+			w = w && len(sk.nc.pending) == 0
+			sk.nc.mu.Unlock()
+			if w {
+				break
+			}
+			runtime.Gosched()
+		}
+	}
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	per := float64(ms.StackInuse-before) / n
+	t.Logf("stack per idle socket: %.0f bytes", per)
+	if per > 5<<10 {
+		t.Errorf("stack per idle socket: %.0f bytes; want at most about 4 KiB", per)
+	}
+	for _, c := range clients {
+		c.Close()
 	}
 }

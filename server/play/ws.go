@@ -1,7 +1,6 @@
 package play
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,21 +165,23 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// The connection's life goes on without the request: its handler's
-	// goroutine, whose stack grew with the set-up, is let go.
+	// goroutine, whose stack grew with the set-up, is let go. The frames
+	// under its wait for a message are few and small (see
+	// httpx.Socket.Read).
 	detached = true
 	conn.Detach(func() {
 		defer release()
-		s.serve(conn, l, c)
+		stopPing := conn.KeepAlive()
+		conn.Each(func(typ websocket.MessageType, data []byte) {
+			s.handleMessage(l, c, typ == websocket.MessageText, data)
+		})
+		stopPing()
+		s.leave(l, c)
 	})
 }
 
-// serve handles a client's messages until its connection closes, then
-// takes it out of the room.
-func (s handlers) serve(conn *httpx.Socket, l *room, c *client) {
-	stopPing := conn.KeepAlive()
-	s.readLoop(conn, l, c)
-	stopPing()
-
+// leave takes a client whose connection closed out of the room.
+func (s handlers) leave(l *room, c *client) {
 	l.mu.Lock()
 	delete(l.subs, c)
 	if len(l.subs) == 0 {
@@ -200,17 +201,6 @@ func (s handlers) serve(conn *httpx.Socket, l *room, c *client) {
 	}
 	l.mu.Unlock()
 	c.Close()
-}
-
-// readLoop handles the client's messages until the connection closes.
-func (s handlers) readLoop(conn *httpx.Socket, l *room, c *client) {
-	for {
-		typ, data, err := conn.Read(context.Background())
-		if err != nil {
-			return
-		}
-		s.handleMessage(l, c, typ == websocket.MessageText, data)
-	}
 }
 
 // handleMessage handles one message of a client: a move or a resignation.
