@@ -427,7 +427,15 @@ func Gzip(b []byte) []byte { return gzipLevel(b, gzip.BestCompression) }
 
 func brotliLevel(b []byte, q int) []byte {
 	var out bytes.Buffer
-	w := brotli.NewWriterLevel(&out, q)
+	// A window no larger than the file compresses it as well as the
+	// largest: at quality 11 the compressor's tables grow with the window
+	// (32 MB for the default 4 MiB one), which every file of a server's
+	// start would allocate.
+	lgwin := 10
+	for lgwin < 24 && 1<<lgwin-16 < len(b) {
+		lgwin++
+	}
+	w := brotli.NewWriterOptions(&out, brotli.WriterOptions{Quality: q, LGWin: lgwin})
 	w.Write(b)
 	w.Close()
 	return out.Bytes()
