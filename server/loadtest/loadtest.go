@@ -200,6 +200,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	// connections never come from the HTTP pool.
 	r.ws = &websocket.DialOptions{HTTPClient: &http.Client{Transport: &http.Transport{DialContext: dialer, DisableKeepAlives: true}}}
 
+	// A server that is not there fails the run at once, rather than
+	// every game's set-up retrying for as long as the run lasts.
+	for _, base := range r.bases {
+		if err := r.reachable(ctx, base); err != nil {
+			return Report{}, err
+		}
+	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
@@ -279,6 +287,24 @@ wait:
 		rep.P50, rep.P90, rep.P99, rep.Max = q(0.50), q(0.90), q(0.99), r.samples[n-1]
 	}
 	return rep, nil
+}
+
+// reachable asks base for GET /healthz and says why it does not answer.
+func (r *run) reachable(ctx context.Context, base string) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/healthz", nil)
+	if err != nil {
+		return fmt.Errorf("loadtest: %s: %w", base, err)
+	}
+	res, err := r.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("loadtest: %s does not answer (%w); want a running stax serve", base, err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("loadtest: %s/healthz answered %s; want 200 from a running stax serve", base, res.Status)
+	}
+	return nil
 }
 
 // stats returns the servers' GET /debug/stats, one line each, or "".

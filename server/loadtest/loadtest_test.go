@@ -107,6 +107,26 @@ func TestLoopbackOnly(t *testing.T) {
 	}
 }
 
+// TestServerNotRunning checks that a load test of a server that is not
+// there fails at once, saying so, instead of retrying its set-up for ever.
+func TestServerNotRunning(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = loadtest.Run(ctx, loadtest.Config{URL: "http://" + addr, Games: 100, Duration: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "does not answer") {
+		t.Fatalf("Run against a closed port: %v; want an error saying the server does not answer", err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("Run waited for its context to end")
+	}
+}
+
 // TestAbuse runs a small abuse scenario against an in-process server with
 // lowered caps: the caps and limits hold and /healthz answers throughout.
 func TestAbuse(t *testing.T) {
