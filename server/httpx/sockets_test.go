@@ -73,6 +73,23 @@ func TestMessageWithHandshake(t *testing.T) {
 	}
 }
 
+// socketServer serves websockets that Sockets with limits accepts, each
+// with serve detached, until the test ends.
+func socketServer(t *testing.T, limits SocketLimits, serve func(*Socket)) (*Sockets, *httptest.Server) {
+	t.Helper()
+	s := NewSockets(limits, nil, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sk, ok := s.Accept(w, r); ok {
+			sk.Detach(func() { serve(sk) })
+		}
+	}))
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	return s, ts
+}
+
 // rawClient is a websocket client over a bare connection, so that a test
 // sends and reads frames as they are and holds no goroutine.
 type rawClient struct {
@@ -143,23 +160,14 @@ func (c *rawClient) pong(t *testing.T) {
 // TestIdlePongs checks that pongs answered while a socket waits for a
 // message keep it open and never reach its reader as messages.
 func TestIdlePongs(t *testing.T) {
-	s := NewSockets(SocketLimits{MaxConns: 10, MaxConnsPerIP: 10, PingInterval: 10 * time.Millisecond, PingTimeout: 20 * time.Second}, nil, nil)
-	defer s.Close()
 	got := make(chan string, 10)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sk, ok := s.Accept(w, r)
-		if !ok {
-			return
-		}
-		sk.Detach(func() {
-			stop := sk.KeepAlive()
-			defer stop()
-			sk.Each(func(typ websocket.MessageType, data []byte) {
-				got <- fmt.Sprintf("%v %q", typ, data)
-			})
+	s, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10, PingInterval: 10 * time.Millisecond, PingTimeout: 20 * time.Second}, func(sk *Socket) {
+		stop := sk.KeepAlive()
+		defer stop()
+		sk.Each(func(typ websocket.MessageType, data []byte) {
+			got <- fmt.Sprintf("%v %q", typ, data)
 		})
-	}))
-	defer ts.Close()
+	})
 	c := dialRaw(t, ts)
 	// Each ping comes only once the one before has had its pong: the
 	// socket's Ping returned.
@@ -184,22 +192,13 @@ func TestIdlePongs(t *testing.T) {
 // TestCloseWhileIdle checks that a socket closed while it waits for a
 // message tells the client the status and reason.
 func TestCloseWhileIdle(t *testing.T) {
-	s := NewSockets(SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)
-	defer s.Close()
 	socks := make(chan *Socket, 1)
 	ended := make(chan error, 1)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sk, ok := s.Accept(w, r)
-		if !ok {
-			return
-		}
+	_, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, func(sk *Socket) {
 		socks <- sk
-		sk.Detach(func() {
-			_, _, err := sk.Read(context.Background())
-			ended <- err
-		})
-	}))
-	defer ts.Close()
+		_, _, err := sk.Read(context.Background())
+		ended <- err
+	})
 	c := dialRaw(t, ts)
 	sk := <-socks
 	// Wait until the socket waits by itself.
@@ -226,22 +225,13 @@ func TestCloseWhileIdle(t *testing.T) {
 // TestReadContextWhileIdle checks that a read whose context ends while
 // it waits closes the socket.
 func TestReadContextWhileIdle(t *testing.T) {
-	s := NewSockets(SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, nil, nil)
-	defer s.Close()
 	ended := make(chan error, 1)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sk, ok := s.Accept(w, r)
-		if !ok {
-			return
-		}
-		sk.Detach(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-			defer cancel()
-			_, _, err := sk.Read(ctx)
-			ended <- err
-		})
-	}))
-	defer ts.Close()
+	_, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, func(sk *Socket) {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_, _, err := sk.Read(ctx)
+		ended <- err
+	})
 	c := dialRaw(t, ts)
 	if err := <-ended; !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Read returned %v; want the context's deadline", err)
@@ -264,20 +254,11 @@ func TestIdleSocketStack(t *testing.T) {
 		t.Skip("the race detector changes the stacks' sizes")
 	}
 	const n = 300
-	s := NewSockets(SocketLimits{MaxConns: n, MaxConnsPerIP: n}, nil, nil)
-	defer s.Close()
 	socks := make(chan *Socket, n)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sk, ok := s.Accept(w, r)
-		if !ok {
-			return
-		}
+	_, ts := socketServer(t, SocketLimits{MaxConns: n, MaxConnsPerIP: n}, func(sk *Socket) {
 		socks <- sk
-		sk.Detach(func() {
-			sk.Each(func(websocket.MessageType, []byte) {})
-		})
-	}))
-	defer ts.Close()
+		sk.Each(func(websocket.MessageType, []byte) {})
+	})
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
