@@ -22,15 +22,31 @@ import (
 
 var null = json.RawMessage("null")
 
+// The names of the fields that Encode sets itself.
+var (
+	plyKey      = []byte("ply")
+	lastMoveKey = []byte("lastMove")
+	positionKey = []byte("position")
+	stacksKey   = []byte("stacks")
+)
+
+// field is one field of an encoded JSON object: its name (without the
+// quotes) and its value, both sharing the object's bytes.
+type field struct {
+	key, val []byte
+}
+
 // Tree is an encoded JSON object whose fields, and those of its objects,
 // are parsed when first asked for and kept while an update is built.
 type Tree struct {
 	raw    []byte
-	fields map[string]json.RawMessage
-	sub    map[string]*Tree
+	key    []byte // the field of its parent that holds it
+	fields []field
+	parsed bool
+	at     int     // where find looks first: after the last field it found
+	sub    []*Tree // the objects of its fields asked for so far
 }
 
-// get returns the object's fields (none when it is not an object).
 // Parse returns the tree of an encoded JSON object; its fields are parsed
 // when first asked for.
 func Parse(raw []byte) *Tree { return &Tree{raw: raw} }
@@ -38,32 +54,54 @@ func Parse(raw []byte) *Tree { return &Tree{raw: raw} }
 // Raw returns the encoded object.
 func (t *Tree) Raw() []byte { return t.raw }
 
-func (t *Tree) get() map[string]json.RawMessage {
+// get returns the object's fields, in their order (none when it is not an
+// object).
+func (t *Tree) get() []field {
 	if t == nil {
 		return nil
 	}
-	if t.fields == nil {
-		t.fields = fieldsOf(t.raw)
+	if !t.parsed {
+		t.fields, t.parsed = fieldsOf(t.raw), true
 	}
 	return t.fields
 }
 
-// fieldsOf splits a JSON object as encoding/json writes it (compact, its
-// keys without escapes) into its fields, whose values share raw's bytes:
-// a few microseconds where decoding takes tens.
-func fieldsOf(raw []byte) map[string]json.RawMessage {
-	out := map[string]json.RawMessage{}
-	if len(raw) < 2 || raw[0] != '{' {
-		return out
+// find returns the value of field k and whether the object has it. It
+// looks from the field after the one it found last, round to it: two
+// states' fields come in the same order (encoding/json writes a struct's
+// fields in a fixed order), so a walk through one object's fields finds
+// each of the other's at once.
+func (t *Tree) find(k []byte) ([]byte, bool) {
+	fs := t.get()
+	for n := range len(fs) {
+		i := t.at + n
+		if i >= len(fs) {
+			i -= len(fs)
+		}
+		if bytes.Equal(fs[i].key, k) {
+			t.at = i + 1
+			return fs[i].val, true
+		}
 	}
+	return nil, false
+}
+
+// fieldsOf splits a JSON object as encoding/json writes it (compact, its
+// keys without escapes) into its fields, in order, whose names and values
+// share raw's bytes: a few microseconds where decoding takes tens.
+func fieldsOf(raw []byte) []field {
+	if len(raw) < 2 || raw[0] != '{' {
+		return nil
+	}
+	out := make([]field, 0, 8)
 	for i := 1; i < len(raw) && raw[i] == '"'; {
 		j := skipString(raw, i)
-		key := string(raw[i+1 : j-1])
+		key := raw[i+1 : j-1]
 		if j >= len(raw) || raw[j] != ':' {
 			break
 		}
 		k := skipValue(raw, j+1)
-		out[key] = raw[j+1 : k]
+		out = append(out, field{key, raw[j+1 : k]})
 		i = k
 		if i < len(raw) && raw[i] == ',' {
 			i++
@@ -116,86 +154,109 @@ func skipValue(raw []byte, i int) int {
 }
 
 // child returns field k, as a Tree.
-func (t *Tree) child(k string) *Tree {
-	if t.sub == nil {
-		t.sub = map[string]*Tree{}
+func (t *Tree) child(k []byte) *Tree {
+	for _, c := range t.sub {
+		if bytes.Equal(c.key, k) {
+			return c
+		}
 	}
-	c := t.sub[k]
-	if c == nil {
-		c = &Tree{raw: t.get()[k]}
-		t.sub[k] = c
-	}
+	v, _ := t.find(k)
+	c := &Tree{raw: v, key: k}
+	t.sub = append(t.sub, c)
 	return c
 }
 
 // Encode returns the update message from the State base (nil: none
 // sent yet) to cur, or nil when nothing changed.
 func Encode(base, cur *Tree) []byte {
-	old, now := base.get(), cur.get()
-	d := diff(base, cur, "")
+	d := diff(base, cur, nil)
 	if len(d) == 0 {
 		return nil
 	}
-	d["ply"] = now["ply"]
-	if !bytes.Equal(old["ply"], now["ply"]) {
-		d["lastMove"], d["position"] = now["lastMove"], now["position"]
+	ply, _ := cur.find(plyKey)
+	d = set(d, plyKey, ply)
+	if old, _ := base.find(plyKey); !bytes.Equal(old, ply) {
+		move, _ := cur.find(lastMoveKey)
+		position, _ := cur.find(positionKey)
+		d = set(set(d, lastMoveKey, move), positionKey, position)
 	}
-	var out bytes.Buffer
-	out.WriteString(`{"type":"update","state":`)
-	writeObject(&out, d)
-	out.WriteByte('}')
-	return out.Bytes()
+	const head = `{"type":"update","state":`
+	out := make([]byte, 0, len(head)+objectSize(d)+1)
+	out = append(out, head...)
+	out = appendObject(out, d)
+	return append(out, '}')
 }
 
-// writeObject writes the fields as a JSON object, in the order of their
-// names; their values are valid JSON.
-func writeObject(b *bytes.Buffer, fields map[string]json.RawMessage) {
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
+// set returns fields with field k's value v, in place of the one it had.
+func set(fields []field, k, v []byte) []field {
+	for i := range fields {
+		if bytes.Equal(fields[i].key, k) {
+			fields[i].val = v
+			return fields
 		}
-		b.WriteByte('"')
-		b.WriteString(k) // the State's field names need no escaping
-		b.WriteString(`":`)
-		b.Write(fields[k])
 	}
-	b.WriteByte('}')
+	return append(fields, field{k, v})
+}
+
+// objectSize returns the length of the JSON object of the fields.
+func objectSize(fields []field) int {
+	n := 2
+	for _, f := range fields {
+		n += len(f.key) + len(f.val) + 4
+	}
+	return n
+}
+
+// appendObject appends the fields as a JSON object, in the order of their
+// names, which it sorts them in; their values are valid JSON.
+func appendObject(b []byte, fields []field) []byte {
+	slices.SortFunc(fields, func(x, y field) int { return bytes.Compare(x.key, y.key) })
+	b = append(b, '{')
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, f.key...) // the State's field names need no escaping
+		b = append(b, `":`...)
+		b = append(b, f.val...)
+	}
+	return append(b, '}')
 }
 
 // nested reports whether field k of the object at path is itself sent by
 // its changed fields.
-func nested(path, k string) bool {
-	return path == "" && (k == "view" || k == "clock") || path == "view" && k == "board"
+func nested[S string | []byte](path, k S) bool {
+	return len(path) == 0 && (string(k) == "view" || string(k) == "clock") || string(path) == "view" && string(k) == "board"
 }
 
 // diff returns the fields of now that differ from old's, and null for
-// those old has and now has not.
-func diff(oldT, nowT *Tree, path string) map[string]json.RawMessage {
-	old, now := oldT.get(), nowT.get()
-	out := map[string]json.RawMessage{}
-	for k, v := range now {
-		o, had := old[k]
+// those old has and now has not; path is the name of the objects' field
+// (nil for the State).
+func diff(oldT, nowT *Tree, path []byte) []field {
+	now := nowT.get()
+	var out []field
+	for _, f := range now {
+		o, had := oldT.find(f.key)
 		switch {
-		case had && bytes.Equal(o, v):
-		case had && nested(path, k) && o[0] == '{' && v[0] == '{':
-			var sub bytes.Buffer
-			writeObject(&sub, diff(oldT.child(k), nowT.child(k), k))
-			out[k] = sub.Bytes()
-		case had && path == "board" && k == "stacks":
-			out[k] = stacksDiff(o, v)
+		case had && bytes.Equal(o, f.val):
+			continue
+		case out == nil:
+			out = make([]field, 0, min(len(now), 8))
+		}
+		switch {
+		case had && nested(path, f.key) && o[0] == '{' && f.val[0] == '{':
+			d := diff(oldT.child(f.key), nowT.child(f.key), f.key)
+			out = append(out, field{f.key, appendObject(make([]byte, 0, objectSize(d)), d)})
+		case had && string(path) == "board" && string(f.key) == "stacks":
+			out = append(out, field{f.key, stacksDiff(o, f.val)})
 		default:
-			out[k] = v
+			out = append(out, f)
 		}
 	}
-	for k := range old {
-		if _, ok := now[k]; !ok {
-			out[k] = null
+	for _, f := range oldT.get() {
+		if _, ok := nowT.find(f.key); !ok {
+			out = append(out, field{f.key, null})
 		}
 	}
 	return out
@@ -203,7 +264,94 @@ func diff(oldT, nowT *Tree, path string) map[string]json.RawMessage {
 
 // stacksDiff returns the stacks of the cells that changed from o to v, by
 // index, or v when the board changed size.
-func stacksDiff(o, v json.RawMessage) json.RawMessage {
+func stacksDiff(o, v []byte) []byte {
+	type change struct {
+		cell  int
+		stack []byte // encoded
+	}
+	var buf [16]change
+	changed := buf[:0]
+	i, j, size := arrayStart(o), arrayStart(v), 2
+	for cell := 0; ; cell++ {
+		a, ai, aok := plainString(o, i)
+		b, bj, bok := plainString(v, j)
+		if aok != bok || !aok && (ai < 0 || bj < 0) {
+			// Boards of different sizes, or stacks with characters
+			// that decoding would read otherwise.
+			return stacksDiffDecoded(o, v)
+		}
+		if !aok {
+			break
+		}
+		if !bytes.Equal(a, b) {
+			changed = append(changed, change{cell, b})
+			size += len(b) + 24
+		}
+		i, j = ai, bj
+	}
+	// In the order of encoding/json's for a map's keys: as strings.
+	slices.SortFunc(changed, func(x, y change) int {
+		var xs, ys [20]byte
+		return bytes.Compare(strconv.AppendInt(xs[:0], int64(x.cell), 10), strconv.AppendInt(ys[:0], int64(y.cell), 10))
+	})
+	out := make([]byte, 0, size)
+	out = append(out, '{')
+	for k, c := range changed {
+		if k > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = strconv.AppendInt(out, int64(c.cell), 10)
+		out = append(out, `":`...)
+		out = append(out, c.stack...)
+	}
+	return append(out, '}')
+}
+
+// arrayStart returns the index of the first element of the JSON array
+// raw, or len(raw) when raw is null, or -1 when it is neither.
+func arrayStart(raw []byte) int {
+	switch {
+	case string(raw) == "null":
+		return len(raw)
+	case len(raw) >= 2 && raw[0] == '[':
+		return 1
+	}
+	return -1
+}
+
+// plainString returns the string element of a compact JSON array at
+// raw[i] (quotes included) and the index of the next element, with ok
+// set, when it holds printable ASCII alone that JSON writes as it is, so
+// that it is written again the same. At the end of the array it returns
+// the index of the end; when the element is anything else, -1.
+func plainString(raw []byte, i int) (s []byte, next int, ok bool) {
+	if i < 0 {
+		return nil, -1, false
+	}
+	if i >= len(raw) || raw[i] == ']' {
+		return nil, i, false
+	}
+	if raw[i] != '"' {
+		return nil, -1, false
+	}
+	for k := i + 1; k < len(raw); k++ {
+		switch c := raw[k]; {
+		case c == '"':
+			next = k + 1
+			if next < len(raw) && raw[next] == ',' {
+				next++
+			}
+			return raw[i : k+1], next, true
+		case c < 0x20 || c >= 0x7f || c == '\\' || c == '<' || c == '>' || c == '&':
+			return nil, -1, false
+		}
+	}
+	return nil, -1, false
+}
+
+// stacksDiffDecoded is stacksDiff by decoding the stacks.
+func stacksDiffDecoded(o, v []byte) []byte {
 	var a, b []string
 	json.Unmarshal(o, &a)
 	json.Unmarshal(v, &b)

@@ -28,9 +28,15 @@ func TestFieldsOf(t *testing.T) {
 		if len(got) != len(want) {
 			t.Errorf("%s: %d fields; want %d", raw, len(got), len(want))
 		}
+		tree := Parse(raw)
 		for k, w := range want {
-			if !bytes.Equal(got[k], w) {
-				t.Errorf("%s: field %s is %s; want %s", raw, k, got[k], w)
+			if v, ok := tree.find([]byte(k)); !ok || !bytes.Equal(v, w) {
+				t.Errorf("%s: field %s is %s (%v); want %s", raw, k, v, ok, w)
+			}
+		}
+		for i, f := range got {
+			if i > 0 && bytes.Compare(got[i-1].key, f.key) >= 0 {
+				t.Errorf("%s: field %s after %s; want them in the order written (a map's, sorted)", raw, f.key, got[i-1].key)
 			}
 		}
 	}
@@ -71,5 +77,37 @@ func TestEncodeApply(t *testing.T) {
 	}
 	if Encode(Parse(cur), Parse(cur)) != nil {
 		t.Error("an update between equal states; want none")
+	}
+}
+
+// TestStacksDiff checks the stacks of the changed cells against those of
+// decoding the stacks, for boards of one size and another, and stacks
+// that JSON escapes.
+func TestStacksDiff(t *testing.T) {
+	board := func(n int, set map[int]string) []byte {
+		s := make([]string, n)
+		for i := range s {
+			s[i] = "w"
+		}
+		for i, v := range set {
+			s[i] = v
+		}
+		b, _ := json.Marshal(s)
+		return b
+	}
+	for _, c := range []struct{ o, v []byte }{
+		{board(9, nil), board(9, nil)},
+		{board(9, nil), board(9, map[int]string{3: "", 7: "bw"})},
+		{board(25, map[int]string{2: "b"}), board(25, map[int]string{2: "", 10: "ww", 11: "b", 20: "wb", 1: "x"})},
+		{board(9, nil), board(16, nil)},
+		{board(9, nil), []byte("null")},
+		{[]byte("null"), []byte("null")},
+		{[]byte("null"), board(4, nil)},
+		{board(12, nil), board(12, map[int]string{10: "<b>", 2: `"q"`, 4: "é", 5: "\u2028"})},
+		{board(12, map[int]string{11: "\xff"}), board(12, map[int]string{11: "\u00e9", 3: "&"})},
+	} {
+		if got, want := stacksDiff(c.o, c.v), stacksDiffDecoded(c.o, c.v); !bytes.Equal(got, want) {
+			t.Errorf("stacks from %s to %s: %s; want %s", c.o, c.v, got, want)
+		}
 	}
 }
