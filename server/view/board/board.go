@@ -194,8 +194,12 @@ func Of(st game.State, over bool, last []string) *View {
 // set.
 func groups(st game.State, v game.Viewer, b *game.Board) Moves {
 	var moves Moves
-	var out []MoveGroup        // the placings
-	places := map[string]int{} // a placing group's index by piece and text
+	var out []MoveGroup // the placings
+	type placeKey struct {
+		piece    byte
+		template int
+	}
+	places := map[placeKey]int{} // a placing group's index by piece and template
 	type placings struct {
 		cells [][]int
 		texts []string
@@ -205,20 +209,21 @@ func groups(st game.State, v game.Viewer, b *game.Board) Moves {
 		kind                   game.MoveKind
 		piece                  byte
 		from, to, count, level int
-		texts                  []string // the templates that fit, best first
+		texts                  []int // the templates that fit, best first
+		best                   int   // the template it takes
 	}
-	var singles []single
-	used := map[string]int{} // how many moves each template fits
-	for _, m := range st.Legal(nil) {
+	legal := st.Legal(nil)
+	singles := make([]single, 0, len(legal))
+	ts := templateSet{ids: make(map[string]int, 2*len(legal))}
+	fits := make([]int, 0, 3*len(legal)) // the templates of the singles
+	for _, m := range legal {
 		mv := v.ViewMove(m)
 		text := st.FormatMove(m)
 		switch {
 		case mv.Kind == game.Place && len(mv.To) == 1:
-			s := single{kind: game.Place, piece: mv.Piece, to: mv.To[0], texts: templates(text, "", b.Cells[mv.To[0]].Name)}
-			singles = append(singles, s)
-			for _, t := range s.texts {
-				used[t]++
-			}
+			n := len(fits)
+			fits = ts.templates(fits, text, "", b.Cells[mv.To[0]].Name)
+			singles = append(singles, single{kind: game.Place, piece: mv.Piece, to: mv.To[0], texts: fits[n:len(fits):len(fits)]})
 		case mv.Kind == game.Place && len(mv.To) > 1:
 			k := [2]int{int(mv.Piece), len(mv.To)}
 			p := multi[k]
@@ -234,51 +239,49 @@ func groups(st game.State, v game.Viewer, b *game.Board) Moves {
 			p.texts = append(p.texts, text)
 		case mv.Kind == game.Shift && len(mv.To) > 0:
 			from, to := mv.From, mv.To[0]
-			s := single{kind: game.Shift, from: from, to: to, count: mv.Count, level: len(b.Cells[from].Stack) - mv.Count + 1,
-				texts: templates(text, b.Cells[from].Name, b.Cells[to].Name)}
-			singles = append(singles, s)
-			for _, t := range s.texts {
-				used[t]++
-			}
+			n := len(fits)
+			fits = ts.templates(fits, text, b.Cells[from].Name, b.Cells[to].Name)
+			singles = append(singles, single{kind: game.Shift, from: from, to: to, count: mv.Count, level: len(b.Cells[from].Stack) - mv.Count + 1,
+				texts: fits[n:len(fits):len(fits)]})
 		case mv.Kind == game.Pass:
 			moves.Pass = text
 		}
 	}
 	// Each move takes the template that fits the most moves.
-	type shift struct {
-		from, to, count, level int
-		text                   string
-	}
-	var shifts []shift
-	for _, s := range singles {
+	for i := range singles {
+		s := &singles[i]
 		t := s.texts[0]
 		for _, c := range s.texts[1:] {
-			if used[c] > used[t] {
+			if ts.used[c] > ts.used[t] {
 				t = c
 			}
 		}
+		s.best = t
 		if s.kind == game.Shift {
-			shifts = append(shifts, shift{s.from, s.to, s.count, s.level, t})
 			continue
 		}
-		k := string(s.piece) + " " + t
+		k := placeKey{s.piece, t}
 		i, ok := places[k]
 		if !ok {
 			i = len(out)
 			places[k] = i
-			out = append(out, MoveGroup{Piece: string(s.piece), Text: t})
+			out = append(out, MoveGroup{Piece: string(s.piece), Text: ts.texts[t]})
 		}
 		out[i].To += cellsText(s.to)
 	}
 	// The shifts, in groups by count or by level, whichever makes fewer
 	// (by count when they make as many).
-	byCount := func(s shift) MoveGroup { return MoveGroup{Text: s.text, Count: s.count} }
-	byLevel := func(s shift) MoveGroup { return MoveGroup{Text: s.text, Level: s.level} }
 	var best []MoveGroup
-	for _, by := range []func(shift) MoveGroup{byCount, byLevel} {
+	for _, byLevel := range []bool{false, true} {
 		var gs []MoveGroup
-		for _, s := range shifts {
-			k := by(s)
+		for _, s := range singles {
+			if s.kind != game.Shift {
+				continue
+			}
+			k := MoveGroup{Text: ts.texts[s.best], Count: s.count}
+			if byLevel {
+				k = MoveGroup{Text: ts.texts[s.best], Level: s.level}
+			}
 			i := slices.IndexFunc(gs, func(g MoveGroup) bool { return g.Text == k.Text && g.Count == k.Count && g.Level == k.Level })
 			if i < 0 {
 				i = len(gs)
@@ -288,9 +291,9 @@ func groups(st game.State, v game.Viewer, b *game.Board) Moves {
 			j := slices.IndexFunc(g.From, func(l string) bool { return l[0] == Alphabet[s.from] })
 			if j < 0 {
 				j = len(g.From)
-				g.From = append(g.From, cellsText(s.from))
+				g.From = append(g.From, Alphabet[s.from:s.from+1])
 			}
-			g.From[j] += cellsText(s.to)
+			g.From[j] += Alphabet[s.to : s.to+1]
 		}
 		if best == nil || len(gs) < len(best) {
 			best = gs
@@ -316,32 +319,74 @@ func groups(st game.State, v game.Viewer, b *game.Board) Moves {
 	return moves
 }
 
-// templates returns the templates of a move's notation text: text with
-// the last occurrence of to's name replaced by {to} and, before it, the
-// first occurrence of from's by {from}, with both, either or neither
-// replaced, in that order: each writes every move that differs from this
-// one by those cells alone, when the game names moves by their cells.
-func templates(text, from, to string) []string {
-	var out []string
-	add := func(t string) {
-		if !slices.Contains(out, t) {
-			out = append(out, t)
+// templateSet numbers the templates of a position's moves, each written
+// once, and counts the moves each fits.
+type templateSet struct {
+	ids   map[string]int
+	texts []string // by number
+	used  []int    // by number, how many moves each fits
+	buf   []byte
+}
+
+// id returns the number of template t, written in the bytes of t.
+func (ts *templateSet) id(t []byte) int {
+	if i, ok := ts.ids[string(t)]; ok {
+		return i
+	}
+	return ts.add(string(t))
+}
+
+// idOf returns the number of template t.
+func (ts *templateSet) idOf(t string) int {
+	if i, ok := ts.ids[t]; ok {
+		return i
+	}
+	return ts.add(t)
+}
+
+func (ts *templateSet) add(t string) int {
+	i := len(ts.texts)
+	ts.ids[t] = i
+	ts.texts = append(ts.texts, t)
+	ts.used = append(ts.used, 0)
+	return i
+}
+
+// templates appends to out the numbers of the templates of a move's
+// notation text, and counts the move for each: text with the last
+// occurrence of to's name replaced by {to} and, before it, the first
+// occurrence of from's by {from}, with both, either or neither replaced,
+// in that order, each once: each writes every move that differs from
+// this one by those cells alone, when the game names moves by their
+// cells.
+func (ts *templateSet) templates(out []int, text, from, to string) []int {
+	n := len(out)
+	add := func(id int) {
+		if !slices.Contains(out[n:], id) {
+			out = append(out, id)
+			ts.used[id]++
 		}
 	}
-	withFrom := func(head string) string {
+	withFrom := func(b []byte, head string) []byte {
 		if j := strings.Index(head, from); from != "" && j >= 0 {
-			return head[:j] + "{from}" + head[j+len(from):]
+			return append(append(append(b, head[:j]...), "{from}"...), head[j+len(from):]...)
 		}
-		return head
+		return append(b, head...)
 	}
+	b := ts.buf[:0]
 	if i := strings.LastIndex(text, to); to != "" && i >= 0 {
-		head, tail := text[:i], "{to}"+text[i+len(to):]
-		add(withFrom(head) + tail)
-		add(withFrom(text))
-		add(head + tail)
+		head, tail := text[:i], text[i+len(to):]
+		b = append(append(withFrom(b[:0], head), "{to}"...), tail...)
+		add(ts.id(b))
+		b = withFrom(b[:0], text)
+		add(ts.id(b))
+		b = append(append(append(b[:0], head...), "{to}"...), tail...)
+		add(ts.id(b))
 	}
-	add(withFrom(text))
-	add(text)
+	b = withFrom(b[:0], text)
+	add(ts.id(b))
+	add(ts.idOf(text))
+	ts.buf = b
 	return out
 }
 
