@@ -30,18 +30,26 @@ var (
 	stacksKey   = []byte("stacks")
 )
 
-// field is one field of an encoded JSON object: its name (without the
-// quotes) and its value, both sharing the object's bytes.
+// field is one field of an update: its name (without the quotes) and its
+// encoded value.
 type field struct {
 	key, val []byte
 }
+
+// span is where one field lies in an encoded JSON object raw: its name
+// (without the quotes) is raw[key:colon-1] and its value
+// raw[colon+1:end].
+type span struct{ key, colon, end int32 }
+
+func (s span) name(raw []byte) []byte  { return raw[s.key : s.colon-1] }
+func (s span) value(raw []byte) []byte { return raw[s.colon+1 : s.end] }
 
 // Tree is an encoded JSON object whose fields, and those of its objects,
 // are parsed when first asked for and kept while an update is built.
 type Tree struct {
 	raw    []byte
 	key    []byte // the field of its parent that holds it
-	fields []field
+	fields []span
 	parsed bool
 	at     int     // where find looks first: after the last field it found
 	sub    []*Tree // the objects of its fields asked for so far
@@ -56,7 +64,7 @@ func (t *Tree) Raw() []byte { return t.raw }
 
 // get returns the object's fields, in their order (none when it is not an
 // object).
-func (t *Tree) get() []field {
+func (t *Tree) get() []span {
 	if t == nil {
 		return nil
 	}
@@ -78,30 +86,29 @@ func (t *Tree) find(k []byte) ([]byte, bool) {
 		if i >= len(fs) {
 			i -= len(fs)
 		}
-		if bytes.Equal(fs[i].key, k) {
+		if bytes.Equal(fs[i].name(t.raw), k) {
 			t.at = i + 1
-			return fs[i].val, true
+			return fs[i].value(t.raw), true
 		}
 	}
 	return nil, false
 }
 
 // fieldsOf splits a JSON object as encoding/json writes it (compact, its
-// keys without escapes) into its fields, in order, whose names and values
-// share raw's bytes: a few microseconds where decoding takes tens.
-func fieldsOf(raw []byte) []field {
+// keys without escapes) into its fields, in order: a few microseconds
+// where decoding takes tens.
+func fieldsOf(raw []byte) []span {
 	if len(raw) < 2 || raw[0] != '{' {
 		return nil
 	}
-	out := make([]field, 0, 8)
+	out := make([]span, 0, 16)
 	for i := 1; i < len(raw) && raw[i] == '"'; {
 		j := skipString(raw, i)
-		key := raw[i+1 : j-1]
 		if j >= len(raw) || raw[j] != ':' {
 			break
 		}
 		k := skipValue(raw, j+1)
-		out = append(out, field{key, raw[j+1 : k]})
+		out = append(out, span{int32(i + 1), int32(j), int32(k)})
 		i = k
 		if i < len(raw) && raw[i] == ',' {
 			i++
@@ -236,7 +243,8 @@ func nested[S string | []byte](path, k S) bool {
 func diff(oldT, nowT *Tree, path []byte) []field {
 	now := nowT.get()
 	var out []field
-	for _, f := range now {
+	for _, s := range now {
+		f := field{s.name(nowT.raw), s.value(nowT.raw)}
 		o, had := oldT.find(f.key)
 		switch {
 		case had && bytes.Equal(o, f.val):
@@ -254,9 +262,10 @@ func diff(oldT, nowT *Tree, path []byte) []field {
 			out = append(out, f)
 		}
 	}
-	for _, f := range oldT.get() {
-		if _, ok := nowT.find(f.key); !ok {
-			out = append(out, field{f.key, null})
+	for _, s := range oldT.get() {
+		k := s.name(oldT.raw)
+		if _, ok := nowT.find(k); !ok {
+			out = append(out, field{k, null})
 		}
 	}
 	return out

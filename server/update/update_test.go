@@ -35,8 +35,8 @@ func TestFieldsOf(t *testing.T) {
 			}
 		}
 		for i, f := range got {
-			if i > 0 && bytes.Compare(got[i-1].key, f.key) >= 0 {
-				t.Errorf("%s: field %s after %s; want them in the order written (a map's, sorted)", raw, f.key, got[i-1].key)
+			if k, prev := f.name(raw), got[max(i-1, 0)].name(raw); i > 0 && bytes.Compare(prev, k) >= 0 {
+				t.Errorf("%s: field %s after %s; want them in the order written (a map's, sorted)", raw, k, prev)
 			}
 		}
 	}
