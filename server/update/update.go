@@ -27,7 +27,6 @@ var (
 	plyKey      = []byte("ply")
 	lastMoveKey = []byte("lastMove")
 	positionKey = []byte("position")
-	stacksKey   = []byte("stacks")
 )
 
 // field is one field of an update: its name (without the quotes) and its
