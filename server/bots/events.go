@@ -209,11 +209,19 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 		return
 	}
 	// The news of a challenge or a game that the first lines told already
-	// (it came while they were read) is not told twice.
+	// (it came while they were read) is not told twice; nor is the end of
+	// a game whose start the stream did not tell (it ended before the
+	// stream opened, and its news came late). playing holds the games
+	// whose start it told, until their end.
 	told := map[string]bool{}
+	playing := map[string]bool{}
 	for _, l := range first {
-		if k := lineKey(l); k != "" {
-			told[k] = true
+		typ, id := lineAbout(l)
+		if id != "" {
+			told[typ+" "+id] = true
+		}
+		if typ == EventGameStart {
+			playing[id] = true
 		}
 	}
 	beat()
@@ -225,9 +233,17 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 			// The lines waiting go together.
 			lines := make([][]byte, 0, 1)
 			for more := true; more && len(lines) < StreamQueue; {
-				if k := lineKey(l); told[k] {
-					delete(told, k)
-				} else {
+				typ, id := lineAbout(l)
+				switch {
+				case told[typ+" "+id]:
+					delete(told, typ+" "+id)
+				case typ == EventGameFinish && !playing[id]:
+				default:
+					if typ == EventGameStart {
+						playing[id] = true
+					} else if typ == EventGameFinish {
+						delete(playing, id)
+					}
 					lines = append(lines, l)
 				}
 				select {
@@ -252,24 +268,24 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 	}
 }
 
-// lineKey returns what an event stream's line of a challenge or a game's
-// start is about ("challenge id", "gameStart id"), or "" for another line.
-func lineKey(line []byte) string {
+// lineAbout returns the type of an event stream's line and the challenge
+// or game it is about, or "" for another line.
+func lineAbout(line []byte) (typ, id string) {
 	var ev struct {
 		Type      string
 		Game      *struct{ ID string }
 		Challenge *struct{ ID string }
 	}
 	if json.Unmarshal(line, &ev) != nil {
-		return ""
+		return "", ""
 	}
 	switch {
 	case ev.Type == EventChallenge && ev.Challenge != nil:
-		return ev.Type + " " + ev.Challenge.ID
-	case ev.Type == EventGameStart && ev.Game != nil:
-		return ev.Type + " " + ev.Game.ID
+		return ev.Type, ev.Challenge.ID
+	case (ev.Type == EventGameStart || ev.Type == EventGameFinish) && ev.Game != nil:
+		return ev.Type, ev.Game.ID
 	}
-	return ""
+	return ev.Type, ""
 }
 
 // resumption returns the first lines of an account's event stream: a

@@ -326,6 +326,9 @@ func TestEventStream(t *testing.T) {
 	// The news of ann's challenge that comes after the stream opened (the
 	// feed is late) is not told again.
 	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: challenge.ID, By: "ann", Challenge: &challenge})))
+	// Nor is the end of a game that ended before the stream opened, whose
+	// news comes late.
+	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsGameFinish, Game: finished})))
 
 	// Live: bob challenges the bot, then cancels; the bot challenges bob,
 	// who declines.
