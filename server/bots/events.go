@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -147,14 +148,21 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	b.serveEvents(w, es, first, beat)
+	// Whether a challenge whose news comes is still open is read when it
+	// comes (see newsFilter).
+	open := func(id string) bool {
+		cs, err := b.cfg.Lobby.Challenges(st.ctx, u.ID)
+		return err == nil && slices.ContainsFunc(cs, func(c *lobby.Seek) bool { return c.ID == id })
+	}
+	b.serveEvents(w, es, first, open, beat)
 }
 
 // serveEvents writes an event stream: its first lines, then the lines
 // queued for it, with an empty line whenever it has been silent for
-// KeepAlive; beat runs at the start and after each write. It returns when
-// the stream is ended or its reader fails to read.
-func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byte, beat func()) {
+// KeepAlive, leaving out the news newsFilter leaves out (open reports
+// whether a challenge is open); beat runs at the start and after each
+// write. It returns when the stream is ended or its reader fails to read.
+func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byte, open func(id string) bool, beat func()) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "application/x-ndjson")
@@ -208,21 +216,9 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 	if !write(first...) {
 		return
 	}
-	// The news of a challenge or a game that the first lines told already
-	// (it came while they were read) is not told twice; nor is the end of
-	// a game whose start the stream did not tell (it ended before the
-	// stream opened, and its news came late). playing holds the games
-	// whose start it told, until their end.
-	told := map[string]bool{}
-	playing := map[string]bool{}
+	f := newsFilter{told: map[string]bool{}, playing: map[string]bool{}, asked: map[string]bool{}, open: open}
 	for _, l := range first {
-		typ, id := lineAbout(l)
-		if id != "" {
-			told[typ+" "+id] = true
-		}
-		if typ == EventGameStart {
-			playing[id] = true
-		}
+		f.first(l)
 	}
 	beat()
 	keep := time.NewTimer(b.cfg.KeepAlive)
@@ -233,17 +229,7 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 			// The lines waiting go together.
 			lines := make([][]byte, 0, 1)
 			for more := true; more && len(lines) < StreamQueue; {
-				typ, id := lineAbout(l)
-				switch {
-				case told[typ+" "+id]:
-					delete(told, typ+" "+id)
-				case typ == EventGameFinish && !playing[id]:
-				default:
-					if typ == EventGameStart {
-						playing[id] = true
-					} else if typ == EventGameFinish {
-						delete(playing, id)
-					}
+				if f.keep(l) {
 					lines = append(lines, l)
 				}
 				select {
@@ -268,8 +254,65 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 	}
 }
 
+// newsFilter decides which of the live lines an event stream tells. The
+// feed's news may come after the stream opened although what it tells
+// happened before: the news of a challenge or a game that the first lines
+// told already is not told twice; the end of a game whose start the
+// stream did not tell (it ended before the stream opened) is not told,
+// nor a challenge that is no longer open when its news comes, nor the
+// withdrawal or refusal of one the stream did not tell.
+type newsFilter struct {
+	told    map[string]bool // the first lines' "type id"
+	playing map[string]bool // the games whose start was told, until their end
+	asked   map[string]bool // the challenges told, until their end
+	// open reports whether a challenge to or from the account is open.
+	open func(id string) bool
+}
+
+// first notes one of the stream's first lines.
+func (f *newsFilter) first(l []byte) {
+	typ, id := lineAbout(l)
+	if id == "" {
+		return
+	}
+	f.told[typ+" "+id] = true
+	f.note(typ, id)
+}
+
+// keep reports whether the stream tells a live line, and notes it.
+func (f *newsFilter) keep(l []byte) bool {
+	typ, id := lineAbout(l)
+	switch {
+	case id == "":
+		return true
+	case f.told[typ+" "+id]:
+		delete(f.told, typ+" "+id)
+		return false
+	case typ == EventGameFinish && !f.playing[id],
+		typ == EventChallenge && !f.asked[id] && !f.open(id),
+		(typ == EventChallengeCanceled || typ == EventChallengeDeclined) && !f.asked[id]:
+		return false
+	}
+	f.note(typ, id)
+	return true
+}
+
+// note records a line told.
+func (f *newsFilter) note(typ, id string) {
+	switch typ {
+	case EventGameStart:
+		f.playing[id] = true
+	case EventGameFinish:
+		delete(f.playing, id)
+	case EventChallenge:
+		f.asked[id] = true
+	case EventChallengeCanceled, EventChallengeDeclined:
+		delete(f.asked, id)
+	}
+}
+
 // lineAbout returns the type of an event stream's line and the challenge
-// or game it is about, or "" for another line.
+// or game it is about ("" for neither).
 func lineAbout(line []byte) (typ, id string) {
 	var ev struct {
 		Type      string
@@ -280,9 +323,9 @@ func lineAbout(line []byte) (typ, id string) {
 		return "", ""
 	}
 	switch {
-	case ev.Type == EventChallenge && ev.Challenge != nil:
+	case ev.Challenge != nil:
 		return ev.Type, ev.Challenge.ID
-	case (ev.Type == EventGameStart || ev.Type == EventGameFinish) && ev.Game != nil:
+	case ev.Game != nil:
 		return ev.Type, ev.Game.ID
 	}
 	return ev.Type, ""

@@ -329,6 +329,11 @@ func TestEventStream(t *testing.T) {
 	// Nor is the end of a game that ended before the stream opened, whose
 	// news comes late.
 	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsGameFinish, Game: finished})))
+	// Nor a challenge that is no longer open when its news comes, nor its
+	// withdrawal.
+	gone := lobby.Seek{ID: "gone", Owner: "bob", To: "robot", Spec: "pogo"}
+	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: gone.ID, By: "bob", Challenge: &gone})))
+	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsCanceled, Seek: gone.ID, By: "bob", Challenge: &gone})))
 
 	// Live: bob challenges the bot, then cancels; the bot challenges bob,
 	// who declines.
@@ -521,8 +526,15 @@ func TestSlowReaderClosed(t *testing.T) {
 	}
 	defer res.Body.Close() // and never read
 	read := s.open("robot-other")
-	sk := &lobby.Seek{ID: "c1", Owner: "ann", To: "robot", Spec: "pogo", Title: strings.Repeat("a long title ", 80)}
-	news := string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: sk.ID, By: "ann", Challenge: sk}))
+	// The news of a challenge made once both streams are open, again and
+	// again, with a long title.
+	var sk lobby.Seek
+	s.call("ann-token", "POST", "/api/challenges", lobby.SeekRequest{Spec: "pogo", Days: 3, To: "robot"}, http.StatusCreated, &sk)
+	if ev := read.next(); ev.Type != bots.EventChallenge || ev.Challenge.ID != sk.ID {
+		t.Fatalf("line %+v; want ann's challenge", ev)
+	}
+	sk.Title = strings.Repeat("a long title ", 80)
+	news := string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: sk.ID, By: "ann", Challenge: &sk}))
 	// Lines go in batches that a reader keeps up with, until the unread
 	// stream's buffers are full and its queue overflows.
 	const batch = bots.StreamQueue / 2
