@@ -336,7 +336,9 @@ func (ts *templateSet) id(t []byte) int {
 	return ts.add(string(t))
 }
 
-// idOf returns the number of template t.
+// idOf returns the number of template t, a string made already: unlike
+// id, it numbers a new one without copying it (the plain notation of
+// every move is one).
 func (ts *templateSet) idOf(t string) int {
 	if i, ok := ts.ids[t]; ok {
 		return i
