@@ -149,20 +149,44 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	// Whether a challenge whose news comes is still open is read when it
-	// comes (see newsFilter).
-	open := func(id string) bool {
+	// comes, and what is going on when the stream has told of too much
+	// (see newsFilter).
+	f := newNewsFilter(func(id string) bool {
+		if b.cfg.Lobby == nil {
+			return false
+		}
 		cs, err := b.cfg.Lobby.Challenges(st.ctx, u.ID)
 		return err == nil && slices.ContainsFunc(cs, func(c *lobby.Seek) bool { return c.ID == id })
-	}
-	b.serveEvents(w, es, first, open, beat)
+	}, func() (games, challenges []string, err error) {
+		if b.cfg.Stored != nil {
+			gs, err := b.cfg.Stored.GamesOf(st.ctx, u.ID, maxTracked, store.Playing)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, g := range gs {
+				games = append(games, g.ID)
+			}
+		}
+		if b.cfg.Lobby != nil {
+			cs, err := b.cfg.Lobby.Challenges(st.ctx, u.ID)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, c := range cs {
+				challenges = append(challenges, c.ID)
+			}
+		}
+		return games, challenges, nil
+	})
+	b.serveEvents(w, es, first, f, beat)
 }
 
 // serveEvents writes an event stream: its first lines, then the lines
 // queued for it, with an empty line whenever it has been silent for
-// KeepAlive, leaving out the news newsFilter leaves out (open reports
-// whether a challenge is open); beat runs at the start and after each
-// write. It returns when the stream is ended or its reader fails to read.
-func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byte, open func(id string) bool, beat func()) {
+// KeepAlive, leaving out the news f leaves out; beat runs at the start
+// and after each write. It returns when the stream is ended or its reader
+// fails to read.
+func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byte, f *newsFilter, beat func()) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "application/x-ndjson")
@@ -216,7 +240,6 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 	if !write(first...) {
 		return
 	}
-	f := newsFilter{told: map[string]bool{}, playing: map[string]bool{}, asked: map[string]bool{}, open: open}
 	for _, l := range first {
 		f.first(l)
 	}
@@ -261,12 +284,27 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 // stream did not tell (it ended before the stream opened) is not told,
 // nor a challenge that is no longer open when its news comes, nor the
 // withdrawal or refusal of one the stream did not tell.
+//
+// What it remembers is bounded: past maxTracked games and challenges, it
+// forgets those that are no longer going on (a game that ended, or a
+// challenge accepted, without news of it here).
 type newsFilter struct {
 	told    map[string]bool // the first lines' "type id"
 	playing map[string]bool // the games whose start was told, until their end
 	asked   map[string]bool // the challenges told, until their end
-	// open reports whether a challenge to or from the account is open.
-	open func(id string) bool
+	// open reports whether a challenge to or from the account is open;
+	// current returns the account's games going on and open challenges.
+	open    func(id string) bool
+	current func() (games, challenges []string, err error)
+	max     int
+}
+
+// maxTracked bounds the games and challenges an event stream remembers
+// having told (newsFilter).
+const maxTracked = 1000
+
+func newNewsFilter(open func(id string) bool, current func() (games, challenges []string, err error)) *newsFilter {
+	return &newsFilter{told: map[string]bool{}, playing: map[string]bool{}, asked: map[string]bool{}, open: open, current: current, max: maxTracked}
 }
 
 // first notes one of the stream's first lines.
@@ -308,6 +346,27 @@ func (f *newsFilter) note(typ, id string) {
 		f.asked[id] = true
 	case EventChallengeCanceled, EventChallengeDeclined:
 		delete(f.asked, id)
+	}
+	if len(f.playing)+len(f.asked) > f.max {
+		f.forget()
+	}
+}
+
+// forget keeps only the games and challenges still going on.
+func (f *newsFilter) forget() {
+	games, challenges, err := f.current()
+	if err != nil {
+		return
+	}
+	for _, m := range []struct {
+		told map[string]bool
+		now  []string
+	}{{f.playing, games}, {f.asked, challenges}} {
+		for id := range m.told {
+			if !slices.Contains(m.now, id) {
+				delete(m.told, id)
+			}
+		}
 	}
 }
 
