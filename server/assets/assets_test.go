@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -329,5 +330,65 @@ func TestUnreadable(t *testing.T) {
 	}
 	if src.Set().File("app.js") == nil || src.Set().File("out.txt") != nil {
 		t.Errorf("files %q", src.Set().Names())
+	}
+}
+
+// answer is an API answer of a few kilobytes, such as a game's state.
+var answer = []byte(strings.Repeat(`{"id":"g123","spec":"pogo","players":["ann","bob"],"moves":["a1b2","c3"]},`, 60))
+
+// TestQuick checks that each coding's quick compression decodes to the
+// answer, also when compressors are reused by many goroutines at once.
+func TestQuick(t *testing.T) {
+	for _, coding := range []string{"gzip", "br"} {
+		t.Run(coding, func(t *testing.T) {
+			t.Parallel()
+			errs := make(chan error, 8)
+			for g := range 8 {
+				go func() {
+					for i := range 20 {
+						body := answer[:len(answer)-37*(g+i)]
+						c := assets.Quick(coding, body)
+						var r io.Reader
+						if coding == "gzip" {
+							zr, err := gzip.NewReader(bytes.NewReader(c))
+							if err != nil {
+								errs <- err
+								return
+							}
+							r = zr
+						} else {
+							r = brotli.NewReader(bytes.NewReader(c))
+						}
+						got, err := io.ReadAll(r)
+						if err != nil || !bytes.Equal(got, body) {
+							errs <- fmt.Errorf("%s of %d bytes: decoded %d bytes, %v", coding, len(body), len(got), err)
+							return
+						}
+						if len(c) >= len(body)/4 {
+							errs <- fmt.Errorf("%s of %d bytes gave %d; want a quarter or less", coding, len(body), len(c))
+							return
+						}
+					}
+					errs <- nil
+				}()
+			}
+			for range 8 {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkQuick measures the compression of an API answer.
+func BenchmarkQuick(b *testing.B) {
+	for _, coding := range []string{"gzip", "br"} {
+		b.Run(coding, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				assets.Quick(coding, answer)
+			}
+		})
 	}
 }
