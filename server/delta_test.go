@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -192,5 +193,26 @@ func TestCompression(t *testing.T) {
 			t.Errorf("the full state: %d bytes, %d moves, position %q; want over %d bytes, %d moves, %q", len(data), len(m.State.Moves), m.State.Position, httpx.CompressAbove, st.Ply, st.Position)
 		}
 		return
+	}
+}
+
+// TestJoinSendsNoStaleUpdate checks that a connection joining a game
+// sends the players who hold its state nothing again: the update of the
+// last move went to them once.
+func TestJoinSendsNoStaleUpdate(t *testing.T) {
+	ts := startServer(t, newDB(t), server.Config{})
+	cr := ts.create(play.CreateRequest{Spec: "pogo", Seats: hotseat.Seats})
+	p := ts.dial("player", cr.ID, cr.Token)
+	p.hello()
+	p.move("1a1-a2", 0)
+	p.waitPly(1)
+	for i := range 3 {
+		w := ts.dial(fmt.Sprintf("spectator %d", i), cr.ID, "")
+		w.hello()
+	}
+	p.move("1c3-c2", 1)
+	p.waitPly(2)
+	if p.updates != 2 {
+		t.Errorf("the player got %d updates for two moves while three spectators came; want 2", p.updates)
 	}
 }

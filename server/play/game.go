@@ -412,8 +412,10 @@ func (l *room) broadcast() {
 		}
 	}
 	// Only the encoded state is kept (the same bytes as cur): the many
-	// rooms between moves hold no parsed copy of it.
+	// rooms between moves hold no parsed copy of it, nor the update just
+	// sent, which every synced connection now holds.
 	l.base = update.Parse(l.current())
+	l.upd = []byte{}
 	l.tellFollowers(false)
 }
 
