@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"stax/games/pogo"
 )
@@ -67,6 +68,13 @@ func (t *Table) WriteTo(w io.Writer) (int64, error) {
 
 // ReadTable reads a table written by WriteTo, checking its checksum.
 func ReadTable(r io.Reader) (*Table, error) {
+	return readTable(r, true)
+}
+
+// readTable reads a table written by WriteTo, checking its checksum. Its
+// values are kept only when keep is set: otherwise they are read in small
+// pieces for the checksum, and the table returned has none.
+func readTable(r io.Reader, keep bool) (*Table, error) {
 	corrupt := func(format string, args ...any) (*Table, error) {
 		return nil, fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
 	}
@@ -89,16 +97,29 @@ func ReadTable(r io.Reader) (*Table, error) {
 	if count != x.total {
 		return corrupt("%d positions; want %d", count, x.total)
 	}
-	val := make([]uint8, count)
-	if _, err := io.ReadFull(r, val); err != nil {
-		return corrupt("values: %v", err)
+	crc := crc32.Update(0, castagnoli, h[:])
+	var val []uint8
+	if keep {
+		val = make([]uint8, count)
+		if _, err := io.ReadFull(r, val); err != nil {
+			return corrupt("values: %v", err)
+		}
+		crc = crc32.Update(crc, castagnoli, val)
+	} else {
+		buf := make([]byte, 64<<10)
+		for left := int(count); left > 0; {
+			m, err := io.ReadFull(r, buf[:min(left, len(buf))])
+			if err != nil {
+				return corrupt("values: %v", err)
+			}
+			crc = crc32.Update(crc, castagnoli, buf[:m])
+			left -= m
+		}
 	}
 	var tail [4]byte
 	if _, err := io.ReadFull(r, tail[:]); err != nil {
 		return corrupt("checksum: %v", err)
 	}
-	crc := crc32.Update(0, castagnoli, h[:])
-	crc = crc32.Update(crc, castagnoli, val)
 	if got := binary.LittleEndian.Uint32(tail[:]); got != crc {
 		return corrupt("checksum %08x; the contents give %08x", got, crc)
 	}
@@ -140,16 +161,33 @@ func (t *Table) Save(path string) error {
 	return nil
 }
 
-// ReadFile reads a table file.
+// ReadFile reads a table file. Where the system can, the table's values
+// are mapped from the file rather than copied into the process's memory:
+// they are read from the disk (or the system's cache) as lookups need
+// them, cost the garbage collector nothing, are shared by every process
+// that reads the same file, and the system can reclaim them. The file
+// must then not be changed in place while the table is in use (Save
+// replaces a file by renaming, which leaves a mapped table whole).
 func ReadFile(path string) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	t, err := ReadTable(bufio.NewReaderSize(f, 1<<20))
+	t, err := readTable(bufio.NewReaderSize(f, 64<<10), !canMap)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if t.val != nil {
+		return t, nil
+	}
+	val, unmap, err := mapValues(f, headerSize, t.x.total)
+	if err != nil {
+		return nil, fmt.Errorf("%s: mapping the table: %w", path, err)
+	}
+	// The mapping lasts as long as the table: a table is never shared
+	// without the Table that holds its values.
+	t.val = val
+	runtime.AddCleanup(t, func(unmap func()) { unmap() }, unmap)
 	return t, nil
 }

@@ -86,7 +86,7 @@ type canonLayout struct {
 	base   uint32   // index of its first position
 	stab   uint8    // mask of the symmetries that leave the layout unchanged
 	count  uint32   // how many of its colourings are canonical
-	sub    []int32  // for a symmetric layout: colour rank -> offset, or -1
+	sub    []int16  // for a symmetric layout: colour rank -> offset (< 924), or -1
 	list   []uint16 // for a symmetric layout: the canonical colour ranks in order
 }
 
@@ -184,13 +184,13 @@ func newIndexer(n int) *indexer {
 		if cl.stab == 1 {
 			cl.count = uint32(x.numColours)
 		} else {
-			cl.sub = make([]int32, x.numColours)
+			cl.sub = make([]int16, x.numColours)
 			var p pos
 			p.h = x.layoutHeights(cl.layout)
 			for c := range x.numColours {
 				x.split(&p, x.colourWord[c])
 				if x.leastColour(&p, cl.stab, 0, 0) == uint16(c) {
-					cl.sub[c] = int32(cl.count)
+					cl.sub[c] = int16(cl.count)
 					cl.list = append(cl.list, uint16(c))
 					cl.count++
 				} else {
