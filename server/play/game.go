@@ -403,6 +403,14 @@ func (l *room) broadcast() {
 		}
 	}
 	l.sentPly = l.h.Ply()
+	if len(l.subs) == 0 {
+		// No connection holds the state: the next to come gets it whole,
+		// and the base of its updates is made then. A room nobody watches
+		// (as every room a moment after a crowd left) keeps no copy of it.
+		l.base, l.upd = nil, nil
+		l.tellFollowers(false)
+		return
+	}
 	for c := range l.subs {
 		if !c.synced {
 			c.send(l.stateMsg())
