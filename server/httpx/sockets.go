@@ -37,6 +37,12 @@ type SocketLimits struct {
 	// SendQueue is how many messages may wait for a slow connection
 	// before it is closed.
 	SendQueue int
+	// Handlers bounds the messages handled at once across every
+	// websocket (default 256). Messages that come together from a crowd
+	// (every player of a closing client resigning at once) wait unread
+	// in their sockets, not each in a handler holding a deep stack while
+	// the store works through the others.
+	Handlers int
 }
 
 // Sockets admits the site's websockets, whichever domain serves them: it
@@ -49,6 +55,8 @@ type Sockets struct {
 	log     *slog.Logger
 
 	conns ConnCount
+	// handling holds a token for each message being handled (see Each).
+	handling chan struct{}
 	// Refused counts the websockets refused at a limit and IdleClosed
 	// those closed for not answering a ping.
 	Refused, IdleClosed atomic.Int64
@@ -71,7 +79,8 @@ func NewSockets(limits SocketLimits, proxies Proxies, log *slog.Logger) *Sockets
 	SetDefault(&limits.SendQueue, 32)
 	SetDefault(&limits.PingInterval, 30*time.Second)
 	SetDefault(&limits.PingTimeout, 20*time.Second)
-	s := &Sockets{limits: limits, proxies: proxies, log: log}
+	SetDefault(&limits.Handlers, 256)
+	s := &Sockets{limits: limits, proxies: proxies, log: log, handling: make(chan struct{}, limits.Handlers)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s
 }
@@ -211,7 +220,9 @@ func (sk *Socket) Read(ctx context.Context) (websocket.MessageType, []byte, erro
 // goroutine of its own, which Each waits for: the socket's goroutine,
 // which lives as long as the socket, never holds the deep stack handling
 // may need (a move, its commit, its broadcast) after the message is
-// handled; waiting for a message, it holds the least (see Read).
+// handled; waiting for a message, it holds the least (see Read). At most
+// SocketLimits.Handlers messages of all the sockets are handled at once:
+// the others wait their turn, each in its socket's small goroutine.
 func (sk *Socket) Each(handle func(websocket.MessageType, []byte)) {
 	done := make(chan struct{})
 	for {
@@ -219,11 +230,13 @@ func (sk *Socket) Each(handle func(websocket.MessageType, []byte)) {
 		if err != nil {
 			return
 		}
+		sk.s.handling <- struct{}{}
 		go func() {
 			handle(typ, data)
 			done <- struct{}{}
 		}()
 		<-done
+		<-sk.s.handling
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -313,5 +314,45 @@ func TestIdleSocketStack(t *testing.T) {
 	}
 	for _, c := range clients {
 		c.Close()
+	}
+}
+
+// TestHandlersBounded checks that the messages of many sockets are
+// handled at most SocketLimits.Handlers at a time, and all of them in the
+// end.
+func TestHandlersBounded(t *testing.T) {
+	const sockets, limit = 12, 3
+	var running, most atomic.Int32
+	release := make(chan struct{})
+	handled := make(chan struct{}, sockets)
+	_, ts := socketServer(t, SocketLimits{MaxConns: sockets, MaxConnsPerIP: sockets, Handlers: limit}, func(sk *Socket) {
+		sk.Each(func(websocket.MessageType, []byte) {
+			n := running.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			<-release
+			running.Add(-1)
+			handled <- struct{}{}
+		})
+	})
+	for range sockets {
+		dialRaw(t, ts).send(t, 0x1, "resign")
+	}
+	// Wait until the first handlers hold every token, then a while for
+	// any handler beyond the bound to show.
+	for running.Load() < limit {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	for range sockets {
+		select {
+		case <-handled:
+		case <-time.After(20 * time.Second):
+			t.Fatal("a message waiting its turn was never handled")
+		}
+	}
+	if m := most.Load(); m != limit {
+		t.Fatalf("%d messages handled at once; want at most %d (and that many)", m, limit)
 	}
 }
