@@ -128,6 +128,7 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// The lines that resume the account's games and challenges are read
 	// once the stream is registered, so that no news falls between them
 	// and the live lines (news they told already is not told again).
+	opened := b.now()
 	first, err := b.resumption(st.ctx, u.ID)
 	if err != nil {
 		b.log.Error("event stream: resume", "user", u.ID, "err", err)
@@ -151,7 +152,7 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// Whether a challenge whose news comes is still open is read when it
 	// comes, and what is going on when the stream has told of too much
 	// (see newsFilter).
-	f := newNewsFilter(func(id string) bool {
+	f := newNewsFilter(opened, func(id string) bool {
 		if b.cfg.Lobby == nil {
 			return false
 		}
@@ -282,13 +283,16 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 // happened before: the news of a challenge or a game that the first lines
 // told already is not told twice; the end of a game whose start the
 // stream did not tell (it ended before the stream opened) is not told,
-// nor a challenge that is no longer open when its news comes, nor the
-// withdrawal or refusal of one the stream did not tell.
+// nor a challenge made before the stream opened that is no longer open
+// when its news comes, nor the withdrawal or refusal of one the stream
+// did not tell. A challenge made since the stream opened is told, and
+// its end, however soon it ended.
 //
 // What it remembers is bounded: past maxTracked games and challenges, it
 // forgets those that are no longer going on (a game that ended, or a
 // challenge accepted, without news of it here).
 type newsFilter struct {
+	opened  time.Time       // when the stream opened, before its first lines were read
 	told    map[string]bool // the first lines' "type id"
 	playing map[string]bool // the games whose start was told, until their end
 	asked   map[string]bool // the challenges told, until their end
@@ -303,13 +307,13 @@ type newsFilter struct {
 // having told (newsFilter).
 const maxTracked = 1000
 
-func newNewsFilter(open func(id string) bool, current func() (games, challenges []string, err error)) *newsFilter {
-	return &newsFilter{told: map[string]bool{}, playing: map[string]bool{}, asked: map[string]bool{}, open: open, current: current, max: maxTracked}
+func newNewsFilter(opened time.Time, open func(id string) bool, current func() (games, challenges []string, err error)) *newsFilter {
+	return &newsFilter{opened: opened, told: map[string]bool{}, playing: map[string]bool{}, asked: map[string]bool{}, open: open, current: current, max: maxTracked}
 }
 
 // first notes one of the stream's first lines.
 func (f *newsFilter) first(l []byte) {
-	typ, id := lineAbout(l)
+	typ, id, _ := lineAbout(l)
 	if id == "" {
 		return
 	}
@@ -319,7 +323,7 @@ func (f *newsFilter) first(l []byte) {
 
 // keep reports whether the stream tells a live line, and notes it.
 func (f *newsFilter) keep(l []byte) bool {
-	typ, id := lineAbout(l)
+	typ, id, made := lineAbout(l)
 	switch {
 	case id == "":
 		return true
@@ -327,7 +331,7 @@ func (f *newsFilter) keep(l []byte) bool {
 		delete(f.told, typ+" "+id)
 		return false
 	case typ == EventGameFinish && !f.playing[id],
-		typ == EventChallenge && !f.asked[id] && !f.open(id),
+		typ == EventChallenge && !f.asked[id] && made.Before(f.opened) && !f.open(id),
 		(typ == EventChallengeCanceled || typ == EventChallengeDeclined) && !f.asked[id]:
 		return false
 	}
@@ -370,24 +374,28 @@ func (f *newsFilter) forget() {
 	}
 }
 
-// lineAbout returns the type of an event stream's line and the challenge
+// lineAbout returns the type of an event stream's line, when the
+// challenge it is about was made, and the challenge
 // or game it is about ("" for neither).
-func lineAbout(line []byte) (typ, id string) {
+func lineAbout(line []byte) (typ, id string, made time.Time) {
 	var ev struct {
 		Type      string
 		Game      *struct{ ID string }
-		Challenge *struct{ ID string }
+		Challenge *struct {
+			ID      string
+			Created time.Time
+		}
 	}
 	if json.Unmarshal(line, &ev) != nil {
-		return "", ""
+		return "", "", time.Time{}
 	}
 	switch {
 	case ev.Challenge != nil:
-		return ev.Type, ev.Challenge.ID
+		return ev.Type, ev.Challenge.ID, ev.Challenge.Created
 	case ev.Game != nil:
-		return ev.Type, ev.Game.ID
+		return ev.Type, ev.Game.ID, time.Time{}
 	}
-	return ev.Type, ""
+	return ev.Type, "", time.Time{}
 }
 
 // resumption returns the first lines of an account's event stream: a

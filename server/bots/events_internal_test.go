@@ -3,6 +3,7 @@ package bots
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // TestNewsFilterBounded checks that an event stream's memory of the games
@@ -13,7 +14,7 @@ func TestNewsFilterBounded(t *testing.T) {
 		return fmt.Appendf(nil, `{"type":%q,%q:{"id":%q}}`, typ, kind, id)
 	}
 	asked := 0
-	f := newNewsFilter(func(string) bool { return true }, func() ([]string, []string, error) {
+	f := newNewsFilter(time.Time{}, func(string) bool { return true }, func() ([]string, []string, error) {
 		asked++
 		return []string{"g0"}, nil, nil
 	})

@@ -334,6 +334,17 @@ func TestEventStream(t *testing.T) {
 	gone := lobby.Seek{ID: "gone", Owner: "bob", To: "robot", Spec: "pogo"}
 	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: gone.ID, By: "bob", Challenge: &gone})))
 	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsCanceled, Seek: gone.ID, By: "bob", Challenge: &gone})))
+	// But a challenge made since the stream opened is told, and its
+	// withdrawal, though it was withdrawn before its news came.
+	quick := lobby.Seek{ID: "quick", Owner: "bob", To: "robot", Spec: "pogo", Created: time.Now()}
+	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: quick.ID, By: "bob", Challenge: &quick})))
+	s.bots.Deliver(s.users["robot"].ID, string(httpx.Marshal(lobby.Message{Type: lobby.NewsCanceled, Seek: quick.ID, By: "bob", Challenge: &quick})))
+	if ev := es.next(); ev.Type != bots.EventChallenge || ev.Challenge.ID != quick.ID {
+		t.Fatalf("after a challenge made and withdrawn at once: %+v; want it told", ev)
+	}
+	if ev := es.next(); ev.Type != bots.EventChallengeCanceled || ev.Challenge.ID != quick.ID {
+		t.Fatalf("after a challenge made and withdrawn at once: %+v; want its withdrawal told", ev)
+	}
 
 	// Live: bob challenges the bot, then cancels; the bot challenges bob,
 	// who declines.
