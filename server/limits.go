@@ -113,6 +113,10 @@ type limitConn struct {
 	release func()
 }
 
+// Unwrap returns the connection counted, which the websockets' poller
+// watches (httpx.ConnWrapper).
+func (c *limitConn) Unwrap() net.Conn { return c.Conn }
+
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"stax/server"
+	"stax/server/play"
 )
 
 // startListening starts a server as stax serve does: its own http.Server
@@ -304,5 +306,40 @@ func TestWatcherCrowd(t *testing.T) {
 	}
 	for _, c := range conns {
 		c.CloseNow()
+	}
+}
+
+// TestIdleGameSockets checks that the websockets of a game, behind the
+// server's limiting listener as stax serve has them, hold no goroutine
+// while they wait for a message (Linux's poller watches them), and still
+// get the moves.
+func TestIdleGameSockets(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the poller of idle websockets is Linux's")
+	}
+	ts := startListening(t, server.Config{})
+	cr := ts.create(play.CreateRequest{Spec: "pogo", Seats: hotseat.Seats})
+	p := ts.dial("player", cr.ID, cr.Token)
+	p.hello()
+	before := runtime.NumGoroutine()
+	const crowd = 40
+	var watchers []*wsClient
+	for i := range crowd {
+		w := ts.dial(fmt.Sprint("spectator ", i), cr.ID, "")
+		w.hello()
+		watchers = append(watchers, w)
+	}
+	n := 0
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if n = runtime.NumGoroutine() - before; n <= crowd/4 {
+			break
+		}
+	}
+	if n > crowd/4 {
+		t.Fatalf("%d goroutines more with %d idle websockets; want almost none", n, crowd)
+	}
+	p.move("1a1-a2", 0)
+	for _, w := range watchers {
+		w.waitPly(1)
 	}
 }

@@ -55,8 +55,12 @@ type Sockets struct {
 	log     *slog.Logger
 
 	conns ConnCount
-	// handling holds a token for each message being handled (see Each).
+	// handling holds a token for each message being handled (see Serve).
 	handling chan struct{}
+	// poll watches the parked sockets (Serve), made when the first is
+	// served; nil where the system has none.
+	pollOnce sync.Once
+	poll     *poller
 	// Refused counts the websockets refused at a limit and IdleClosed
 	// those closed for not answering a ping.
 	Refused, IdleClosed atomic.Int64
@@ -118,10 +122,14 @@ type Socket struct {
 	s    *Sockets
 	nc   *socketConn   // the connection under the websocket
 	rd   *bufio.Reader // the websocket's reader (see Read)
+	fd   int           // nc's file descriptor for the poller, or -1
 	stop func() bool
 	// filled is set when the next message is the empty one await put
 	// after a pong (only Read's goroutine uses it).
 	filled bool
+	// handle and end are Serve's.
+	handle func(websocket.MessageType, []byte)
+	end    func()
 
 	mu sync.Mutex // guards the fields below
 	// waiting is set while Read waits for a message by itself, outside
@@ -133,6 +141,10 @@ type Socket struct {
 	waiting, closing, asked bool
 	code                    websocket.StatusCode
 	reason                  string
+	// parked is set while the poller watches the socket for its next
+	// bytes and no goroutine serves it; watched once the poller has its
+	// file descriptor (the poller's lock guards it too).
+	parked, watched bool
 }
 
 // aLongTimeAgo is a read deadline that wakes a read at once.
@@ -171,7 +183,8 @@ func (s *Sockets) Accept(w http.ResponseWriter, r *http.Request) (*Socket, bool)
 		return nil, false
 	}
 	conn.SetReadLimit(MaxMessage)
-	sk.Conn, sk.nc, sk.rd = conn, hj.conn, hj.rd
+	sk.Conn, sk.nc, sk.rd, sk.fd = conn, hj.conn, hj.rd, fdOf(hj.conn.Conn)
+	hj.conn.sk = sk
 	sk.stop = context.AfterFunc(s.ctx, func() { sk.CloseWith(websocket.StatusGoingAway, "server shutting down") })
 	return sk, true
 }
@@ -183,6 +196,12 @@ func (sk *Socket) CloseWith(code websocket.StatusCode, reason string) {
 	defer sk.mu.Unlock()
 	switch {
 	case sk.closing:
+	case sk.parked:
+		// No goroutine serves it: one does, which closes it.
+		sk.parked = false
+		sk.closing, sk.asked, sk.code, sk.reason = true, true, code, reason
+		sk.s.poll.forget(sk)
+		go sk.serve(true)
 	case sk.waiting:
 		// Read closes it, on its own goroutine.
 		sk.closing, sk.asked, sk.code, sk.reason = true, true, code, reason
@@ -201,42 +220,122 @@ func (sk *Socket) CloseWith(code websocket.StatusCode, reason string) {
 // most of their memory (docs/performance.md).
 func (sk *Socket) Read(ctx context.Context) (websocket.MessageType, []byte, error) {
 	for {
-		if err := sk.idle(ctx); err != nil {
-			return 0, nil, sk.idleEnd(ctx, err)
+		typ, data, err := sk.readOne(ctx)
+		if err != errFiller {
+			return typ, data, err
 		}
-		typ, data, err := sk.Conn.Read(ctx)
-		if sk.filled && err == nil {
-			sk.filled = false
-			if typ == websocket.MessageBinary && len(data) == 0 {
-				continue
-			}
-		}
-		return typ, data, err
 	}
 }
 
-// Each reads the socket's messages and hands each to handle, one after
-// the other, until the socket closes. Each message is handled on a
-// goroutine of its own, which Each waits for: the socket's goroutine,
-// which lives as long as the socket, never holds the deep stack handling
-// may need (a move, its commit, its broadcast) after the message is
-// handled; waiting for a message, it holds the least (see Read). At most
-// SocketLimits.Handlers messages of all the sockets are handled at once:
-// the others wait their turn, each in its socket's small goroutine.
-func (sk *Socket) Each(handle func(websocket.MessageType, []byte)) {
-	done := make(chan struct{})
-	for {
-		typ, data, err := sk.Read(context.Background())
-		if err != nil {
+// errFiller is readOne's answer when the frames it read were a pong and
+// await's empty message after it.
+var errFiller = errors.New("a pong")
+
+// readOne reads the next message, as Read does, or a pong alone (and
+// answers errFiller).
+func (sk *Socket) readOne(ctx context.Context) (websocket.MessageType, []byte, error) {
+	if err := sk.idle(ctx); err != nil {
+		return 0, nil, sk.idleEnd(ctx, err)
+	}
+	typ, data, err := sk.Conn.Read(ctx)
+	if sk.filled && err == nil {
+		sk.filled = false
+		if typ == websocket.MessageBinary && len(data) == 0 {
+			return 0, nil, errFiller
+		}
+	}
+	return typ, data, err
+}
+
+// Serve runs the socket's life after its set-up and returns at once, as
+// Detach does: it hands each message to handle, one after the other,
+// until the socket closes, then calls end, then Done.
+//
+// Between messages no goroutine waits for the socket where the system
+// has a poller (Linux, for plain TCP connections): the socket is parked,
+// and a goroutine serves it again when its next bytes come. Elsewhere a
+// goroutine waits at the bottom of a short stack (see Read). Each message
+// is handled on a goroutine of its own, so that the goroutine that
+// reads never keeps the deep stack handling may grow (a move, its
+// commit, its broadcast). At most SocketLimits.Handlers messages of all
+// the sockets are handled at once: the others wait their turn unread.
+func (sk *Socket) Serve(handle func(websocket.MessageType, []byte), end func()) {
+	sk.handle, sk.end = handle, end
+	go sk.serve(false)
+}
+
+// serve reads and handles the socket's messages until none has begun to
+// come, then parks the socket, or ends it once it has closed. With ready
+// set, bytes have come: it reads before it parks.
+func (sk *Socket) serve(ready bool) {
+	for ; ; ready = false {
+		if !ready && sk.park() {
+			return
+		}
+		typ, data, err := sk.readOne(context.Background())
+		switch {
+		case err == errFiller:
+			continue
+		case err != nil:
+			sk.end()
+			sk.Done()
 			return
 		}
 		sk.s.handling <- struct{}{}
+		done := make(chan struct{})
 		go func() {
-			handle(typ, data)
-			done <- struct{}{}
+			defer close(done)
+			sk.handle(typ, data)
 		}()
 		<-done
 		<-sk.s.handling
+	}
+}
+
+// park hands the socket to the poller when no byte of a message has come
+// yet, and reports whether it did: serve's goroutine then ends, and the
+// poller has another serve it when bytes come (unpark).
+func (sk *Socket) park() bool {
+	if sk.fd < 0 {
+		return false
+	}
+	p := sk.s.poller()
+	if p == nil {
+		return false
+	}
+	// Under the lock: once closing, the library's close handshake reads
+	// the connection and its reader.
+	sk.mu.Lock()
+	defer sk.mu.Unlock()
+	if sk.closing || sk.rd.Buffered() > 0 || sk.nc.hasPending() || !p.park(sk) {
+		return false
+	}
+	sk.parked = true
+	return true
+}
+
+// unpark has a goroutine serve a parked socket again.
+func (sk *Socket) unpark() {
+	sk.mu.Lock()
+	defer sk.mu.Unlock()
+	if sk.parked {
+		sk.parked = false
+		go sk.serve(true)
+	}
+}
+
+// connClosing is told that the socket's connection is being closed (by
+// the library, after an error or a close handshake): the poller forgets
+// it, and a parked socket is served again to see the end.
+func (sk *Socket) connClosing() {
+	sk.mu.Lock()
+	defer sk.mu.Unlock()
+	if sk.watched {
+		sk.s.poll.forget(sk)
+	}
+	if sk.parked {
+		sk.parked = false
+		go sk.serve(true)
 	}
 }
 
@@ -337,12 +436,38 @@ func pongSize(h []byte) int {
 	return 2 + 4 + int(h[1]&^masked)
 }
 
+// ConnWrapper is a connection that wraps another and buffers none of its
+// bytes (a listener's counting of connections, say): a websocket over it
+// is watched through the connection it wraps while it waits for a message
+// (Socket.Serve).
+type ConnWrapper interface {
+	net.Conn
+	// Unwrap returns the connection wrapped.
+	Unwrap() net.Conn
+}
+
 // socketConn is a websocket's connection, whose reads return first the
 // bytes given back to it.
 type socketConn struct {
 	net.Conn
+	sk      *Socket // the socket over it, told of its closing
 	mu      sync.Mutex
 	pending []byte
+}
+
+// Close tells the socket, then closes the connection.
+func (c *socketConn) Close() error {
+	if c.sk != nil {
+		c.sk.connClosing()
+	}
+	return c.Conn.Close()
+}
+
+// hasPending reports whether bytes given back wait to be read.
+func (c *socketConn) hasPending() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending) > 0
 }
 
 func (c *socketConn) Read(p []byte) (int, error) {
@@ -445,6 +570,24 @@ func (s *Sockets) Close() {
 	s.closeMu.Unlock()
 	s.cancel()
 	s.wg.Wait()
+	s.pollOnce.Do(func() {}) // no poller is made from now on
+	if s.poll != nil {
+		s.poll.close()
+	}
+}
+
+// poller returns the poller of the parked sockets, made at the first call;
+// nil when the system has none.
+func (s *Sockets) poller() *poller {
+	s.pollOnce.Do(func() {
+		p, err := newPoller()
+		if err != nil {
+			s.log.Debug("websockets wait on goroutines of their own", "err", err)
+			return
+		}
+		s.poll = p
+	})
+	return s.poll
 }
 
 // Outbox is a websocket's queue of messages to send. A goroutine writes

@@ -165,18 +165,16 @@ func (s handlers) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// The connection's life goes on without the request: its handler's
-	// goroutine, whose stack grew with the set-up, is let go. The frames
-	// under its wait for a message are few and small (see
-	// httpx.Socket.Read).
+	// goroutine, whose stack grew with the set-up, is let go, and while no
+	// message comes no goroutine waits for it (httpx.Socket.Serve).
 	detached = true
-	conn.Detach(func() {
-		defer release()
-		stopPing := conn.KeepAlive()
-		conn.Each(func(typ websocket.MessageType, data []byte) {
-			s.handleMessage(l, c, typ == websocket.MessageText, data)
-		})
+	stopPing := conn.KeepAlive()
+	conn.Serve(func(typ websocket.MessageType, data []byte) {
+		s.handleMessage(l, c, typ == websocket.MessageText, data)
+	}, func() {
 		stopPing()
 		s.leave(l, c)
+		release()
 	})
 }
 
