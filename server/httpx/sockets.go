@@ -38,10 +38,11 @@ type SocketLimits struct {
 	// before it is closed.
 	SendQueue int
 	// Handlers bounds the messages handled at once across every
-	// websocket (default 256). Messages that come together from a crowd
-	// (every player of a closing client resigning at once) wait unread
-	// in their sockets, not each in a handler holding a deep stack while
-	// the store works through the others.
+	// websocket, and the goroutines serving parked sockets (default 256;
+	// see Socket.Serve). Messages that come together from a crowd (every
+	// player of a closing client resigning at once) wait unread in their
+	// sockets, not each on a goroutine holding a deep stack while the
+	// store works through the others.
 	Handlers int
 }
 
@@ -55,8 +56,12 @@ type Sockets struct {
 	log     *slog.Logger
 
 	conns ConnCount
-	// handling holds a token for each message being handled (see Serve).
+	// handling holds a token for each message being handled, and for
+	// each goroutine serving the ready queue (see Serve).
 	handling chan struct{}
+	// ready is the queue of parked sockets whose bytes have come.
+	readyMu sync.Mutex
+	ready   []*Socket
 	// poll watches the parked sockets (Serve), made when the first is
 	// served; nil where the system has none.
 	pollOnce sync.Once
@@ -197,11 +202,11 @@ func (sk *Socket) CloseWith(code websocket.StatusCode, reason string) {
 	switch {
 	case sk.closing:
 	case sk.parked:
-		// No goroutine serves it: one does, which closes it.
+		// No goroutine serves it: the one that serves it next closes it.
 		sk.parked = false
 		sk.closing, sk.asked, sk.code, sk.reason = true, true, code, reason
 		sk.s.poll.forget(sk)
-		go sk.serve(true)
+		sk.s.dispatch(sk)
 	case sk.waiting:
 		// Read closes it, on its own goroutine.
 		sk.closing, sk.asked, sk.code, sk.reason = true, true, code, reason
@@ -249,29 +254,65 @@ func (sk *Socket) readOne(ctx context.Context) (websocket.MessageType, []byte, e
 
 // Serve runs the socket's life after its set-up and returns at once, as
 // Detach does: it hands each message to handle, one after the other,
-// until the socket closes, then calls end, then Done.
+// until the socket closes, then calls end, then Done. At most
+// SocketLimits.Handlers messages of all the sockets are handled at once:
+// the others wait their turn unread.
 //
-// Between messages no goroutine waits for the socket where the system
-// has a poller (Linux, for plain TCP connections): the socket is parked,
-// and a goroutine serves it again when its next bytes come. Elsewhere a
-// goroutine waits at the bottom of a short stack (see Read). Each message
-// is handled on a goroutine of its own, so that the goroutine that
-// reads never keeps the deep stack handling may grow (a move, its
-// commit, its broadcast). At most SocketLimits.Handlers messages of all
-// the sockets are handled at once: the others wait their turn unread.
+// Where the system has a poller (Linux, for plain TCP connections), no
+// goroutine waits for the socket between messages: the socket is parked,
+// and when its next bytes come it joins the sockets ready to be served,
+// which at most Handlers goroutines serve in turn, a message at a time.
+// A message begun must then be whole within frameTimeout, or the socket
+// is closed: a client cannot hold a server's goroutine with half a
+// message. Elsewhere a goroutine of the socket's waits for each message at
+// the bottom of a short stack (see Read), and handles it on a goroutine
+// of its own, so that the socket's never keeps the deep stack handling
+// may grow (a move, its commit, its broadcast).
 func (sk *Socket) Serve(handle func(websocket.MessageType, []byte), end func()) {
 	sk.handle, sk.end = handle, end
-	go sk.serve(false)
+	if sk.fd < 0 || sk.s.poller() == nil {
+		go sk.serveAlone()
+		return
+	}
+	sk.rest()
 }
 
-// serve reads and handles the socket's messages until none has begun to
-// come, then parks the socket, or ends it once it has closed. With ready
-// set, bytes have come: it reads before it parks.
-func (sk *Socket) serve(ready bool) {
-	for ; ; ready = false {
-		if !ready && sk.park() {
-			return
-		}
+// frameTimeout bounds the time a message begun may take to come whole to
+// a socket served from the ready queue (Serve).
+var frameTimeout = 5 * time.Second
+
+// rest parks the socket until bytes come; when some have come already, or
+// the socket is closing, it joins the ready queue instead.
+func (sk *Socket) rest() {
+	if !sk.park() {
+		sk.s.dispatch(sk)
+	}
+}
+
+// serveOnce reads and handles the next message of a socket from the ready
+// queue, then rests it, or ends it once it has closed.
+func (sk *Socket) serveOnce() {
+	sk.nc.SetReadDeadline(time.Now().Add(frameTimeout))
+	typ, data, err := sk.readOne(context.Background())
+	switch {
+	case err == errFiller:
+		sk.nc.SetReadDeadline(time.Time{})
+	case err != nil:
+		sk.end()
+		sk.Done()
+		return
+	default:
+		sk.nc.SetReadDeadline(time.Time{})
+		sk.handle(typ, data)
+	}
+	sk.rest()
+}
+
+// serveAlone serves a socket that cannot be parked, on a goroutine of its
+// own, until it closes.
+func (sk *Socket) serveAlone() {
+	done := make(chan struct{})
+	for {
 		typ, data, err := sk.readOne(context.Background())
 		switch {
 		case err == errFiller:
@@ -282,19 +323,78 @@ func (sk *Socket) serve(ready bool) {
 			return
 		}
 		sk.s.handling <- struct{}{}
-		done := make(chan struct{})
 		go func() {
-			defer close(done)
 			sk.handle(typ, data)
+			done <- struct{}{}
 		}()
 		<-done
 		<-sk.s.handling
 	}
 }
 
+// dispatch queues a socket whose bytes have come (or that is closing) to
+// be served, and starts a goroutine to serve the queue if fewer than
+// Handlers do.
+func (s *Sockets) dispatch(sk *Socket) {
+	s.readyMu.Lock()
+	s.ready = append(s.ready, sk)
+	s.readyMu.Unlock()
+	s.drain()
+}
+
+// drain starts goroutines to serve the ready queue while handler tokens
+// are free and sockets wait.
+func (s *Sockets) drain() {
+	for {
+		select {
+		case s.handling <- struct{}{}:
+		default:
+			return
+		}
+		sk := s.next()
+		if sk == nil {
+			<-s.handling
+			// A socket queued while the token was held, when no token
+			// was free, is served now.
+			s.readyMu.Lock()
+			waiting := len(s.ready) > 0
+			s.readyMu.Unlock()
+			if !waiting {
+				return
+			}
+			continue
+		}
+		go s.work(sk)
+	}
+}
+
+// work serves sockets from the ready queue, a message at a time, until it
+// is empty; it holds a handler token.
+func (s *Sockets) work(sk *Socket) {
+	for ; sk != nil; sk = s.next() {
+		sk.serveOnce()
+	}
+	<-s.handling
+	s.drain()
+}
+
+// next takes the first socket of the ready queue, or nil.
+func (s *Sockets) next() *Socket {
+	s.readyMu.Lock()
+	defer s.readyMu.Unlock()
+	if len(s.ready) == 0 {
+		s.ready = nil
+		return nil
+	}
+	sk := s.ready[0]
+	s.ready[0] = nil
+	s.ready = s.ready[1:]
+	return sk
+}
+
 // park hands the socket to the poller when no byte of a message has come
-// yet, and reports whether it did: serve's goroutine then ends, and the
-// poller has another serve it when bytes come (unpark).
+// yet, and reports whether it did; the poller queues it when bytes come
+// (unpark).
 func (sk *Socket) park() bool {
 	if sk.fd < 0 {
 		return false
@@ -314,19 +414,19 @@ func (sk *Socket) park() bool {
 	return true
 }
 
-// unpark has a goroutine serve a parked socket again.
+// unpark queues a parked socket to be served.
 func (sk *Socket) unpark() {
 	sk.mu.Lock()
 	defer sk.mu.Unlock()
 	if sk.parked {
 		sk.parked = false
-		go sk.serve(true)
+		sk.s.dispatch(sk)
 	}
 }
 
 // connClosing is told that the socket's connection is being closed (by
 // the library, after an error or a close handshake): the poller forgets
-// it, and a parked socket is served again to see the end.
+// it, and a parked socket is queued to see the end.
 func (sk *Socket) connClosing() {
 	sk.mu.Lock()
 	defer sk.mu.Unlock()
@@ -335,7 +435,7 @@ func (sk *Socket) connClosing() {
 	}
 	if sk.parked {
 		sk.parked = false
-		go sk.serve(true)
+		sk.s.dispatch(sk)
 	}
 }
 

@@ -458,3 +458,53 @@ func TestParkedEnds(t *testing.T) {
 		})
 	}
 }
+
+// TestHalfMessage checks that a client that begins a message and sends
+// no more holds the goroutine serving parked sockets only until
+// frameTimeout: its socket is closed, and another socket's message is
+// handled.
+func TestHalfMessage(t *testing.T) {
+	defer func(d time.Duration) { frameTimeout = d }(frameTimeout)
+	frameTimeout = 100 * time.Millisecond
+	got := make(chan string, 2)
+	socks := make(chan *Socket, 2)
+	s, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10, Handlers: 1}, func(sk *Socket) {
+		socks <- sk
+		sk.Serve(func(_ websocket.MessageType, data []byte) { got <- string(data) }, func() {})
+	})
+	if s.poller() == nil {
+		t.Skip("no poller on this system: each socket waits on a goroutine of its own")
+	}
+	half := dialRaw(t, ts)
+	sk := <-socks
+	if _, err := half.Write([]byte{0x81}); err != nil {
+		t.Fatal(err)
+	}
+	// The one goroutine serving parked sockets waits for the rest of the
+	// half message.
+	for deadline := time.Now().Add(20 * time.Second); ; runtime.Gosched() {
+		sk.mu.Lock()
+		w := sk.waiting
+		sk.mu.Unlock()
+		if w {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the half message was never served")
+		}
+	}
+	whole := dialRaw(t, ts)
+	whole.send(t, 0x1, "move")
+	select {
+	case m := <-got:
+		if m != "move" {
+			t.Fatalf("handled %q; want the whole socket's move", m)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the whole message was not handled: the half one holds the server")
+	}
+	half.SetReadDeadline(time.Now().Add(20 * time.Second))
+	if _, err := io.ReadAll(half.rd); err != nil {
+		t.Fatalf("the half message's socket: %v; want it closed", err)
+	}
+}
