@@ -398,7 +398,11 @@ func TestServiceWorkerUpdate(t *testing.T) {
 	}
 
 	// A new deployment: the same module with a new loader.
-	next := offline.NewEngine(built.Wasm, append(append([]byte{}, built.Exec...), "\n// the next version\n"...), built.Gzip)
+	module, err := built.Module()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := offline.NewEngine(module, append(append([]byte{}, built.Exec...), "\n// the next version\n"...), built.Gzip)
 	src.set(next)
 	eval[chromedp.Void](t, ctx, `navigator.serviceWorker.getRegistration().then((r) => r.update())`)
 	waitLong(t, ctx, "the offer of the new version", `document.querySelector('[data-testid=update-ready]') !== null`, time.Minute)

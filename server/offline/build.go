@@ -67,7 +67,7 @@ func StartBuild(ctx context.Context, cfg BuildConfig) *Builder {
 				b.log("no browser engine: offline play and local analysis are off", "err", err)
 			}
 		} else {
-			b.log("built the browser engine", "elapsed", time.Since(start).Round(time.Millisecond), "bytes", len(e.Wasm), "gzip", len(e.Gzip), "version", e.Version)
+			b.log("built the browser engine", "elapsed", time.Since(start).Round(time.Millisecond), "bytes", e.Size, "gzip", len(e.Gzip), "version", e.Version)
 		}
 		b.mu.Lock()
 		b.engine, b.why, b.building = e, err, false
@@ -144,7 +144,7 @@ func build(ctx context.Context, cfg BuildConfig) (*Engine, error) {
 	}
 	e := NewEngine(wasm, exe, gzipped(wasm))
 	if cfg.Dir != "" {
-		if err := writeCached(cfg.Dir, e); err != nil && cfg.Log != nil {
+		if err := writeCached(cfg.Dir, wasm, exe); err != nil && cfg.Log != nil {
 			cfg.Log("the browser engine is kept in memory only", "err", err)
 		}
 	}
@@ -231,11 +231,11 @@ func gzipped(b []byte) []byte {
 
 // writeCached keeps a build in dir, each file written whole before it
 // replaces the old one.
-func writeCached(dir string, e *Engine) error {
+func writeCached(dir string, wasm, exec []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, b := range map[string][]byte{wasmFile: e.Wasm, execFile: e.Exec} {
+	for name, b := range map[string][]byte{wasmFile: wasm, execFile: exec} {
 		tmp := filepath.Join(dir, name+".tmp")
 		if err := os.WriteFile(tmp, b, 0o644); err != nil {
 			return err

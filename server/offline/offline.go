@@ -11,10 +11,12 @@ package offline
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"slices"
@@ -24,23 +26,52 @@ import (
 
 // Engine is the engine for the browser, built.
 type Engine struct {
-	// Wasm is the WebAssembly module, and Gzip the same compressed with
-	// gzip, served to the browsers that accept it.
-	Wasm, Gzip []byte
+	// Gzip is the WebAssembly module compressed with gzip, which the
+	// browsers that accept it are sent (every one in use does); Size is
+	// the module's own size. The module itself is kept only when it has no
+	// gzip form: otherwise Module expands it for the rare client that
+	// wants it plain, rather than the server holding both (4.6 and 1.4 MB).
+	Gzip []byte
+	Size int
+	wasm []byte
 	// Exec is the Go runtime's wasm_exec.js of the toolchain that built
-	// Wasm, which loads it.
+	// the module, which loads it.
 	Exec []byte
-	// Version names this build: a hash of Wasm and Exec.
+	// Version names this build: a hash of the module and Exec.
 	Version string
 }
 
 // NewEngine returns the Engine of a module and its loader, with its gzip
-// form and version.
+// form (nil for none) and version.
 func NewEngine(wasm, exec, gzip []byte) *Engine {
 	h := sha256.New()
 	h.Write(wasm)
 	h.Write(exec)
-	return &Engine{Wasm: wasm, Gzip: gzip, Exec: exec, Version: hex.EncodeToString(h.Sum(nil))[:16]}
+	e := &Engine{Gzip: gzip, Size: len(wasm), Exec: exec, Version: hex.EncodeToString(h.Sum(nil))[:16]}
+	if len(gzip) == 0 {
+		e.wasm = wasm
+	}
+	return e
+}
+
+// Module returns the WebAssembly module: the one kept, or its gzip form
+// expanded.
+func (e *Engine) Module() ([]byte, error) {
+	if e.wasm != nil || len(e.Gzip) == 0 {
+		return e.wasm, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(e.Gzip))
+	if err != nil {
+		return nil, fmt.Errorf("the engine's gzip form: %w", err)
+	}
+	b := bytes.NewBuffer(make([]byte, 0, e.Size))
+	if _, err := b.ReadFrom(zr); err != nil {
+		return nil, fmt.Errorf("the engine's gzip form: %w", err)
+	}
+	if b.Len() != e.Size {
+		return nil, fmt.Errorf("the engine's gzip form expands to %d bytes; want %d", b.Len(), e.Size)
+	}
+	return b.Bytes(), nil
 }
 
 // Source gives the engine: the built one, or nil and why there is none
@@ -115,7 +146,7 @@ func (o *Offline) engine() (*Engine, Status) {
 		}
 		return nil, st
 	}
-	return e, Status{Ready: true, Version: e.Version, Size: len(e.Wasm), GzipSize: len(e.Gzip)}
+	return e, Status{Ready: true, Version: e.Version, Size: e.Size, GzipSize: len(e.Gzip)}
 }
 
 func (o *Offline) handleStatus(w http.ResponseWriter, r *http.Request) {
@@ -145,14 +176,19 @@ func (o *Offline) handleWasm(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, st)
 		return
 	}
-	body := e.Wasm
 	w.Header().Set("Content-Type", "application/wasm")
 	w.Header().Set("Vary", "Accept-Encoding")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("ETag", `"`+e.Version+`"`)
+	body := e.Gzip
 	if acceptsGzip(r.Header.Get("Accept-Encoding")) && len(e.Gzip) > 0 {
-		body = e.Gzip
 		w.Header().Set("Content-Encoding", "gzip")
+	} else {
+		var err error
+		if body, err = e.Module(); err != nil {
+			http.Error(w, "the browser engine could not be read: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
 	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
 }

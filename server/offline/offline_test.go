@@ -54,7 +54,7 @@ func TestStatus(t *testing.T) {
 		{"none", nil, Status{Code: "none", Reason: ErrNoSource.Error()}, http.StatusServiceUnavailable},
 		{"building", fixed{building: true, why: errors.New("the browser engine is being built")}, Status{Building: true, Code: "building", Reason: "the browser engine is being built"}, http.StatusServiceUnavailable},
 		{"failed", fixed{why: errors.New("no go tool")}, Status{Code: "failed", Reason: "no go tool"}, http.StatusServiceUnavailable},
-		{"ready", fixed{e: e}, Status{Ready: true, Version: e.Version, Size: len(e.Wasm), GzipSize: len(e.Gzip)}, http.StatusOK},
+		{"ready", fixed{e: e}, Status{Ready: true, Version: e.Version, Size: e.Size, GzipSize: len(e.Gzip)}, http.StatusOK},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
