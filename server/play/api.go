@@ -47,7 +47,7 @@ func (s handlers) handleCreate(w http.ResponseWriter, r *http.Request) {
 		bad("missing spec; want a game spec such as pogo or diam(players=4)")
 		return
 	}
-	g, err := s.cfg.Games.Load(req.Spec)
+	g, err := s.variants.load(req.Spec)
 	if err != nil {
 		bad("%v", err)
 		return

@@ -151,6 +151,8 @@ type Live struct {
 
 	mu    sync.Mutex // guards games
 	games map[string]*room
+	// variants gives the rooms their variant, shared.
+	variants variants
 
 	moveLat, commitLat latency.Histogram
 	mod                Moderator                // nil: no moderation (see SetModerator)
@@ -219,6 +221,7 @@ func New(cfg Config) (*Live, error) {
 		store:    cfg.Store,
 		log:      cfg.Log,
 		games:    map[string]*room{},
+		variants: variants{games: cfg.Games},
 		creates:  httpx.NewRateLimiter(cfg.CreateEvery, cfg.CreateBurst),
 		joins:    httpx.NewRateLimiter(cfg.JoinEvery, cfg.JoinBurst),
 		apiChats: httpx.NewRateLimiter(chat.Every, chat.Burst),
@@ -397,7 +400,7 @@ func (s *Live) unfinishedOneByOne() ([]*store.Game, error) {
 
 // build makes the room of a stored game.
 func (s *Live) build(sg *store.Game) (*room, error) {
-	g, err := s.cfg.Games.Load(sg.Spec)
+	g, err := s.variants.load(sg.Spec)
 	if err != nil {
 		return nil, err
 	}
@@ -676,7 +679,7 @@ func (s *Live) StartGame(ctx context.Context, spec, start string, players []*sto
 // startGame creates and starts a game between accounts, players[i] in
 // seat i.
 func (s *Live) startGame(ctx context.Context, spec, start string, players []*store.User, rated bool, clock *store.Clock) (*room, error) {
-	g, err := s.cfg.Games.Load(spec)
+	g, err := s.variants.load(spec)
 	if err != nil {
 		return nil, err
 	}
