@@ -44,6 +44,9 @@ type SocketLimits struct {
 	// sockets, not each on a goroutine holding a deep stack while the
 	// store works through the others.
 	Handlers int
+	// FrameTimeout bounds the time a message begun may take to come whole
+	// to a parked socket (default 5 s; see Socket.Serve).
+	FrameTimeout time.Duration
 }
 
 // Sockets admits the site's websockets, whichever domain serves them: it
@@ -89,6 +92,7 @@ func NewSockets(limits SocketLimits, proxies Proxies, log *slog.Logger) *Sockets
 	SetDefault(&limits.PingInterval, 30*time.Second)
 	SetDefault(&limits.PingTimeout, 20*time.Second)
 	SetDefault(&limits.Handlers, 256)
+	SetDefault(&limits.FrameTimeout, 5*time.Second)
 	s := &Sockets{limits: limits, proxies: proxies, log: log, handling: make(chan struct{}, limits.Handlers)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s
@@ -202,11 +206,17 @@ func (sk *Socket) CloseWith(code websocket.StatusCode, reason string) {
 	switch {
 	case sk.closing:
 	case sk.parked:
-		// No goroutine serves it: the one that serves it next closes it.
+		// No goroutine serves it: one of its own closes it and ends it,
+		// not one of those serving the ready queue, since the close
+		// handshake may wait for the peer (5 s).
 		sk.parked = false
-		sk.closing, sk.asked, sk.code, sk.reason = true, true, code, reason
+		sk.closing = true
 		sk.s.poll.forget(sk)
-		sk.s.dispatch(sk)
+		go func() {
+			sk.Conn.Close(code, reason)
+			sk.end()
+			sk.Done()
+		}()
 	case sk.waiting:
 		// Read closes it, on its own goroutine.
 		sk.closing, sk.asked, sk.code, sk.reason = true, true, code, reason
@@ -262,7 +272,7 @@ func (sk *Socket) readOne(ctx context.Context) (websocket.MessageType, []byte, e
 // goroutine waits for the socket between messages: the socket is parked,
 // and when its next bytes come it joins the sockets ready to be served,
 // which at most Handlers goroutines serve in turn, a message at a time.
-// A message begun must then be whole within frameTimeout, or the socket
+// A message begun must then be whole within FrameTimeout, or the socket
 // is closed: a client cannot hold a server's goroutine with half a
 // message. Elsewhere a goroutine of the socket's waits for each message at
 // the bottom of a short stack (see Read), and handles it on a goroutine
@@ -277,10 +287,6 @@ func (sk *Socket) Serve(handle func(websocket.MessageType, []byte), end func()) 
 	sk.rest()
 }
 
-// frameTimeout bounds the time a message begun may take to come whole to
-// a socket served from the ready queue (Serve).
-var frameTimeout = 5 * time.Second
-
 // rest parks the socket until bytes come; when some have come already, or
 // the socket is closing, it joins the ready queue instead.
 func (sk *Socket) rest() {
@@ -292,7 +298,7 @@ func (sk *Socket) rest() {
 // serveOnce reads and handles the next message of a socket from the ready
 // queue, then rests it, or ends it once it has closed.
 func (sk *Socket) serveOnce() {
-	sk.nc.SetReadDeadline(time.Now().Add(frameTimeout))
+	sk.nc.SetReadDeadline(time.Now().Add(sk.s.limits.FrameTimeout))
 	typ, data, err := sk.readOne(context.Background())
 	switch {
 	case err == errFiller:

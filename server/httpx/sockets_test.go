@@ -461,14 +461,12 @@ func TestParkedEnds(t *testing.T) {
 
 // TestHalfMessage checks that a client that begins a message and sends
 // no more holds the goroutine serving parked sockets only until
-// frameTimeout: its socket is closed, and another socket's message is
+// FrameTimeout: its socket is closed, and another socket's message is
 // handled.
 func TestHalfMessage(t *testing.T) {
-	defer func(d time.Duration) { frameTimeout = d }(frameTimeout)
-	frameTimeout = 100 * time.Millisecond
 	got := make(chan string, 2)
 	socks := make(chan *Socket, 2)
-	s, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10, Handlers: 1}, func(sk *Socket) {
+	s, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10, Handlers: 1, FrameTimeout: 100 * time.Millisecond}, func(sk *Socket) {
 		socks <- sk
 		sk.Serve(func(_ websocket.MessageType, data []byte) { got <- string(data) }, func() {})
 	})
@@ -506,5 +504,46 @@ func TestHalfMessage(t *testing.T) {
 	half.SetReadDeadline(time.Now().Add(20 * time.Second))
 	if _, err := io.ReadAll(half.rd); err != nil {
 		t.Fatalf("the half message's socket: %v; want it closed", err)
+	}
+}
+
+// TestCloseParkedUnanswered checks that closing a parked socket whose
+// peer does not answer the close holds none of the goroutines serving the
+// ready queue: another socket's message is handled before the close
+// handshake gives up on the silent peer.
+func TestCloseParkedUnanswered(t *testing.T) {
+	socks := make(chan *Socket, 2)
+	events := make(chan string, 4)
+	s, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10, Handlers: 1}, func(sk *Socket) {
+		socks <- sk
+		sk.Serve(func(_ websocket.MessageType, data []byte) { events <- "handled " + string(data) }, func() { events <- "ended" })
+	})
+	if s.poller() == nil {
+		t.Skip("no poller on this system: each socket waits on a goroutine of its own")
+	}
+	silent := dialRaw(t, ts)
+	sk := <-socks
+	for deadline := time.Now().Add(20 * time.Second); ; runtime.Gosched() {
+		sk.mu.Lock()
+		p := sk.parked
+		sk.mu.Unlock()
+		if p {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the socket was never parked")
+		}
+	}
+	sk.CloseWith(websocket.StatusGoingAway, "restarting")
+	if op, _ := silent.next(t); op != 0x8 {
+		t.Fatalf("the silent client got opcode %#x; want the close frame", op)
+	}
+	other := dialRaw(t, ts)
+	other.send(t, 0x1, "move")
+	if e := <-events; e != "handled move" {
+		t.Fatalf("first %q; want the other socket's move handled while the close waits for the silent peer", e)
+	}
+	if e := <-events; e != "ended" {
+		t.Fatalf("then %q; want the closed socket ended", e)
 	}
 }
