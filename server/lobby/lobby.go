@@ -1057,24 +1057,29 @@ func (lb *Lobby) serveNews(w http.ResponseWriter, r *http.Request, uid, session 
 	if _, _, err := lb.sessions.Session(r); err != nil {
 		conn.CloseWith(websocket.StatusPolicyViolation, "signed out")
 	}
-	// The connection's life goes on without the request (see
-	// httpx.Socket.Detach).
-	conn.Detach(func() {
-		defer release()
-		lb.newsLoop(conn, c, uid)
+	// The connection's life goes on without the request, and without a
+	// goroutine while the page is silent (see httpx.Socket.Serve).
+	lb.serveQuiet(conn, func() {
+		lb.newsGone(c, uid)
+		release()
 	})
 }
 
-// newsLoop keeps a news connection until it closes or falls quiet.
-func (lb *Lobby) newsLoop(conn *httpx.Socket, c *httpx.Outbox, uid string) {
-	for {
-		rctx, cancel := context.WithTimeout(context.Background(), lb.quiet)
-		_, _, err := conn.Read(rctx)
-		cancel()
-		if err != nil {
-			break
-		}
-	}
+// serveQuiet keeps a connection until it closes, or until it falls quiet
+// for longer than Quiet (the page says it is here every 20 s), then calls
+// end.
+func (lb *Lobby) serveQuiet(conn *httpx.Socket, end func()) {
+	quiet := time.AfterFunc(lb.quiet, func() {
+		conn.CloseWith(websocket.StatusPolicyViolation, "the page fell quiet")
+	})
+	conn.Serve(func(websocket.MessageType, []byte) { quiet.Reset(lb.quiet) }, func() {
+		quiet.Stop()
+		end()
+	})
+}
+
+// newsGone forgets a news connection that closed.
+func (lb *Lobby) newsGone(c *httpx.Outbox, uid string) {
 	lb.mu.Lock()
 	delete(lb.news[uid], c)
 	if len(lb.news[uid]) == 0 {
@@ -1151,27 +1156,18 @@ func (lb *Lobby) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		}
 		c.Send(httpx.Marshal(Message{Type: "seeks", Seeks: lb.seeksFor(all, v)}))
 	}
-	// The connection's life goes on without the request (see
-	// httpx.Socket.Detach).
-	conn.Detach(func() {
-		defer release()
-		lb.lobbyLoop(ctx, conn, c, uid)
+	// The connection's life goes on without the request, and without a
+	// goroutine while the page is silent (see httpx.Socket.Serve); a
+	// page that falls quiet is gone.
+	lb.serveQuiet(conn, func() {
+		lb.lobbyGone(ctx, c, uid)
+		release()
 	})
 }
 
-// lobbyLoop keeps a lobby connection until it closes or falls quiet, then
-// withdraws its account's seeks when it was the account's last.
-func (lb *Lobby) lobbyLoop(ctx context.Context, conn *httpx.Socket, c *httpx.Outbox, uid string) {
-	for {
-		// The page says it is here; one that falls quiet is gone (a read
-		// that times out closes the connection).
-		rctx, cancel := context.WithTimeout(context.Background(), lb.quiet)
-		_, _, err := conn.Read(rctx)
-		cancel()
-		if err != nil {
-			break
-		}
-	}
+// lobbyGone forgets a lobby connection that closed, and withdraws its
+// account's seeks when it was the account's last.
+func (lb *Lobby) lobbyGone(ctx context.Context, c *httpx.Outbox, uid string) {
 	lb.mu.Lock()
 	last := false
 	if uid != "" {
