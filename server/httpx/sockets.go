@@ -262,8 +262,10 @@ func (sk *Socket) readOne(ctx context.Context) (websocket.MessageType, []byte, e
 	return typ, data, err
 }
 
-// Serve runs the socket's life after its set-up and returns at once, as
-// Detach does: it hands each message to handle, one after the other,
+// Serve runs the socket's life after its set-up and returns at once, so
+// that the HTTP handler returns (its goroutine, whose stack grew with the
+// set-up, and its request are freed): it hands each message to handle,
+// one after the other,
 // until the socket closes, then calls end, then Done. At most
 // SocketLimits.Handlers messages of all the sockets are handled at once:
 // the others wait their turn unread.
@@ -593,19 +595,6 @@ func (c *socketConn) unread(b []byte) {
 	c.mu.Lock()
 	c.pending = append(b[:len(b):len(b)], c.pending...)
 	c.mu.Unlock()
-}
-
-// Detach runs serve, the socket's life after its set-up, on a goroutine of
-// its own, then Done, and returns at once so that the HTTP handler
-// returns: the handler's goroutine, whose stack grew with the set-up's
-// work, and its request are freed, and a socket waiting for messages holds
-// only serve's stack. Close still waits for serve. The request's context
-// ends when the handler returns: serve must not use it.
-func (sk *Socket) Detach(serve func()) {
-	go func() {
-		defer sk.Done()
-		serve()
-	}()
 }
 
 // Done closes the socket normally, if nothing closed it before, and tells

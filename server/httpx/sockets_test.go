@@ -74,9 +74,18 @@ func TestMessageWithHandshake(t *testing.T) {
 	}
 }
 
+// detach runs serve, a socket's life read with Read, on a goroutine of its
+// own, then Done.
+func detach(sk *Socket, serve func()) {
+	go func() {
+		defer sk.Done()
+		serve()
+	}()
+}
+
 // socketServer serves websockets that Sockets with limits accepts until
 // the test ends: serve gets each socket once it is accepted, and runs its
-// life with Serve or Detach.
+// life with Serve or detach.
 func socketServer(t *testing.T, limits SocketLimits, serve func(*Socket)) (*Sockets, *httptest.Server) {
 	t.Helper()
 	s := NewSockets(limits, nil, nil)
@@ -197,7 +206,7 @@ func TestCloseWhileIdle(t *testing.T) {
 	ended := make(chan error, 1)
 	_, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, func(sk *Socket) {
 		socks <- sk
-		sk.Detach(func() {
+		detach(sk, func() {
 			_, _, err := sk.Read(context.Background())
 			ended <- err
 		})
@@ -230,7 +239,7 @@ func TestCloseWhileIdle(t *testing.T) {
 func TestReadContextWhileIdle(t *testing.T) {
 	ended := make(chan error, 1)
 	_, ts := socketServer(t, SocketLimits{MaxConns: 10, MaxConnsPerIP: 10}, func(sk *Socket) {
-		sk.Detach(func() {
+		detach(sk, func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 			defer cancel()
 			_, _, err := sk.Read(ctx)
