@@ -265,10 +265,9 @@ func (sk *Socket) readOne(ctx context.Context) (websocket.MessageType, []byte, e
 // Serve runs the socket's life after its set-up and returns at once, so
 // that the HTTP handler returns (its goroutine, whose stack grew with the
 // set-up, and its request are freed): it hands each message to handle,
-// one after the other,
-// until the socket closes, then calls end, then Done. At most
-// SocketLimits.Handlers messages of all the sockets are handled at once:
-// the others wait their turn unread.
+// one after the other, until the socket closes, then calls end, then
+// Done. At most SocketLimits.Handlers messages of all the sockets are
+// handled at once: the others wait their turn unread.
 //
 // Where the system has a poller (Linux, for plain TCP connections), no
 // goroutine waits for the socket between messages: the socket is parked,
