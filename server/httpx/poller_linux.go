@@ -3,6 +3,7 @@ package httpx
 import (
 	"fmt"
 	"net"
+	"os"
 	"sync"
 	"syscall"
 )
@@ -10,11 +11,17 @@ import (
 // poller watches parked websockets for their next bytes with one epoll
 // instance and one goroutine, so that a socket waiting for a message holds
 // no goroutine of its own (Socket.Serve). Each socket is watched once at a
-// time (EPOLLONESHOT): when its bytes come it is handed back to serve and
-// watched again only when it parks again.
+// time (EPOLLONESHOT): when its bytes come it joins the ready queue, and
+// is watched again only when it parks again.
+//
+// The epoll instance is itself watched by the runtime's poller: the
+// goroutine waits for it as for a connection, never in a blocking system
+// call, which would hold one of the program's processors until the
+// runtime noticed (up to 10 ms).
 type poller struct {
 	epfd int
-	wake [2]int // a pipe whose read end wakes the wait to end it
+	file *os.File        // epfd, known to the runtime's poller
+	rc   syscall.RawConn // file's, to wait for events
 
 	mu     sync.Mutex // guards parked and closed
 	parked map[int32]*Socket
@@ -29,16 +36,17 @@ func newPoller() (*poller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("epoll_create1: %w", err)
 	}
-	p := &poller{epfd: epfd, parked: map[int32]*Socket{}, done: make(chan struct{})}
-	if err := syscall.Pipe2(p.wake[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+	if err := syscall.SetNonblock(epfd, true); err != nil {
 		syscall.Close(epfd)
-		return nil, fmt.Errorf("pipe2: %w", err)
+		return nil, fmt.Errorf("epoll: %w", err)
 	}
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(p.wake[0])}
-	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, p.wake[0], &ev); err != nil {
-		p.closeFDs()
-		return nil, fmt.Errorf("epoll_ctl: %w", err)
+	file := os.NewFile(uintptr(epfd), "epoll")
+	rc, err := file.SyscallConn()
+	if err != nil {
+		file.Close()
+		return nil, fmt.Errorf("epoll: %w", err)
 	}
+	p := &poller{epfd: epfd, file: file, rc: rc, parked: map[int32]*Socket{}, done: make(chan struct{})}
 	go p.run()
 	return p, nil
 }
@@ -108,26 +116,26 @@ func (p *poller) forget(sk *Socket) {
 	}
 }
 
-// run hands each socket whose bytes came back to its serve, until close.
+// run hands each socket whose bytes came to the ready queue, until close.
 func (p *poller) run() {
 	defer close(p.done)
 	events := make([]syscall.EpollEvent, 128)
 	for {
-		n, err := syscall.EpollWait(p.epfd, events, -1)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			// Nothing can be watched any more: give every parked socket
-			// back to a goroutine of its own.
+		var n int
+		var werr error
+		err := p.rc.Read(func(fd uintptr) bool {
+			// Never blocks: with nothing ready, the runtime waits for
+			// the epoll instance to be readable, and asks again.
+			n, werr = syscall.EpollWait(int(fd), events, 0)
+			return n > 0 || (werr != nil && werr != syscall.EINTR && werr != syscall.EAGAIN)
+		})
+		if err != nil || werr != nil {
+			// Closed, or nothing can be watched any more: every parked
+			// socket is served again.
 			p.stop()
 			return
 		}
 		for _, ev := range events[:n] {
-			if int(ev.Fd) == p.wake[0] {
-				p.stop()
-				return
-			}
 			p.mu.Lock()
 			sk := p.parked[ev.Fd]
 			delete(p.parked, ev.Fd)
@@ -139,7 +147,7 @@ func (p *poller) run() {
 	}
 }
 
-// stop ends the watching: the sockets still parked go back to serve.
+// stop ends the watching: the sockets still parked go to the ready queue.
 func (p *poller) stop() {
 	p.mu.Lock()
 	p.closed = true
@@ -149,18 +157,14 @@ func (p *poller) stop() {
 	for _, sk := range left {
 		sk.unpark()
 	}
-	p.closeFDs()
 }
 
 // close ends the poller's goroutine and waits for it; the sockets still
-// parked go back to serve.
+// parked go to the ready queue.
 func (p *poller) close() {
-	syscall.Write(p.wake[1], []byte{0})
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.file.Close()
 	<-p.done
-}
-
-func (p *poller) closeFDs() {
-	syscall.Close(p.wake[0])
-	syscall.Close(p.wake[1])
-	syscall.Close(p.epfd)
 }
