@@ -442,18 +442,7 @@ func TestParkedEnds(t *testing.T) {
 			c := dialRaw(t, ts)
 			sk := <-socks
 			c.send(t, 0x1, "hello")
-			parked := false
-			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); runtime.Gosched() {
-				sk.mu.Lock()
-				parked = sk.parked || sk.waiting
-				sk.mu.Unlock()
-				if parked {
-					break
-				}
-			}
-			if !parked {
-				t.Fatal("the socket never went back to waiting")
-			}
+			waitSocket(t, sk, "back to waiting", func(sk *Socket) bool { return sk.parked || sk.waiting })
 			tt.close(t, s, sk, c)
 			select {
 			case <-ended:
@@ -489,17 +478,7 @@ func TestHalfMessage(t *testing.T) {
 	}
 	// The one goroutine serving parked sockets waits for the rest of the
 	// half message.
-	for deadline := time.Now().Add(20 * time.Second); ; runtime.Gosched() {
-		sk.mu.Lock()
-		w := sk.waiting
-		sk.mu.Unlock()
-		if w {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the half message was never served")
-		}
-	}
+	waitSocket(t, sk, "serving the half message", func(sk *Socket) bool { return sk.waiting })
 	whole := dialRaw(t, ts)
 	whole.send(t, 0x1, "move")
 	select {
@@ -532,17 +511,7 @@ func TestCloseParkedUnanswered(t *testing.T) {
 	}
 	silent := dialRaw(t, ts)
 	sk := <-socks
-	for deadline := time.Now().Add(20 * time.Second); ; runtime.Gosched() {
-		sk.mu.Lock()
-		p := sk.parked
-		sk.mu.Unlock()
-		if p {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the socket was never parked")
-		}
-	}
+	waitSocket(t, sk, "parked", func(sk *Socket) bool { return sk.parked })
 	sk.CloseWith(websocket.StatusGoingAway, "restarting")
 	if op, _ := silent.next(t); op != 0x8 {
 		t.Fatalf("the silent client got opcode %#x; want the close frame", op)
@@ -554,5 +523,22 @@ func TestCloseParkedUnanswered(t *testing.T) {
 	}
 	if e := <-events; e != "ended" {
 		t.Fatalf("then %q; want the closed socket ended", e)
+	}
+}
+
+// waitSocket waits until a socket's state, read under its lock, is what
+// ok wants.
+func waitSocket(t *testing.T, sk *Socket, what string, ok func(*Socket) bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; runtime.Gosched() {
+		sk.mu.Lock()
+		done := ok(sk)
+		sk.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the socket was never %s", what)
+		}
 	}
 }
