@@ -6,12 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"stax/game"
+	"stax/game/gametest"
 	"stax/games"
 )
 
@@ -48,21 +48,5 @@ func TestGroupsGolden(t *testing.T) {
 		}
 		lines = append(lines, fmt.Sprintf("%s %x", spec, h.Sum(nil)))
 	}
-	got := strings.Join(lines, "\n") + "\n"
-	path := filepath.Join("testdata", "groups.sha256")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the test with -update to record the groups)", err)
-	}
-	if got != string(want) {
-		t.Errorf("the groups along the random games changed:\n%swant\n%s", got, want)
-	}
+	gametest.Golden(t, filepath.Join("testdata", "groups.sha256"), strings.Join(lines, "\n")+"\n", *update)
 }
