@@ -18,6 +18,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -466,23 +467,25 @@ var (
 // Quick compresses b in a coding ("br" or "gzip") at a level quick
 // enough for an answer made for one request.
 func Quick(coding string, b []byte) []byte {
+	if coding == "br" {
+		return compressWith(&quickBrotli, b)
+	}
+	return compressWith(&quickGzip, b)
+}
+
+// compressWith compresses b with a compressor of pool, which it puts back.
+func compressWith(pool *sync.Pool, b []byte) []byte {
 	var out bytes.Buffer
 	out.Grow(len(b)/4 + 64)
-	if coding == "br" {
-		w := quickBrotli.Get().(*brotli.Writer)
-		w.Reset(&out)
-		w.Write(b)
-		w.Close()
-		w.Reset(nil)
-		quickBrotli.Put(w)
-		return out.Bytes()
-	}
-	w := quickGzip.Get().(*gzip.Writer)
+	w := pool.Get().(interface {
+		io.WriteCloser
+		Reset(io.Writer)
+	})
 	w.Reset(&out)
 	w.Write(b)
 	w.Close()
 	w.Reset(nil)
-	quickGzip.Put(w)
+	pool.Put(w)
 	return out.Bytes()
 }
 
