@@ -152,13 +152,21 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// Whether a challenge whose news comes is still open is read when it
 	// comes, and what is going on when the stream has told of too much
 	// (see newsFilter).
-	f := newNewsFilter(opened, func(id string) bool {
+	challenges := func() ([]string, error) {
 		if b.cfg.Lobby == nil {
-			return false
+			return nil, nil
 		}
 		cs, err := b.cfg.Lobby.Challenges(st.ctx, u.ID)
-		return err == nil && slices.ContainsFunc(cs, func(c *lobby.Seek) bool { return c.ID == id })
-	}, func() (games, challenges []string, err error) {
+		ids := make([]string, len(cs))
+		for i, c := range cs {
+			ids[i] = c.ID
+		}
+		return ids, err
+	}
+	f := newNewsFilter(opened, func(id string) bool {
+		ids, err := challenges()
+		return err == nil && slices.Contains(ids, id)
+	}, func() (games, open []string, err error) {
 		if b.cfg.Stored != nil {
 			gs, err := b.cfg.Stored.GamesOf(st.ctx, u.ID, maxTracked, store.Playing)
 			if err != nil {
@@ -168,16 +176,10 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 				games = append(games, g.ID)
 			}
 		}
-		if b.cfg.Lobby != nil {
-			cs, err := b.cfg.Lobby.Challenges(st.ctx, u.ID)
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, c := range cs {
-				challenges = append(challenges, c.ID)
-			}
+		if open, err = challenges(); err != nil {
+			return nil, nil, err
 		}
-		return games, challenges, nil
+		return games, open, nil
 	})
 	b.serveEvents(w, es, first, f, beat)
 }
