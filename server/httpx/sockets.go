@@ -214,8 +214,7 @@ func (sk *Socket) CloseWith(code websocket.StatusCode, reason string) {
 		sk.s.poll.forget(sk)
 		go func() {
 			sk.Conn.Close(code, reason)
-			sk.end()
-			sk.Done()
+			sk.finish()
 		}()
 	case sk.waiting:
 		// Read closes it, on its own goroutine.
@@ -305,14 +304,20 @@ func (sk *Socket) serveOnce() {
 	case err == errFiller:
 		sk.nc.SetReadDeadline(time.Time{})
 	case err != nil:
-		sk.end()
-		sk.Done()
+		sk.finish()
 		return
 	default:
 		sk.nc.SetReadDeadline(time.Time{})
 		sk.handle(typ, data)
 	}
 	sk.rest()
+}
+
+// finish ends the life Serve runs once the socket has closed: end, then
+// Done.
+func (sk *Socket) finish() {
+	sk.end()
+	sk.Done()
 }
 
 // serveAlone serves a socket that cannot be parked, on a goroutine of its
@@ -325,8 +330,7 @@ func (sk *Socket) serveAlone() {
 		case err == errFiller:
 			continue
 		case err != nil:
-			sk.end()
-			sk.Done()
+			sk.finish()
 			return
 		}
 		sk.s.handling <- struct{}{}
