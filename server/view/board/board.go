@@ -137,6 +137,9 @@ const Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 // cellsText writes cells in Alphabet.
 func cellsText(cells ...int) string {
+	if len(cells) == 1 {
+		return Alphabet[cells[0] : cells[0]+1] // a piece of Alphabet: nothing to allocate
+	}
 	out := make([]byte, len(cells))
 	for i, c := range cells {
 		out[i] = Alphabet[c]
@@ -291,9 +294,9 @@ func groups(st game.State, v game.Viewer, b *game.Board) Moves {
 			j := slices.IndexFunc(g.From, func(l string) bool { return l[0] == Alphabet[s.from] })
 			if j < 0 {
 				j = len(g.From)
-				g.From = append(g.From, Alphabet[s.from:s.from+1])
+				g.From = append(g.From, cellsText(s.from))
 			}
-			g.From[j] += Alphabet[s.to : s.to+1]
+			g.From[j] += cellsText(s.to)
 		}
 		if best == nil || len(gs) < len(best) {
 			best = gs
