@@ -124,6 +124,9 @@ type Accounts struct {
 	// hashes shares the password hashes computed at once between client
 	// addresses, in turn, with a bounded waiting room.
 	hashes *httpx.Fair
+	// hashed, when the tests set it, is told each client address as its
+	// request takes a hashing slot: the order the server serves them in.
+	hashed func(client string)
 	// Login attempts per account name and per address, and signups per
 	// address.
 	loginsByName, loginsByIP, signups *httpx.RateLimiter
@@ -260,7 +263,8 @@ func (s *Accounts) HashesWaiting() int { return s.hashes.Waiting() }
 // the request ends first, it answers the request itself (503 with
 // Retry-After) and returns an error.
 func (s *Accounts) hashing(w http.ResponseWriter, r *http.Request, f func()) error {
-	release, err := s.hashes.Acquire(r.Context(), httpx.ClientKey(s.proxies.ClientIP(r)))
+	client := s.proxies.ClientIP(r)
+	release, err := s.hashes.Acquire(r.Context(), httpx.ClientKey(client))
 	if err != nil {
 		if errors.Is(err, httpx.ErrBusy) {
 			w.Header().Set("Retry-After", "2")
@@ -269,6 +273,9 @@ func (s *Accounts) hashing(w http.ResponseWriter, r *http.Request, f func()) err
 		return err
 	}
 	defer release()
+	if s.hashed != nil {
+		s.hashed(client)
+	}
 	f()
 	return nil
 }

@@ -12,3 +12,8 @@ func (s *Accounts) HoldHashing() func() {
 	}
 	return release
 }
+
+// OnHashed has f told the client address of each request as it takes a
+// hashing slot, in the order the server serves them. It must be called
+// before any request.
+func (s *Accounts) OnHashed(f func(client string)) { s.hashed = f }
