@@ -128,7 +128,9 @@ func (b *Bots) handleEvents(w http.ResponseWriter, r *http.Request) {
 	// The lines that resume the account's games and challenges are read
 	// once the stream is registered, so that no news falls between them
 	// and the live lines (news they told already is not told again).
-	opened := b.now()
+	// Challenges carry their time to the millisecond: one made in the
+	// millisecond the stream opened counts as made since.
+	opened := b.now().Truncate(time.Millisecond)
 	first, err := b.resumption(st.ctx, u.ID)
 	if err != nil {
 		b.log.Error("event stream: resume", "user", u.ID, "err", err)
@@ -288,7 +290,7 @@ func (b *Bots) serveEvents(w http.ResponseWriter, es *eventStream, first [][]byt
 // nor a challenge made before the stream opened that is no longer open
 // when its news comes, nor the withdrawal or refusal of one the stream
 // did not tell. A challenge made since the stream opened is told, and
-// its end, however soon it ended.
+// its end, however soon it ended. News told already is not told again.
 //
 // What it remembers is bounded: past maxTracked games and challenges, it
 // forgets those that are no longer going on (a game that ended, or a
@@ -332,7 +334,9 @@ func (f *newsFilter) keep(l []byte) bool {
 	case f.told[typ+" "+id]:
 		delete(f.told, typ+" "+id)
 		return false
-	case typ == EventGameFinish && !f.playing[id],
+	case typ == EventChallenge && f.asked[id],
+		typ == EventGameStart && f.playing[id],
+		typ == EventGameFinish && !f.playing[id],
 		typ == EventChallenge && !f.asked[id] && made.Before(f.opened) && !f.open(id),
 		(typ == EventChallengeCanceled || typ == EventChallengeDeclined) && !f.asked[id]:
 		return false
