@@ -126,8 +126,15 @@ func (p *poller) run() {
 		err := p.rc.Read(func(fd uintptr) bool {
 			// Never blocks: with nothing ready, the runtime waits for
 			// the epoll instance to be readable, and asks again.
-			n, werr = syscall.EpollWait(int(fd), events, 0)
-			return n > 0 || (werr != nil && werr != syscall.EINTR && werr != syscall.EAGAIN)
+			// Interrupted, it asks again: the runtime waits for the
+			// next edge, and the events ready now would wait with it.
+			for {
+				n, werr = syscall.EpollWait(int(fd), events, 0)
+				if werr != syscall.EINTR {
+					break
+				}
+			}
+			return n > 0 || (werr != nil && werr != syscall.EAGAIN)
 		})
 		if err != nil || werr != nil {
 			// Closed, or nothing can be watched any more: every parked
