@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,30 @@ func TestBrowserFeel(t *testing.T) {
 			t.Errorf("pieces moved under reduced motion: %s", strings.Join(m, "; "))
 		}
 	})
+}
+
+// TestBrowserControlsStay checks that the move controls stay where they
+// are once the board takes moves: the news that comes after the game's
+// state (the spectators' count) does not push the Play button from under
+// a player's finger, as it once did by 33 pixels, half a second after a
+// reload.
+func TestBrowserControlsStay(t *testing.T) {
+	skipShort(t)
+	b := newBrowser(t)
+	defer b.checkNoExceptions(t)
+	ctx := b.person(t, 40*time.Second)
+	startGame(t, ctx, b.base, "pogo", "you", "you")
+	waitMyTurn(t, ctx)
+	playTyped(t, ctx, legal(t, ctx)[0])
+	waitPlies(t, ctx, 1)
+	const where = `(r => [r.x, r.y])(document.querySelector("[data-testid=move-submit]").getBoundingClientRect())`
+	do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(tid("board-box")))
+	waitMyTurn(t, ctx)
+	first := eval[[]float64](t, ctx, where)
+	waitFor(t, ctx, "the spectators' count", `/\d/.test(document.querySelector("[data-testid=watchers]").textContent)`)
+	if now := eval[[]float64](t, ctx, where); !slices.Equal(now, first) {
+		t.Errorf("the Play button moved from %v to %v after the board took moves", first, now)
+	}
 }
 
 // soundsPlayed returns how many sounds the page played.

@@ -27,7 +27,9 @@ export class GameExtras {
     this.offset = 0; // server time minus this browser's, in ms
     this.warned = ""; // the turn (clock.since) whose low time was sounded
     this.clockEls = []; // one clock a seat, placed by the page
-    this.watchers = h("p", { class: "small muted", "data-testid": "watchers" });
+    // The spectators' line holds its place until their count comes, so
+    // that the controls below it do not move under a player's finger.
+    this.watchers = h("p", { class: "small muted", "data-testid": "watchers" }, "\u00a0");
     this.offerBox = h("div", { class: "offers", "data-testid": "offers" });
     // When the opponent leaves a live game, the player may claim it once
     // they have been gone long enough (state.claimAfter).
