@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -537,15 +538,19 @@ func TestSlowReaderClosed(t *testing.T) {
 	}
 	defer res.Body.Close() // and never read
 	read := s.open("robot-other")
-	// The news of a challenge made once both streams are open, again and
-	// again, with a long title.
+	// The news of challenges made once both streams are open, one after
+	// another (news told already is not told again), with a long title.
 	var sk lobby.Seek
 	s.call("ann-token", "POST", "/api/challenges", lobby.SeekRequest{Spec: "pogo", Days: 3, To: "robot"}, http.StatusCreated, &sk)
 	if ev := read.next(); ev.Type != bots.EventChallenge || ev.Challenge.ID != sk.ID {
 		t.Fatalf("line %+v; want ann's challenge", ev)
 	}
 	sk.Title = strings.Repeat("a long title ", 80)
-	news := string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: sk.ID, By: "ann", Challenge: &sk}))
+	id := sk.ID
+	news := func(i int) string {
+		sk.ID = fmt.Sprint(id, "-", i)
+		return string(httpx.Marshal(lobby.Message{Type: lobby.NewsChallenge, Seek: sk.ID, By: "ann", Challenge: &sk}))
+	}
 	// Lines go in batches that a reader keeps up with, until the unread
 	// stream's buffers are full and its queue overflows.
 	const batch = bots.StreamQueue / 2
@@ -553,8 +558,8 @@ func TestSlowReaderClosed(t *testing.T) {
 		if n > 100000 {
 			t.Fatalf("the unread stream is still open after %d lines", n)
 		}
-		for range batch {
-			s.bots.Deliver(s.users["robot"].ID, news)
+		for i := range batch {
+			s.bots.Deliver(s.users["robot"].ID, news(n+i))
 		}
 		for range batch {
 			if ev := read.next(); ev.Type != bots.EventChallenge {
