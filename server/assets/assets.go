@@ -158,7 +158,11 @@ func (s *Set) File(name string) *File { return s.files[name] }
 func (s *Set) Names() []string { return slices.Clone(s.names) }
 
 // Lookup finds the file a URL path names (without its leading slash): its
-// plain name or its hashed one, which hashed reports.
+// plain name or its hashed one, which hashed reports. A hashed name of
+// another version of a file finds the file as its plain name would: during
+// a rolling deployment, a page served by an instance of one version asks
+// another instance for that version's files, and gets the current ones,
+// revalidated, rather than a page without its scripts.
 func (s *Set) Lookup(name string) (f *File, hashed bool) {
 	if f := s.files[name]; f != nil {
 		return f, false
@@ -166,7 +170,23 @@ func (s *Set) Lookup(name string) (f *File, hashed bool) {
 	if f := s.hashed[name]; f != nil {
 		return f, true
 	}
+	if f := s.files[unhashed(name)]; f != nil && !Plain[f.Name] {
+		return f, false
+	}
 	return nil, false
+}
+
+// unhashed returns the plain name of a hashed one (a/b.<hash>.js is
+// a/b.js), or "" when name has no hash of HashLen hex digits before its
+// extension.
+func unhashed(name string) string {
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	hash := path.Ext(stem)
+	if len(hash) != 1+HashLen || strings.Trim(hash[1:], "0123456789abcdef") != "" {
+		return ""
+	}
+	return strings.TrimSuffix(stem, hash) + ext
 }
 
 // URL returns the hashed URL of the file a URL path names ("/style.css"),

@@ -171,6 +171,46 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestOtherVersion checks that the hashed name of another version of a
+// file, which a page from an instance of that version asks for, finds the
+// current file, served to be revalidated rather than kept as immutable,
+// and that no other name does.
+func TestOtherVersion(t *testing.T) {
+	set, err := assets.New(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		want string // the file found, "" for none
+	}{
+		{"app.0123456789ab.js", "app.js"},
+		{"lib/lib2/c.ffffffffffff.js", "lib/lib2/c.js"},
+		{"style.000000000000.css", "style.css"},
+		{"app.0123456789a.js", ""},   // too short for a hash
+		{"app.0123456789abc.js", ""}, // too long
+		{"app.0123456789AB.js", ""},  // not lower-case hex
+		{"gone.0123456789ab.js", ""}, // no such file
+		{"sw.0123456789ab.js", ""},   // never hashed
+		{"index.0123456789ab.html", ""},
+		{".0123456789ab", ""},
+	} {
+		f, hashed := set.Lookup(tc.name)
+		switch {
+		case tc.want == "" && f != nil:
+			t.Errorf("%s finds %s; want nothing", tc.name, f.Name)
+		case tc.want != "" && (f == nil || f.Name != tc.want):
+			t.Errorf("%s finds %v; want %s", tc.name, f, tc.want)
+		case f != nil && hashed:
+			t.Errorf("%s is served as the immutable hashed name of %s", tc.name, f.Name)
+		}
+	}
+	res := serve(t, set, "/app.0123456789ab.js", http.Header{"Accept-Encoding": {"br"}})
+	if res.StatusCode != 200 || res.Header.Get("Cache-Control") != assets.Revalidate {
+		t.Errorf("another version of app.js: status %d, Cache-Control %q; want 200 and %q", res.StatusCode, res.Header.Get("Cache-Control"), assets.Revalidate)
+	}
+}
+
 // TestGraph checks the imports read from the modules, the graph and the
 // import map.
 func TestGraph(t *testing.T) {
