@@ -230,6 +230,16 @@ func (b *browser) screenshot(t *testing.T, ctx context.Context) {
 	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Logf("no screenshot: %v", err)
+		// The tab does not answer: what the browser itself says of its
+		// pages and service workers (their addresses) tells where it
+		// stopped.
+		if targets, terr := chromedp.Targets(b.ctx); terr == nil {
+			for _, tg := range targets {
+				if tg.Type == "page" || tg.Type == "service_worker" {
+					t.Logf("the browser's %s: %s (%q)", tg.Type, tg.URL, tg.Title)
+				}
+			}
+		}
 		return
 	}
 	name := regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(t.Name(), "_")
