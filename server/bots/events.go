@@ -337,7 +337,7 @@ func (f *newsFilter) keep(l []byte) bool {
 	case typ == EventChallenge && f.asked[id],
 		typ == EventGameStart && f.playing[id],
 		typ == EventGameFinish && !f.playing[id],
-		typ == EventChallenge && !f.asked[id] && made.Before(f.opened) && !f.open(id),
+		typ == EventChallenge && made.Before(f.opened) && !f.open(id),
 		(typ == EventChallengeCanceled || typ == EventChallengeDeclined) && !f.asked[id]:
 		return false
 	}
