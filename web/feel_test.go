@@ -35,7 +35,8 @@ func playTyped(t *testing.T, ctx context.Context, move string) {
 
 // TestBrowserFeel checks the feel of play: every game's moves animate on
 // the board (a shifted stack slides, a placed piece drops in) and the board
-// settles, except when the visitor asks for reduced motion.
+// settles, except when the visitor asks for reduced motion; the move
+// controls do not move once the board takes moves.
 func TestBrowserFeel(t *testing.T) {
 	skipShort(t)
 	b := newBrowser(t)
@@ -61,6 +62,26 @@ func TestBrowserFeel(t *testing.T) {
 		})
 	}
 
+	// The move controls stay where they are once the board takes moves:
+	// the news that comes after the game's state (the spectators' count)
+	// does not push the Play button from under a player's finger, as it
+	// once did by 33 pixels, half a second after a reload.
+	t.Run("controls-stay", func(t *testing.T) {
+		ctx := b.person(t, 40*time.Second)
+		startGame(t, ctx, b.base, "pogo", "you", "you")
+		waitMyTurn(t, ctx)
+		playTyped(t, ctx, legal(t, ctx)[0])
+		waitPlies(t, ctx, 1)
+		const where = `(r => [r.x, r.y])(document.querySelector("[data-testid=move-submit]").getBoundingClientRect())`
+		do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(tid("board-box")))
+		waitMyTurn(t, ctx)
+		first := eval[[]float64](t, ctx, where)
+		waitFor(t, ctx, "the spectators' count", `/\d/.test(document.querySelector("[data-testid=watchers]").textContent)`)
+		if now := eval[[]float64](t, ctx, where); !slices.Equal(now, first) {
+			t.Errorf("the Play button moved from %v to %v after the board took moves", first, now)
+		}
+	})
+
 	t.Run("reduced-motion", func(t *testing.T) {
 		ctx := b.person(t, 40*time.Second)
 		do(t, ctx, "asking for reduced motion", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -77,30 +98,6 @@ func TestBrowserFeel(t *testing.T) {
 			t.Errorf("pieces moved under reduced motion: %s", strings.Join(m, "; "))
 		}
 	})
-}
-
-// TestBrowserControlsStay checks that the move controls stay where they
-// are once the board takes moves: the news that comes after the game's
-// state (the spectators' count) does not push the Play button from under
-// a player's finger, as it once did by 33 pixels, half a second after a
-// reload.
-func TestBrowserControlsStay(t *testing.T) {
-	skipShort(t)
-	b := newBrowser(t)
-	defer b.checkNoExceptions(t)
-	ctx := b.person(t, 40*time.Second)
-	startGame(t, ctx, b.base, "pogo", "you", "you")
-	waitMyTurn(t, ctx)
-	playTyped(t, ctx, legal(t, ctx)[0])
-	waitPlies(t, ctx, 1)
-	const where = `(r => [r.x, r.y])(document.querySelector("[data-testid=move-submit]").getBoundingClientRect())`
-	do(t, ctx, "reloading", chromedp.Reload(), chromedp.WaitVisible(tid("board-box")))
-	waitMyTurn(t, ctx)
-	first := eval[[]float64](t, ctx, where)
-	waitFor(t, ctx, "the spectators' count", `/\d/.test(document.querySelector("[data-testid=watchers]").textContent)`)
-	if now := eval[[]float64](t, ctx, where); !slices.Equal(now, first) {
-		t.Errorf("the Play button moved from %v to %v after the board took moves", first, now)
-	}
 }
 
 // soundsPlayed returns how many sounds the page played.
