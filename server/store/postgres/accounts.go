@@ -356,18 +356,16 @@ func (s *Store) Rate(ctx context.Context, gameID string, at time.Time, ratings [
 
 // TakeBack implements store.Store.
 func (s *Store) TakeBack(ctx context.Context, id string, ply int) error {
-	// The deletion and its notification are one statement; the rows
-	// selected count the moves deleted.
-	tag, err := s.pool.Exec(ctx, `WITH d AS (DELETE FROM moves WHERE game_id = $1 AND ply = $2
+	tag, err := s.pool.Exec(ctx, `DELETE FROM moves WHERE game_id = $1 AND ply = $2
 		AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = $1 AND ply > $2)
-		AND EXISTS (SELECT 1 FROM games WHERE id = $1 AND status = $3) RETURNING 1)
-		SELECT pg_notify($4, $5) FROM d`, id, ply, store.Playing, channel, payload(store.Event{Kind: store.EventTakeBack, Game: id, Ply: ply}))
+		AND EXISTS (SELECT 1 FROM games WHERE id = $1 AND status = $3)`, id, ply, store.Playing)
 	if err != nil {
 		return fmt.Errorf("game %s take back ply %d: %w", id, ply, err)
 	}
 	if tag.RowsAffected() != 1 {
 		return fmt.Errorf("game %s ply %d: %w: not the last move of a game being played", id, ply, store.ErrConflict)
 	}
+	s.tell(ctx, store.Event{Kind: store.EventTakeBack, Game: id, Ply: ply})
 	return nil
 }
 

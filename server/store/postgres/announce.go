@@ -11,24 +11,29 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// An announcer sends the notifications of moves, once the moves are
-// committed, and news, the events no table keeps (Store.Announce: chat
-// lines, offers, connections), many in one transaction.
+// An announcer sends the notifications of every write that the other
+// instances must see (moves, joins, endings, takebacks, seeks, queued
+// computer moves), once the write is committed, and news, the events no
+// table keeps (Store.Announce: chat lines, offers, connections), many in
+// one transaction.
 //
 // PostgreSQL serialises every transaction that notifies on one lock, held
 // until its commit is flushed to disk. When each move notified inside its
 // own transaction, the moves of every instance queued on that lock, and a
 // backend holding it while it waited for a CPU held all of them back: at
 // 1,000 moves/s on two shared cores nearly every busy backend was found
-// waiting for it (docs/performance.md). Writing many moves in one
+// waiting for it (docs/performance-history.md). Writing many moves in one
 // statement that notified did not help: the lock was still held across
-// each flush. So a move's row is committed, and flushed, on its own, in
-// parallel with the others (PostgreSQL flushes concurrent commits
-// together), and its notification then goes out with the others waiting at
-// that moment, in one transaction that does not wait for a flush: a
-// notification is not data to keep, and a listener that loses its
-// connection rereads what it holds anyway. The lock is then held only
-// while the notifications are queued.
+// each flush. The joins and endings that still notified in their own
+// transactions made the same queue whenever many came at once (games
+// starting or ending together): 20 to 47 backends were found waiting on
+// the lock, and the moves' notifications behind them. So a write is
+// committed, and flushed, on its own, in parallel with the others
+// (PostgreSQL flushes concurrent commits together), and its notification
+// then goes out with the others waiting at that moment, in one
+// transaction that does not wait for a flush: a notification is not data
+// to keep, and a listener that loses its connection rereads what it holds
+// anyway. The lock is then held only while the notifications are queued.
 //
 // One goroutine sends the batches, in the order the notifications came, so
 // the notifications of one game keep their order. A caller waits until its

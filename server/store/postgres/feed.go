@@ -42,11 +42,11 @@ func parsePayload(p string) (store.Event, error) {
 }
 
 // Watch implements store.Store with LISTEN on a connection of its own:
-// every write that others must see sends a NOTIFY, which PostgreSQL
-// delivers once committed, in commit order. A move is announced just after
-// its commit (see announcer), the rarer writes notify in their own
-// transaction, so a game's events may come out of order (an ending before
-// the move just before it), which the server meets by rereading the game.
+// every write that others must see is announced with a NOTIFY just after
+// its commit (see announcer), in the order of the announcements of each
+// instance. The writes of two instances may be announced in another order
+// than their commits' (an ending before the move just before it), which
+// the server meets by rereading the game.
 // When the connection drops, Watch reconnects and reports an
 // EventResync.
 func (s *Store) Watch(ctx context.Context, fn func(store.Event)) error {
@@ -117,19 +117,19 @@ func (s *Store) listen(ctx context.Context) (*pgx.Conn, error) {
 
 // AddJob implements store.Store.
 func (s *Store) AddJob(ctx context.Context, id string, ply int, client string, delay time.Duration) error {
-	_, err := s.pool.Exec(ctx, `WITH j AS (
-			INSERT INTO jobs (game_id, ply, not_before, client) VALUES ($1, $2, now() + $3 * interval '1 millisecond', $6)
-			ON CONFLICT (game_id, ply) DO UPDATE SET owner = '', attempts = 0, not_before = excluded.not_before,
-				leased_until = NULL, done_at = NULL, client = excluded.client
-			WHERE jobs.done_at IS NOT NULL
-			RETURNING 1)
-		SELECT pg_notify($4, $5) FROM j`,
-		id, ply, delay.Milliseconds(), channel, payload(store.Event{Kind: store.EventJob, Game: id, Ply: ply}), client)
+	tag, err := s.pool.Exec(ctx, `INSERT INTO jobs (game_id, ply, not_before, client) VALUES ($1, $2, now() + $3 * interval '1 millisecond', $4)
+		ON CONFLICT (game_id, ply) DO UPDATE SET owner = '', attempts = 0, not_before = excluded.not_before,
+			leased_until = NULL, done_at = NULL, client = excluded.client
+		WHERE jobs.done_at IS NOT NULL`,
+		id, ply, delay.Milliseconds(), client)
 	if isConflict(err) {
 		return fmt.Errorf("game %s job %d: %w: no such game", id, ply, store.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("game %s job %d: %w", id, ply, err)
+	}
+	if tag.RowsAffected() == 1 {
+		s.tell(ctx, store.Event{Kind: store.EventJob, Game: id, Ply: ply})
 	}
 	return nil
 }
@@ -192,19 +192,18 @@ func (s *Store) DoneJob(ctx context.Context, id int64, owner string) error {
 
 // ReleaseJob implements store.Store.
 func (s *Store) ReleaseJob(ctx context.Context, id int64, owner string) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var game string
-		var ply int
-		err := tx.QueryRow(ctx, `UPDATE jobs SET owner = '', leased_until = NULL, not_before = now()
-			WHERE id = $1 AND owner = $2 AND done_at IS NULL RETURNING game_id, ply`, id, owner).Scan(&game, &ply)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("job %d: %w: %s no longer holds it", id, store.ErrConflict, owner)
-		}
-		if err != nil {
-			return fmt.Errorf("job %d: %w", id, err)
-		}
-		return notify(ctx, tx, store.Event{Kind: store.EventJob, Game: game, Ply: ply})
-	})
+	var game string
+	var ply int
+	err := s.pool.QueryRow(ctx, `UPDATE jobs SET owner = '', leased_until = NULL, not_before = now()
+		WHERE id = $1 AND owner = $2 AND done_at IS NULL RETURNING game_id, ply`, id, owner).Scan(&game, &ply)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("job %d: %w: %s no longer holds it", id, store.ErrConflict, owner)
+	}
+	if err != nil {
+		return fmt.Errorf("job %d: %w", id, err)
+	}
+	s.tell(ctx, store.Event{Kind: store.EventJob, Game: game, Ply: ply})
+	return nil
 }
 
 // Jobs implements store.Store.

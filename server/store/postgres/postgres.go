@@ -243,13 +243,13 @@ func (s *Store) AppendMove(ctx context.Context, id string, ply int, move string,
 	if err != nil {
 		return fmt.Errorf("game %s ply %d: %w", id, ply, err)
 	}
-	_ = s.announce.announce(ctx, payload(store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move}))
+	s.tell(ctx, store.Event{Kind: store.EventMove, Game: id, Ply: ply, Move: move})
 	return nil
 }
 
 // Join implements store.Store.
 func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, user string, at time.Time) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE seats SET token_hash = $1, name = $2, user_id = $3, joined = true
 			WHERE game_id = $4 AND seat = $5 AND NOT joined`, tokenHash, name, user, id, seat)
 		if err != nil {
@@ -261,13 +261,18 @@ func (s *Store) Join(ctx context.Context, id string, seat int, tokenHash, name, 
 		if _, err := tx.Exec(ctx, `UPDATE games SET updated = $1 WHERE id = $2`, at, id); err != nil {
 			return fmt.Errorf("game %s join seat %d: %w", id, seat, err)
 		}
-		return notify(ctx, tx, store.Event{Kind: store.EventJoin, Game: id, Ply: seat})
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	s.tell(ctx, store.Event{Kind: store.EventJoin, Game: id, Ply: seat})
+	return nil
 }
 
 // Finish implements store.Store.
 func (s *Store) Finish(ctx context.Context, id string, ply int, end store.End, at time.Time) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// The game's row for update waits for the moves being inserted
 		// (they hold it FOR SHARE); the count that follows, a statement
 		// of its own, sees them once committed.
@@ -290,14 +295,22 @@ func (s *Store) Finish(ctx context.Context, id string, ply int, end store.End, a
 			at, store.Finished, end.Outcome, end.Resigned, ply, id); err != nil {
 			return fmt.Errorf("game %s finish: %w", id, err)
 		}
-		return notify(ctx, tx, store.Event{Kind: store.EventFinish, Game: id})
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	s.tell(ctx, store.Event{Kind: store.EventFinish, Game: id})
+	return nil
 }
 
-// notify sends ev to the watchers when tx commits.
-func notify(ctx context.Context, tx pgx.Tx, ev store.Event) error {
-	_, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", channel, payload(ev))
-	return err
+// tell announces ev, a change just committed, to the instances watching,
+// and returns once it is sent (see announcer). A change whose announcement
+// fails after retries is stored all the same: the instances read it when
+// they next reread what it changed, as they do after their feed
+// reconnects.
+func (s *Store) tell(ctx context.Context, ev store.Event) {
+	_ = s.announce.announce(ctx, payload(ev))
 }
 
 // gameCols are the columns scanGame reads; the ply is counted from the

@@ -11,39 +11,32 @@ import (
 	"stax/server/store"
 )
 
-// changeSeeks runs a statement that deletes seeks and, in the same
-// transaction when it deleted any, a NOTIFY of an EventSeek about id; it
-// returns how many it deleted.
+// changeSeeks runs a statement that deletes seeks and, when it deleted
+// any, announces an EventSeek about id once it is committed; it returns how
+// many it deleted.
 func (s *Store) changeSeeks(ctx context.Context, id, query string, args ...any) (int64, error) {
-	var n int64
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		if n = tag.RowsAffected(); n == 0 {
-			return nil
-		}
-		return notify(ctx, tx, store.Event{Kind: store.EventSeek, Game: id})
-	})
-	return n, err
+	tag, err := s.pool.Exec(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	if n := tag.RowsAffected(); n > 0 {
+		s.tell(ctx, store.Event{Kind: store.EventSeek, Game: id})
+		return n, nil
+	}
+	return 0, nil
 }
 
 // CreateSeek implements store.Seeks.
 func (s *Store) CreateSeek(ctx context.Context, sk *store.Seek) error {
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO seeks (id, owner_id, to_id, body, created, expires) VALUES ($1, $2, $3, $4, $5, $6)`,
-			sk.ID, sk.Owner, sk.To, sk.Body, sk.Created, sk.Expires); err != nil {
-			return err
-		}
-		return notify(ctx, tx, store.Event{Kind: store.EventSeek, Game: sk.ID})
-	})
+	_, err := s.pool.Exec(ctx, `INSERT INTO seeks (id, owner_id, to_id, body, created, expires) VALUES ($1, $2, $3, $4, $5, $6)`,
+		sk.ID, sk.Owner, sk.To, sk.Body, sk.Created, sk.Expires)
 	if isConflict(err) {
 		return fmt.Errorf("seek %s: %w: the id exists", sk.ID, store.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("create seek %s: %w", sk.ID, err)
 	}
+	s.tell(ctx, store.Event{Kind: store.EventSeek, Game: sk.ID})
 	return nil
 }
 
