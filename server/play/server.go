@@ -464,9 +464,15 @@ func (s *Live) sweep(now time.Time) {
 	s.creates.Sweep(now)
 	s.joins.Sweep(now)
 	s.apiChats.Sweep(now)
-	s.mu.Lock()
-	for id, l := range s.games {
+	// The server's lock is not held while the games are looked at: a
+	// game's lock may be held across a commit, and every game's moves
+	// relayed from other instances look their game up with it.
+	for _, l := range s.inMemory() {
 		l.mu.Lock()
+		if l.dropped {
+			l.mu.Unlock()
+			continue
+		}
 		if !l.h.Over() && l.lastActive().Before(expiry) && l.seats[l.h.State().ToMove()].Kind != "ai" {
 			s.expire(l)
 		}
@@ -477,12 +483,18 @@ func (s *Live) sweep(now time.Time) {
 		case !l.h.Over() && l.idle.Before(idle) && l.seats[l.h.State().ToMove()].Kind != "ai" && l.clk == nil:
 			l.dropped = true
 		}
-		if l.dropped {
-			delete(s.games, id)
-		}
+		dropped := l.dropped
 		l.mu.Unlock()
+		if dropped {
+			// Whoever finds it meanwhile sees it dropped and loads
+			// it again (acquire), once it is gone from the map.
+			s.mu.Lock()
+			if s.games[l.id] == l {
+				delete(s.games, l.id)
+			}
+			s.mu.Unlock()
+		}
 	}
-	s.mu.Unlock()
 	// The games that expired while out of memory, a batch at a time.
 	for {
 		ids, err := s.store.Idle(s.ctx, expiry, 100)
@@ -543,14 +555,15 @@ func (s *Live) acquire(ctx context.Context, id string) (*room, error) {
 // Live reports how many games are in memory and how many connections are
 // open, for logs and tests.
 func (s *Live) Live() (games, conns int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, l := range s.games {
+	// As in sweep, the server's lock is not held while each game's is
+	// taken.
+	ls := s.inMemory()
+	for _, l := range ls {
 		l.mu.Lock()
 		conns += len(l.subs) + len(l.follows)
 		l.mu.Unlock()
 	}
-	return len(s.games), conns
+	return len(ls), conns
 }
 
 // scheduleAI queues the computer move of the seat to move, if it is a
@@ -663,6 +676,7 @@ func (s *Live) Stats() Stats {
 		AIWaitP50: us(s.aiWait.Quantile(0.5)), AIWaitP99: us(s.aiWait.Quantile(0.99)), AIWaitMax: us(s.aiWait.Quantile(1)),
 		Players: s.playersMade.Load(),
 		Broken:  broken, BrokenCount: nbroken,
+		MoveBuckets: s.moveLat.Snapshot().Counts, CommitBuckets: s.commitLat.Snapshot().Counts,
 	}
 }
 
