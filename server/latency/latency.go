@@ -53,15 +53,21 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 	if h.n == 0 {
 		return 0
 	}
-	want := int64(q * float64(h.n))
+	return min(quantile(&h.buckets, h.n, q), h.max)
+}
+
+// quantile returns the top of the bucket of the q-quantile of the n
+// durations counted in buckets.
+func quantile(buckets *[Buckets]int64, n int64, q float64) time.Duration {
+	want := min(int64(q*float64(n)), n-1)
 	var seen int64
-	for i, c := range h.buckets {
+	for i, c := range buckets {
 		seen += c
 		if seen > want {
-			return min(UpperBound(i), h.max)
+			return UpperBound(i)
 		}
 	}
-	return h.max
+	return UpperBound(Buckets - 1)
 }
 
 // Snapshot returns the histogram's counts as they are now.
@@ -78,6 +84,25 @@ type Snapshot struct {
 	Counts [Buckets]int64
 	Count  int64
 	Sum    time.Duration
+}
+
+// Since returns what the histogram recorded between earlier, a snapshot
+// of the same histogram, and s.
+func (s Snapshot) Since(earlier Snapshot) Snapshot {
+	d := Snapshot{Count: s.Count - earlier.Count, Sum: s.Sum - earlier.Sum}
+	for i := range d.Counts {
+		d.Counts[i] = s.Counts[i] - earlier.Counts[i]
+	}
+	return d
+}
+
+// Quantile returns an upper bound of the q-quantile of the durations s
+// counts: the top of its bucket (0 when s counts none).
+func (s Snapshot) Quantile(q float64) time.Duration {
+	if s.Count <= 0 {
+		return 0
+	}
+	return quantile(&s.Counts, s.Count, q)
 }
 
 // UpperBound returns the least duration above every one bucket i counts.

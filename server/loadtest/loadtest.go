@@ -26,14 +26,16 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"stax/server/play"
-	"stax/server/update"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"stax/server/latency"
+	"stax/server/play"
+	"stax/server/update"
 )
 
 // Config describes a load test.
@@ -83,6 +85,51 @@ type Report struct {
 	// Server is the server's own account (GET /debug/stats) at the end
 	// of the measurement, when it has one.
 	Server string
+	// Measured is each server's own account of its moves during the
+	// measurement alone (from its histograms read before and after),
+	// for the servers that give one.
+	Measured []ServerTimes
+}
+
+// ServerTimes is one server's account of the moves it relayed during a
+// measurement: its relay (from a move read to its state queued, commit
+// included) and its commits, as upper bounds of its histograms' buckets.
+type ServerTimes struct {
+	URL                  string
+	Moves                int64
+	MoveP50, MoveP99     time.Duration
+	CommitP50, CommitP99 time.Duration
+}
+
+func (t ServerTimes) String() string {
+	return fmt.Sprintf("%s during the measurement: %d moves, relay p50 ≤%s, p99 ≤%s; commit p50 ≤%s, p99 ≤%s",
+		t.URL, t.Moves, ms(t.MoveP50), ms(t.MoveP99), ms(t.CommitP50), ms(t.CommitP99))
+}
+
+// serverTimes returns what a server's histograms counted between two
+// readings of GET /debug/stats, or false when they do not hold them.
+func serverTimes(url, before, after string) (ServerTimes, bool) {
+	type hist struct {
+		MoveBuckets   *[latency.Buckets]int64 `json:"moveBuckets"`
+		CommitBuckets *[latency.Buckets]int64 `json:"commitBuckets"`
+	}
+	var b, a hist
+	if json.Unmarshal([]byte(before), &b) != nil || json.Unmarshal([]byte(after), &a) != nil ||
+		b.MoveBuckets == nil || b.CommitBuckets == nil || a.MoveBuckets == nil || a.CommitBuckets == nil {
+		return ServerTimes{}, false
+	}
+	snap := func(c *[latency.Buckets]int64) latency.Snapshot {
+		s := latency.Snapshot{Counts: *c}
+		for _, n := range c {
+			s.Count += n
+		}
+		return s
+	}
+	move := snap(a.MoveBuckets).Since(snap(b.MoveBuckets))
+	commit := snap(a.CommitBuckets).Since(snap(b.CommitBuckets))
+	return ServerTimes{URL: url, Moves: move.Count,
+		MoveP50: move.Quantile(0.5), MoveP99: move.Quantile(0.99),
+		CommitP50: commit.Quantile(0.5), CommitP99: commit.Quantile(0.99)}, true
 }
 
 // Percentiles summarises a set of relay latencies.
@@ -115,6 +162,9 @@ func (r Report) String() string {
 	}
 	if r.Server != "" {
 		s += "\nserver: " + r.Server
+	}
+	for _, t := range r.Measured {
+		s += "\nserver " + t.String()
 	}
 	if r.FirstError != "" {
 		s += "\nfirst error: " + r.FirstError
@@ -240,11 +290,13 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	setup := time.Since(start)
 	cfg.Progress("setup done in %.1fs: %d websockets open; measuring for %s", setup.Seconds(), r.conns.Load(), cfg.Duration)
+	before := r.stats()
 	r.measuring.Store(true)
 	mstart := time.Now()
 	conns := int(r.conns.Load())
 	ticker := time.NewTicker(5 * time.Second)
 	timer := time.NewTimer(cfg.Duration)
+	seen := 0 // the samples told of in a progress line
 wait:
 	for {
 		select {
@@ -253,13 +305,16 @@ wait:
 		case <-ctx.Done():
 			break wait
 		case <-ticker.C:
-			cfg.Progress("%.0fs: %d moves, %d errors", time.Since(mstart).Seconds(), r.moves.Load(), r.errs.Load())
+			var recent Percentiles
+			recent, seen = r.recent(seen)
+			cfg.Progress("%.0fs: %d moves, %d errors; the last 5s: relay p99 %s, max %s",
+				time.Since(mstart).Seconds(), r.moves.Load(), r.errs.Load(), ms(recent.P99), ms(recent.Max))
 		}
 	}
 	ticker.Stop()
 	r.measuring.Store(false)
 	elapsed := time.Since(mstart)
-	serverStats := r.stats()
+	after := r.stats()
 	cancel()
 	wg.Wait()
 
@@ -272,8 +327,18 @@ wait:
 		Finished:  r.finished.Load(),
 		Errors:    r.errs.Load(),
 		Samples:   len(r.samples),
-		Server:    serverStats,
 	}
+	var stats []string
+	for i, base := range r.bases {
+		if after[i] == "" {
+			continue
+		}
+		stats = append(stats, after[i])
+		if t, ok := serverTimes(base, before[i], after[i]); ok {
+			rep.Measured = append(rep.Measured, t)
+		}
+	}
+	rep.Server = strings.Join(stats, "\nserver: ")
 	rep.MovesPerSec = float64(rep.Moves) / elapsed.Seconds()
 	if len(r.bases) > 1 {
 		rep.Same, rep.Cross = percentiles(r.same), percentiles(r.cross)
@@ -287,6 +352,16 @@ wait:
 		rep.P50, rep.P90, rep.P99, rep.Max = q(0.50), q(0.90), q(0.99), r.samples[n-1]
 	}
 	return rep, nil
+}
+
+// recent returns the percentiles of the relay samples taken since the
+// first seen, and how many samples there are now.
+func (r *run) recent(seen int) (Percentiles, int) {
+	r.mu.Lock()
+	d := slices.Clone(r.samples[seen:])
+	n := len(r.samples)
+	r.mu.Unlock()
+	return percentiles(d), n
 }
 
 // reachable asks base for GET /healthz and says why it does not answer.
@@ -307,10 +382,11 @@ func (r *run) reachable(ctx context.Context, base string) error {
 	return nil
 }
 
-// stats returns the servers' GET /debug/stats, one line each, or "".
-func (r *run) stats() string {
-	var out []string
-	for _, base := range r.bases {
+// stats returns each server's GET /debug/stats, in the order of r.bases,
+// "" for a server that does not serve it.
+func (r *run) stats() []string {
+	out := make([]string, len(r.bases))
+	for i, base := range r.bases {
 		res, err := r.http.Get(base + "/debug/stats")
 		if err != nil {
 			continue
@@ -318,10 +394,10 @@ func (r *run) stats() string {
 		b, _ := io.ReadAll(res.Body)
 		res.Body.Close()
 		if res.StatusCode == http.StatusOK {
-			out = append(out, string(bytes.TrimSpace(b)))
+			out[i] = string(bytes.TrimSpace(b))
 		}
 	}
-	return strings.Join(out, "\nserver: ")
+	return out
 }
 
 func (r *run) fail(err error) {

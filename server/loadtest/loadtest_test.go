@@ -96,6 +96,22 @@ func TestLoadInstances(t *testing.T) {
 	if rep.Errors != 0 || rep.Same.Samples < 20 || rep.Cross.Samples < 20 {
 		t.Errorf("%d errors (first: %s), %d moves within an instance and %d across; want none, and at least 20 of each", rep.Errors, rep.FirstError, rep.Same.Samples, rep.Cross.Samples)
 	}
+	// Each server's own account covers the measurement alone: the moves
+	// it counted then are the moves measured, give or take one in flight
+	// per game at either end.
+	if len(rep.Measured) != 2 {
+		t.Fatalf("the servers' accounts of the measurement: %v; want one for each of the 2 servers", rep.Measured)
+	}
+	var moves int64
+	for _, m := range rep.Measured {
+		moves += m.Moves
+		if m.MoveP99 <= 0 || m.CommitP99 <= 0 || m.MoveP99 < m.CommitP99 {
+			t.Errorf("%s; want a relay p99 at least the commit's, both above 0", m)
+		}
+	}
+	if d := moves - rep.Moves; d < -20 || d > 20 {
+		t.Errorf("the servers counted %d moves during the measurement, the load test %d; want the same give or take 20", moves, rep.Moves)
+	}
 }
 
 // TestLoopbackOnly checks that only loopback servers are load tested.

@@ -1,6 +1,10 @@
 package play
 
-import "sync"
+import (
+	"sync"
+
+	"stax/server/latency"
+)
 
 // Stats is the answer of GET /debug/stats: what the server holds and how
 // long its moves take.
@@ -19,6 +23,12 @@ type Stats struct {
 	CommitP50 int64 `json:"commitP50us"`
 	CommitP99 int64 `json:"commitP99us"`
 	CommitMax int64 `json:"commitMaxus"`
+	// The histograms behind the figures above, since the server started:
+	// element i counts the durations of at least 2^(i-1) µs and below
+	// 2^i µs. Two readings give the latencies between them (a load test
+	// reads them before and after its measurement).
+	MoveBuckets   [latency.Buckets]int64 `json:"moveBuckets"`
+	CommitBuckets [latency.Buckets]int64 `json:"commitBuckets"`
 	// Refused counts the connections refused at a connection limit, and
 	// PingClosed the websockets closed for not answering a ping, since
 	// the server started.
