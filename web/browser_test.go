@@ -158,20 +158,34 @@ func newBrowserAt(t *testing.T, base string) *browser {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1200, 900),
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() {
+	// Chromium now and then exits as it starts, under load, before it
+	// opens its DevTools port ("chrome failed to start"): it is started
+	// again, up to startAttempts times, each failure logged.
+	const startAttempts = 3
+	for attempt := 1; ; attempt++ {
+		// A profile of its own each time: a Chromium that failed may
+		// leave its profile locked.
+		profile := append(opts[:len(opts):len(opts)], chromedp.UserDataDir(t.TempDir()))
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), profile...)
+		ctx, cancel := chromedp.NewContext(actx)
+		// Start the browser with a first, unbounded run (see chromedp.Run).
+		err := chromedp.Do(ctx, chromedp.Navigate("about:blank"))
+		if err == nil {
+			t.Cleanup(func() {
+				cancel()
+				cancelAlloc()
+			})
+			return &browser{ctx: ctx, base: base}
+		}
 		cancel()
 		cancelAlloc()
-	})
-	// Start the browser with a first, unbounded run (see chromedp.Run).
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting Chromium (%s): %v", path, err)
+		if attempt == startAttempts {
+			t.Fatalf("starting Chromium (%s), %d attempts: %v", path, attempt, err)
+		}
+		t.Logf("starting Chromium (%s), attempt %d: %v; starting it again", path, attempt, err)
 	}
-	return &browser{ctx: ctx, base: base}
 }
 
 // tab opens a new tab for one subtest, bounded by timeout. On failure the
