@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // An announcer sends the notifications of every write that the other
@@ -36,13 +35,18 @@ import (
 // anyway. The lock is then held only while the notifications are queued.
 //
 // One goroutine sends the batches, in the order the notifications came, so
-// the notifications of one game keep their order. A caller waits until its
+// the notifications of one game keep their order, on a connection of its
+// own: every write waits for its announcement, so the announcer must not
+// wait for a connection of the pool behind those writes (in a burst of
+// joins and endings it did, for tens to hundreds of milliseconds, with
+// all sixteen connections taken). A caller waits until its
 // notification is sent, so a move acknowledged to its player has been
 // announced to the other instances. An instance that dies between a move's
 // commit and its announcement leaves the others behind until they reread
 // the game, which they do before serving a player or flagging a seat.
 type announcer struct {
-	pool *pgxpool.Pool
+	connect func(context.Context) (*pgx.Conn, error)
+	conn    *pgx.Conn // used by run's goroutine only; nil until needed
 
 	mu      sync.Mutex
 	pending []*announcement // in arrival order
@@ -74,9 +78,11 @@ const (
 // errStoreClosed answers the notifications pending when the store closes.
 var errStoreClosed = errors.New("postgres: the store is closed")
 
-func newAnnouncer(pool *pgxpool.Pool) *announcer {
+// newAnnouncer starts an announcer that sends on connections made by
+// connect.
+func newAnnouncer(connect func(context.Context) (*pgx.Conn, error)) *announcer {
 	ctx, stop := context.WithCancel(context.Background())
-	a := &announcer{pool: pool, wake: make(chan struct{}, 1), stop: stop, done: make(chan struct{})}
+	a := &announcer{connect: connect, wake: make(chan struct{}, 1), stop: stop, done: make(chan struct{})}
 	go a.run(ctx)
 	return a
 }
@@ -105,6 +111,7 @@ func (a *announcer) announce(ctx context.Context, payload string) error {
 // run sends what is pending, batch after batch, until close.
 func (a *announcer) run(ctx context.Context) {
 	defer close(a.done)
+	defer a.hangUp()
 	for {
 		select {
 		case <-ctx.Done():
@@ -137,14 +144,23 @@ func (a *announcer) send(ctx context.Context, batch []*announcement) error {
 	wait := announceRetry
 	var err error
 	for attempt := 1; ; attempt++ {
-		err = pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
-			b := &pgx.Batch{}
-			b.Queue("SET LOCAL synchronous_commit = off")
-			for _, n := range batch {
-				b.Queue("SELECT pg_notify($1, $2)", channel, n.payload)
+		if a.conn == nil {
+			a.conn, err = a.connect(ctx)
+		}
+		if a.conn != nil {
+			err = pgx.BeginFunc(ctx, a.conn, func(tx pgx.Tx) error {
+				b := &pgx.Batch{}
+				b.Queue("SET LOCAL synchronous_commit = off")
+				for _, n := range batch {
+					b.Queue("SELECT pg_notify($1, $2)", channel, n.payload)
+				}
+				return tx.SendBatch(ctx, b).Close()
+			})
+			if err != nil {
+				// The next attempt starts on a new connection.
+				a.hangUp()
 			}
-			return tx.SendBatch(ctx, b).Close()
-		})
+		}
 		if err == nil || attempt == announceAttempts || ctx.Err() != nil {
 			break
 		}
@@ -160,6 +176,14 @@ func (a *announcer) send(ctx context.Context, batch []*announcement) error {
 		return fmt.Errorf("postgres: announce %d changes: %w", len(batch), err)
 	}
 	return nil
+}
+
+// hangUp closes the sender's connection, if it has one.
+func (a *announcer) hangUp() {
+	if a.conn != nil {
+		a.conn.Close(context.Background())
+		a.conn = nil
+	}
 }
 
 // close stops the sender; the notifications still pending get

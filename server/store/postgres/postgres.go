@@ -36,7 +36,8 @@ type Options struct {
 	// MaxConns bounds the pool's connections (default: the URL's
 	// pool_max_conns, or 16). Each commit holds a connection until
 	// PostgreSQL has flushed it, so the pool bounds the commits in flight,
-	// which PostgreSQL flushes together.
+	// which PostgreSQL flushes together. A Store holds two connections
+	// besides: one listening to the change feed, one announcing to it.
 	MaxConns int
 }
 
@@ -79,7 +80,9 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	s.announce = newAnnouncer(pool)
+	s.announce = newAnnouncer(func(ctx context.Context) (*pgx.Conn, error) {
+		return pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
+	})
 	return s, nil
 }
 

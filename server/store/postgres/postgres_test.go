@@ -9,7 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"stax/server/store"
@@ -117,4 +119,57 @@ func TestMigrateOutcome(t *testing.T) {
 	}
 	defer s.Close()
 	storetest.CheckLegacyEndings(t, s)
+}
+
+// TestAnnounceReconnects cuts every connection of a store to the database:
+// its next announcement still goes out (on a new connection) and reaches
+// the watchers, once they have listened again.
+func TestAnnounceReconnects(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	events := make(chan store.Event, 100)
+	if err := s.Watch(ctx, func(ev store.Event) { events <- ev }); err != nil {
+		t.Fatal(err)
+	}
+	wait := func(want store.Event) {
+		t.Helper()
+		for {
+			select {
+			case ev := <-events:
+				if ev == want {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatalf("waiting for %+v: %v", want, ctx.Err())
+			}
+		}
+	}
+	first := store.Event{Kind: store.EventMove, Game: "g1", Ply: 0, Move: "a1"}
+	if err := s.announce.announce(ctx, payload(first)); err != nil {
+		t.Fatal(err)
+	}
+	wait(first)
+
+	admin, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	if _, err := admin.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid()`); err != nil {
+		t.Fatal(err)
+	}
+	wait(store.Event{Kind: store.EventResync})
+
+	second := store.Event{Kind: store.EventMove, Game: "g1", Ply: 1, Move: "b2"}
+	if err := s.announce.announce(ctx, payload(second)); err != nil {
+		t.Fatalf("announcing after the connections were cut: %v; want it sent on a new connection", err)
+	}
+	wait(second)
 }
