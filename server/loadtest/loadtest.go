@@ -107,23 +107,22 @@ func (t ServerTimes) String() string {
 }
 
 // serverTimes returns what a server's histograms counted between two
-// readings of GET /debug/stats, or false when they do not hold them.
+// readings of GET /debug/stats (play.Stats), or false when it does not
+// give them.
 func serverTimes(url, before, after string) (ServerTimes, bool) {
-	type hist struct {
-		MoveBuckets   *[latency.Buckets]int64 `json:"moveBuckets"`
-		CommitBuckets *[latency.Buckets]int64 `json:"commitBuckets"`
-	}
-	var b, a hist
-	if json.Unmarshal([]byte(before), &b) != nil || json.Unmarshal([]byte(after), &a) != nil ||
-		b.MoveBuckets == nil || b.CommitBuckets == nil || a.MoveBuckets == nil || a.CommitBuckets == nil {
+	var b, a play.Stats
+	if json.Unmarshal([]byte(before), &b) != nil || json.Unmarshal([]byte(after), &a) != nil {
 		return ServerTimes{}, false
 	}
-	snap := func(c *[latency.Buckets]int64) latency.Snapshot {
-		s := latency.Snapshot{Counts: *c}
+	snap := func(c [latency.Buckets]int64) latency.Snapshot {
+		s := latency.Snapshot{Counts: c}
 		for _, n := range c {
 			s.Count += n
 		}
 		return s
+	}
+	if a.Moves > 0 && snap(a.MoveBuckets).Count == 0 {
+		return ServerTimes{}, false // a server that counts moves but gives no histograms
 	}
 	move := snap(a.MoveBuckets).Since(snap(b.MoveBuckets))
 	commit := snap(a.CommitBuckets).Since(snap(b.CommitBuckets))
